@@ -1,0 +1,78 @@
+// Per-launch evaluation of a kernel descriptor: concrete byte ranges and the
+// instance idempotence decision. gmem-analyze's instance mode and the runtime
+// both call this, so the two cannot disagree.
+#pragma once
+
+#include "gmem/compiler/KernelDescriptor.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct Allocation {
+  uint64_t Base = 0;
+  uint64_t Size = 0;
+  uint64_t end() const { return Base + Size; }
+};
+
+/// Maps a device address to the allocation containing it (nullopt: unknown).
+using AllocationLookup = std::function<std::optional<Allocation>(uint64_t Addr)>;
+/// Maps a module global's symbol to its address range (nullopt: unknown; it
+/// is then taken to be an object distinct from every argument allocation).
+using GlobalLookup = std::function<std::optional<Allocation>(const std::string &Symbol)>;
+
+struct LaunchConfig {
+  int64_t Grid[3] = {1, 1, 1};
+  int64_t Block[3] = {1, 1, 1};
+  /// Raw bits of each parameter (pointers: the address; integers: the value
+  /// zero- or sign-extended, only the low bits of the parameter's width count).
+  std::vector<uint64_t> ArgBits;
+};
+
+struct ByteRange {
+  uint64_t Lo = 0; ///< inclusive
+  uint64_t Hi = 0; ///< exclusive
+  bool overlaps(const ByteRange &O) const { return Lo < O.Hi && O.Lo < Hi; }
+};
+
+/// Concrete access set of one parameter (or global) at this launch.
+struct ConcreteAccess {
+  std::optional<Allocation> Alloc;
+  std::vector<ByteRange> Read;
+  std::vector<ByteRange> Write;
+  bool ReadAnything = false;  ///< may read any global memory
+  bool WriteAnything = false; ///< may write any global memory
+  bool ReadExact = false;     ///< read region evaluated bounded, checks held
+  bool WriteExact = false;
+  std::string Note; ///< why a region was widened at this launch
+};
+
+struct Conflict {
+  int ReadIndex = -1;  ///< parameter index, or -(1 + global index), or INT32_MIN for unknown memory
+  int WriteIndex = -1;
+  ByteRange Range;     ///< overlapping bytes (whole address space for "anything")
+};
+
+struct InstanceDecision {
+  bool Idempotent = false;
+  std::string Reason;
+  std::vector<ConcreteAccess> Params;  ///< one per kernel parameter
+  std::vector<ConcreteAccess> Globals; ///< one per descriptor global
+  std::optional<Conflict> Clash;
+};
+
+/// Signed value of a parameter's bits at its width (what Var::arg means).
+int64_t argValue(ScalarType T, uint64_t Bits);
+
+InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
+                               const AllocationLookup &FindAlloc,
+                               const GlobalLookup &FindGlobal = nullptr);
+
+/// Human-readable name of an index used in Conflict.
+std::string accessOwnerName(const KernelDescriptor &K, int Index);
+
+} // namespace gmem

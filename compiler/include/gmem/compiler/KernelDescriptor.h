@@ -1,0 +1,93 @@
+// What the compiler knows about one kernel: per pointer parameter (and per
+// module global it touches) the byte regions it may read and write, and the
+// kernel's idempotence class. This is the in-memory form of the descriptor
+// the pass embeds (see include/gmem/descriptor_abi.h for the binary form).
+#pragma once
+
+#include "gmem/compiler/SymExpr.h"
+
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+enum class IdempotenceClass : uint8_t {
+  Idempotent = 0,    ///< no launch reads a location it also writes
+  Conditional = 1,   ///< idempotent exactly when the launch's regions do not overlap
+  NonIdempotent = 2, ///< launches read and write a same location (RMW, atomics)
+  Unknown = 3,       ///< the analysis cannot tell; see the reason
+};
+const char *className(IdempotenceClass C);
+
+/// `Value` must lie in [Min, Max] at a launch for the symbolic bounds that
+/// rely on it to be exact (e.g. a 32-bit index that must not wrap). A launch
+/// that fails a check gets the widened region instead.
+struct RangeCheck {
+  ExprRef Value;
+  int64_t Min;
+  int64_t Max;
+};
+
+/// Half-open byte range [Lo, Hi) relative to the parameter's pointer value.
+struct SymRange {
+  ExprRef Lo;
+  ExprRef Hi;
+};
+
+enum class RegionKind : uint8_t {
+  Empty = 0,      ///< never accessed
+  Bounded = 1,    ///< union of Ranges, valid when every check holds
+  Allocation = 2, ///< the whole allocation the pointer points into
+  Anything = 3,   ///< any global memory (the target itself is unknown)
+};
+const char *regionKindName(RegionKind K);
+
+struct AccessRegion {
+  RegionKind Kind = RegionKind::Empty;
+  std::vector<SymRange> Ranges;
+  std::vector<RangeCheck> Checks;
+  std::string Reason; ///< why widened, when Kind is Allocation or Anything
+
+  bool accessed() const { return Kind != RegionKind::Empty; }
+  /// Sound union: the result covers both.
+  void unite(const AccessRegion &O);
+  /// Widens to the whole allocation (keeps the first reason given).
+  void widenToAllocation(const std::string &Why);
+};
+
+enum class ScalarType : uint8_t { Ptr, I8, I16, I32, I64, F16, F32, F64, Other };
+const char *scalarTypeName(ScalarType T);
+unsigned scalarTypeBits(ScalarType T);
+
+/// One kernel parameter, or one module global (Index is then the position in
+/// KernelDescriptor::Globals and Name is the symbol).
+struct ParamInfo {
+  std::string Name;
+  ScalarType Type = ScalarType::Other;
+  bool IsPointer = false;
+  AccessRegion Read;
+  AccessRegion Write;
+  bool Atomic = false;
+  /// Same-parameter read and write sets proven disjoint for every launch
+  /// that passes DisjointChecks and whose regions evaluate bounded.
+  bool RWDisjoint = false;
+  std::vector<RangeCheck> DisjointChecks;
+};
+
+struct KernelDescriptor {
+  std::string Symbol;    ///< mangled name
+  std::string Name;      ///< demangled
+  std::string PlainName; ///< demangled, without return type and parameters
+  std::string Target;    ///< "nvptx" or "amdgpu"
+  IdempotenceClass Class = IdempotenceClass::Unknown;
+  std::string ClassReason;
+  std::vector<ParamInfo> Params;
+  std::vector<ParamInfo> Globals;
+  /// Accesses whose target object is unknown (pointer loaded from memory...).
+  AccessRegion UnknownRead;
+  AccessRegion UnknownWrite;
+
+  std::vector<std::string> paramNames() const;
+};
+
+} // namespace gmem

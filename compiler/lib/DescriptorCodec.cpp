@@ -1,0 +1,285 @@
+#include "gmem/compiler/DescriptorCodec.h"
+
+#include "gmem/descriptor_abi.h"
+
+#include <stdexcept>
+
+namespace gmem {
+namespace {
+
+constexpr unsigned MaxExprDepth = 256; // guards the decoder's recursion
+
+class Writer {
+public:
+  std::vector<uint8_t> Buf;
+  void u8(uint8_t V) { Buf.push_back(V); }
+  void u16(uint16_t V) { u8(V & 0xff); u8(V >> 8); }
+  void u32(uint32_t V) { u16(V & 0xffff); u16(V >> 16); }
+  void uleb(uint64_t V) {
+    do {
+      uint8_t B = V & 0x7f;
+      V >>= 7;
+      u8(B | (V ? 0x80 : 0));
+    } while (V);
+  }
+  void sleb(int64_t V) {
+    bool More = true;
+    while (More) {
+      uint8_t B = V & 0x7f;
+      V >>= 7; // arithmetic shift
+      More = !((V == 0 && !(B & 0x40)) || (V == -1 && (B & 0x40)));
+      u8(B | (More ? 0x80 : 0));
+    }
+  }
+  void str(const std::string &S) {
+    uleb(S.size());
+    Buf.insert(Buf.end(), S.begin(), S.end());
+  }
+  void expr(const ExprRef &E) {
+    u8(uint8_t(E->op()));
+    switch (E->op()) {
+    case ExprOp::Const: sleb(E->constant()); return;
+    case ExprOp::Var: uleb(E->var().pack()); return;
+    case ExprOp::UDiv:
+    case ExprOp::SDiv:
+      expr(E->operands()[0]);
+      expr(E->operands()[1]);
+      return;
+    default:
+      uleb(E->operands().size());
+      for (auto &O : E->operands())
+        expr(O);
+    }
+  }
+  void checks(const std::vector<RangeCheck> &C) {
+    uleb(C.size());
+    for (auto &X : C) {
+      expr(X.Value);
+      sleb(X.Min);
+      sleb(X.Max);
+    }
+  }
+  void region(const AccessRegion &R) {
+    u8(uint8_t(R.Kind));
+    str(R.Reason);
+    uleb(R.Ranges.size());
+    for (auto &X : R.Ranges) {
+      expr(X.Lo);
+      expr(X.Hi);
+    }
+    checks(R.Checks);
+  }
+  void param(const ParamInfo &P) {
+    str(P.Name);
+    u8(uint8_t(P.Type));
+    u8((P.IsPointer ? 1 : 0) | (P.Atomic ? 2 : 0) | (P.RWDisjoint ? 4 : 0));
+    region(P.Read);
+    region(P.Write);
+    checks(P.DisjointChecks);
+  }
+};
+
+struct DecodeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Reader {
+public:
+  Reader(const uint8_t *D, size_t N) : P(D), End(D + N) {}
+  const uint8_t *P, *End;
+  uint8_t u8() {
+    if (P >= End)
+      throw DecodeError("truncated descriptor");
+    return *P++;
+  }
+  uint16_t u16() { uint16_t L = u8(); return L | uint16_t(u8()) << 8; }
+  uint32_t u32() { uint32_t L = u16(); return L | uint32_t(u16()) << 16; }
+  uint64_t uleb() {
+    uint64_t V = 0;
+    for (unsigned Shift = 0;; Shift += 7) {
+      if (Shift > 63)
+        throw DecodeError("varint too long");
+      uint8_t B = u8();
+      V |= uint64_t(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+  }
+  int64_t sleb() {
+    int64_t V = 0;
+    unsigned Shift = 0;
+    uint8_t B;
+    do {
+      if (Shift > 63)
+        throw DecodeError("varint too long");
+      B = u8();
+      V |= int64_t(uint64_t(B & 0x7f) << Shift);
+      Shift += 7;
+    } while (B & 0x80);
+    if (Shift < 64 && (B & 0x40))
+      V |= int64_t(~uint64_t(0) << Shift);
+    return V;
+  }
+  size_t count() {
+    uint64_t N = uleb();
+    if (N > size_t(End - P)) // every element takes at least one byte
+      throw DecodeError("count exceeds descriptor size");
+    return size_t(N);
+  }
+  std::string str() {
+    size_t N = count();
+    std::string S(reinterpret_cast<const char *>(P), N);
+    P += N;
+    return S;
+  }
+  ExprRef expr(unsigned Depth = 0) {
+    if (Depth > MaxExprDepth)
+      throw DecodeError("expression nests too deeply");
+    uint8_t Op = u8();
+    switch (ExprOp(Op)) {
+    case ExprOp::Const: return Expr::raw(ExprOp::Const, sleb(), {});
+    case ExprOp::Var: {
+      uint64_t V = uleb();
+      if (V >> 32 || (V >> 24) > uint64_t(VarKind::Arg))
+        throw DecodeError("bad variable");
+      return Expr::raw(ExprOp::Var, int64_t(V), {});
+    }
+    case ExprOp::UDiv:
+    case ExprOp::SDiv: {
+      ExprRef A = expr(Depth + 1);
+      ExprRef B = expr(Depth + 1);
+      return Expr::raw(ExprOp(Op), 0, {A, B});
+    }
+    case ExprOp::Add:
+    case ExprOp::Mul:
+    case ExprOp::SMin:
+    case ExprOp::SMax: {
+      size_t N = count();
+      if (N == 0)
+        throw DecodeError("empty n-ary expression");
+      std::vector<ExprRef> Ops;
+      for (size_t I = 0; I < N; ++I)
+        Ops.push_back(expr(Depth + 1));
+      return Expr::raw(ExprOp(Op), 0, std::move(Ops));
+    }
+    }
+    throw DecodeError("unknown expression op " + std::to_string(Op));
+  }
+  std::vector<RangeCheck> checks() {
+    std::vector<RangeCheck> C(count());
+    for (auto &X : C) {
+      X.Value = expr();
+      X.Min = sleb();
+      X.Max = sleb();
+    }
+    return C;
+  }
+  AccessRegion region() {
+    AccessRegion R;
+    uint8_t K = u8();
+    if (K > uint8_t(RegionKind::Anything))
+      throw DecodeError("bad region kind");
+    R.Kind = RegionKind(K);
+    R.Reason = str();
+    R.Ranges.resize(count());
+    for (auto &X : R.Ranges) {
+      X.Lo = expr();
+      X.Hi = expr();
+    }
+    R.Checks = checks();
+    return R;
+  }
+  ParamInfo param() {
+    ParamInfo P;
+    P.Name = str();
+    uint8_t T = u8();
+    if (T > uint8_t(ScalarType::Other))
+      throw DecodeError("bad parameter type");
+    P.Type = ScalarType(T);
+    uint8_t F = u8();
+    if (F & ~7u)
+      throw DecodeError("unknown parameter flags");
+    P.IsPointer = F & 1;
+    P.Atomic = F & 2;
+    P.RWDisjoint = F & 4;
+    P.Read = region();
+    P.Write = region();
+    P.DisjointChecks = checks();
+    return P;
+  }
+};
+
+} // namespace
+
+std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
+  Writer Body;
+  Body.str(K.Symbol);
+  Body.str(K.Name);
+  Body.str(K.PlainName);
+  Body.str(K.Target);
+  Body.u8(uint8_t(K.Class));
+  Body.str(K.ClassReason);
+  Body.uleb(K.Params.size());
+  for (auto &P : K.Params)
+    Body.param(P);
+  Body.uleb(K.Globals.size());
+  for (auto &G : K.Globals)
+    Body.param(G);
+  Body.region(K.UnknownRead);
+  Body.region(K.UnknownWrite);
+
+  Writer Out;
+  Out.u32(GMEM_DESC_MAGIC);
+  Out.u16(GMEM_DESC_VERSION);
+  Out.u16(0);
+  Out.u32(uint32_t(Body.Buf.size()));
+  Out.Buf.insert(Out.Buf.end(), Body.Buf.begin(), Body.Buf.end());
+  return Out.Buf;
+}
+
+bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
+                      std::string *Error) {
+  try {
+    Reader H(Data, Size);
+    if (H.u32() != GMEM_DESC_MAGIC)
+      throw DecodeError("not a gmem descriptor (bad magic)");
+    uint16_t Version = H.u16();
+    if (Version != GMEM_DESC_VERSION)
+      throw DecodeError("descriptor version " + std::to_string(Version) +
+                        ", this reader understands " + std::to_string(GMEM_DESC_VERSION));
+    if (H.u16() != 0)
+      throw DecodeError("unknown descriptor flags");
+    uint32_t N = H.u32();
+    if (N > size_t(H.End - H.P))
+      throw DecodeError("truncated descriptor");
+    Reader R(H.P, N);
+    KernelDescriptor K;
+    K.Symbol = R.str();
+    K.Name = R.str();
+    K.PlainName = R.str();
+    K.Target = R.str();
+    uint8_t C = R.u8();
+    if (C > uint8_t(IdempotenceClass::Unknown))
+      throw DecodeError("bad class");
+    K.Class = IdempotenceClass(C);
+    K.ClassReason = R.str();
+    K.Params.resize(R.count());
+    for (auto &P : K.Params)
+      P = R.param();
+    K.Globals.resize(R.count());
+    for (auto &G : K.Globals)
+      G = R.param();
+    K.UnknownRead = R.region();
+    K.UnknownWrite = R.region();
+    if (R.P != R.End)
+      throw DecodeError("trailing bytes in descriptor");
+    Out = std::move(K);
+    return true;
+  } catch (const DecodeError &E) {
+    if (Error)
+      *Error = E.what();
+    return false;
+  }
+}
+
+} // namespace gmem

@@ -1,0 +1,221 @@
+#include "gmem/compiler/InstanceCheck.h"
+
+#include <climits>
+
+namespace gmem {
+namespace {
+
+constexpr int UnknownMemory = INT_MIN;
+
+bool checksHold(const std::vector<RangeCheck> &Checks, const LaunchValues &V, std::string *Why,
+                const std::vector<std::string> &Names) {
+  for (const RangeCheck &C : Checks) {
+    auto X = evaluate(*C.Value, V);
+    if (!X || *X < C.Min || *X > C.Max) {
+      if (Why)
+        *Why = "launch fails the no-wrap check on " + render(C.Value, Names) +
+               (X ? " (= " + std::to_string(*X) + ")" : " (overflows)");
+      return false;
+    }
+  }
+  return true;
+}
+
+// Evaluates one region into absolute byte ranges. Returns false when the
+// region must be treated as "anything" (no allocation to widen to).
+void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<Allocation> &Alloc,
+                    const LaunchValues &V, const std::vector<std::string> &Names,
+                    std::vector<ByteRange> &Out, bool &Anything, bool &Exact, std::string &Note) {
+  Exact = false;
+  switch (R.Kind) {
+  case RegionKind::Empty:
+    Exact = true;
+    return;
+  case RegionKind::Anything:
+    Anything = true;
+    return;
+  case RegionKind::Allocation:
+    break;
+  case RegionKind::Bounded: {
+    std::string Why;
+    bool Ok = checksHold(R.Checks, V, &Why, Names);
+    std::vector<ByteRange> Tmp;
+    for (size_t I = 0; Ok && I < R.Ranges.size(); ++I) {
+      auto Lo = evaluate(*R.Ranges[I].Lo, V);
+      auto Hi = evaluate(*R.Ranges[I].Hi, V);
+      if (!Lo || !Hi) {
+        Ok = false;
+        Why = "region bound overflows at this launch";
+        break;
+      }
+      if (*Lo >= *Hi)
+        continue; // empty at this launch
+      uint64_t ALo = Ptr + uint64_t(*Lo), AHi = Ptr + uint64_t(*Hi);
+      // Wrapping around the address space means the bounds are meaningless.
+      if ((*Lo < 0 && ALo > Ptr) || (*Lo >= 0 && ALo < Ptr) || (*Hi >= 0 && AHi < Ptr) ||
+          (*Hi < 0 && AHi > Ptr)) {
+        Ok = false;
+        Why = "region wraps the address space";
+        break;
+      }
+      ByteRange B{ALo, AHi};
+      if (Alloc) { // accesses outside the allocation are UB: clip
+        B.Lo = std::max(B.Lo, Alloc->Base);
+        B.Hi = std::min(B.Hi, Alloc->end());
+        if (B.Lo >= B.Hi)
+          continue;
+      }
+      Tmp.push_back(B);
+    }
+    if (Ok) {
+      Out.insert(Out.end(), Tmp.begin(), Tmp.end());
+      Exact = true;
+      return;
+    }
+    if (Note.empty())
+      Note = Why;
+    break;
+  }
+  }
+  // Whole allocation.
+  if (!Alloc) {
+    Anything = true;
+    if (Note.empty())
+      Note = "pointer is in no known allocation";
+    return;
+  }
+  Out.push_back({Alloc->Base, Alloc->end()});
+}
+
+void evaluateParam(const ParamInfo &P, uint64_t Ptr, const std::optional<Allocation> &Alloc,
+                   const LaunchValues &V, const std::vector<std::string> &Names, ConcreteAccess &A) {
+  A.Alloc = Alloc;
+  evaluateRegion(P.Read, Ptr, Alloc, V, Names, A.Read, A.ReadAnything, A.ReadExact, A.Note);
+  evaluateRegion(P.Write, Ptr, Alloc, V, Names, A.Write, A.WriteAnything, A.WriteExact, A.Note);
+}
+
+struct Side {
+  int Owner;
+  const ConcreteAccess *Access;
+};
+
+} // namespace
+
+int64_t argValue(ScalarType T, uint64_t Bits) {
+  switch (T) {
+  case ScalarType::I8: return int8_t(Bits);
+  case ScalarType::I16: return int16_t(Bits);
+  case ScalarType::I32: return int32_t(Bits);
+  default: return int64_t(Bits);
+  }
+}
+
+std::string accessOwnerName(const KernelDescriptor &K, int Index) {
+  if (Index == UnknownMemory)
+    return "unknown memory";
+  if (Index >= 0)
+    return Index < int(K.Params.size()) && !K.Params[Index].Name.empty()
+               ? K.Params[Index].Name
+               : "arg" + std::to_string(Index);
+  int G = -(Index + 1);
+  return G < int(K.Globals.size()) ? K.Globals[G].Name : "global";
+}
+
+InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
+                               const AllocationLookup &FindAlloc, const GlobalLookup &FindGlobal) {
+  InstanceDecision D;
+  LaunchValues V;
+  for (int I = 0; I < 3; ++I) {
+    V.Grid[I] = L.Grid[I];
+    V.Block[I] = L.Block[I];
+  }
+  V.Args.resize(K.Params.size(), 0);
+  for (size_t I = 0; I < K.Params.size() && I < L.ArgBits.size(); ++I)
+    V.Args[I] = argValue(K.Params[I].Type, L.ArgBits[I]);
+  std::vector<std::string> Names = K.paramNames();
+
+  D.Params.resize(K.Params.size());
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    const ParamInfo &P = K.Params[I];
+    if (!P.IsPointer || (!P.Read.accessed() && !P.Write.accessed()))
+      continue;
+    uint64_t Ptr = I < L.ArgBits.size() ? L.ArgBits[I] : 0;
+    std::optional<Allocation> Alloc = FindAlloc ? FindAlloc(Ptr) : std::nullopt;
+    evaluateParam(P, Ptr, Alloc, V, Names, D.Params[I]);
+  }
+  D.Globals.resize(K.Globals.size());
+  for (size_t G = 0; G < K.Globals.size(); ++G) {
+    std::optional<Allocation> Alloc = FindGlobal ? FindGlobal(K.Globals[G].Name) : std::nullopt;
+    // An unresolved global still gets exact relative ranges: it is its own
+    // object, so only the same global can overlap it (keyed below).
+    uint64_t Base = Alloc ? Alloc->Base : 0;
+    evaluateParam(K.Globals[G], Base, Alloc, V, Names, D.Globals[G]);
+    if (!Alloc) {
+      // Relative ranges of an unresolved global must not be compared with
+      // absolute ranges of arguments; mark with a sentinel allocation.
+      D.Globals[G].Alloc.reset();
+    }
+  }
+
+  std::vector<Side> Sides;
+  for (size_t I = 0; I < D.Params.size(); ++I)
+    Sides.push_back({int(I), &D.Params[I]});
+  for (size_t G = 0; G < D.Globals.size(); ++G)
+    Sides.push_back({-int(G) - 1, &D.Globals[G]});
+  ConcreteAccess Unknown;
+  Unknown.ReadAnything = K.UnknownRead.accessed();
+  Unknown.WriteAnything = K.UnknownWrite.accessed();
+  Sides.push_back({UnknownMemory, &Unknown});
+
+  auto GlobalResolved = [&](int Owner) {
+    return Owner >= 0 || Owner == UnknownMemory || D.Globals[-(Owner + 1)].Alloc.has_value();
+  };
+  auto HasRead = [](const ConcreteAccess &A) { return A.ReadAnything || !A.Read.empty(); };
+  auto HasWrite = [](const ConcreteAccess &A) { return A.WriteAnything || !A.Write.empty(); };
+
+  for (const Side &W : Sides) {
+    if (!HasWrite(*W.Access))
+      continue;
+    for (const Side &R : Sides) {
+      if (!HasRead(*R.Access))
+        continue;
+      if (W.Access->WriteAnything || R.Access->ReadAnything) {
+        D.Clash = Conflict{R.Owner, W.Owner, {0, UINT64_MAX}};
+        D.Reason = accessOwnerName(K, W.Owner) + " may write, and " + accessOwnerName(K, R.Owner) +
+                   " may read, memory the analysis cannot bound";
+        return D;
+      }
+      if (R.Owner == W.Owner && R.Owner >= 0) {
+        const ParamInfo &P = K.Params[R.Owner];
+        std::string Ignored;
+        if (P.RWDisjoint && R.Access->ReadExact && R.Access->WriteExact &&
+            checksHold(P.DisjointChecks, V, &Ignored, Names))
+          continue; // proven disjoint for this launch
+      }
+      if (R.Owner == W.Owner && R.Owner < 0 && R.Owner != UnknownMemory) {
+        const ParamInfo &G = K.Globals[-(R.Owner + 1)];
+        std::string Ignored;
+        if (G.RWDisjoint && R.Access->ReadExact && R.Access->WriteExact &&
+            checksHold(G.DisjointChecks, V, &Ignored, Names))
+          continue;
+      }
+      // Unresolved globals are distinct objects: only compare with themselves.
+      if (R.Owner != W.Owner && (!GlobalResolved(R.Owner) || !GlobalResolved(W.Owner)))
+        continue;
+      for (const ByteRange &WR : W.Access->Write)
+        for (const ByteRange &RR : R.Access->Read)
+          if (WR.overlaps(RR)) {
+            D.Clash = Conflict{R.Owner, W.Owner,
+                               {std::max(WR.Lo, RR.Lo), std::min(WR.Hi, RR.Hi)}};
+            D.Reason = "write of " + accessOwnerName(K, W.Owner) + " overlaps read of " +
+                       accessOwnerName(K, R.Owner);
+            return D;
+          }
+    }
+  }
+  D.Idempotent = true;
+  D.Reason = "no byte read at this launch is also written";
+  return D;
+}
+
+} // namespace gmem

@@ -1,0 +1,74 @@
+/* gmem compiler -> runtime descriptor ABI, version 1.
+ *
+ * One descriptor blob describes one kernel. It is written by the gmem pass
+ * (and gmem-analyze) and read by libgmemrt without LLVM. All integers are
+ * little-endian; "uleb"/"sleb" are LEB128 varints.
+ *
+ *   blob    := header payload
+ *   header  := u32 magic = GMEM_DESC_MAGIC ("GMD1" read as bytes 'G','M','D','1')
+ *              u16 version = GMEM_DESC_VERSION
+ *              u16 flags   = 0 (reserved; readers reject unknown bits)
+ *              u32 payload_size (bytes that follow the header)
+ *   payload := str symbol, str name, str plain_name, str target,
+ *              u8 class (gmem_idempotence_class), str class_reason,
+ *              uleb nparams, param*, uleb nglobals, param*,
+ *              region unknown_read, region unknown_write
+ *   param   := str name, u8 scalar_type (gmem_scalar_type),
+ *              u8 flags (bit0 pointer, bit1 atomic, bit2 rw_disjoint),
+ *              region read, region write, checks disjoint_checks
+ *   region  := u8 kind (gmem_region_kind), str reason,
+ *              uleb nranges, (expr lo, expr hi)*, checks
+ *   checks  := uleb n, (expr value, sleb min, sleb max)*
+ *   expr    := u8 op (gmem_expr_op), then
+ *                CONST: sleb value | VAR: uleb packed_var |
+ *                ADD/MUL/SMIN/SMAX: uleb n, expr*n | UDIV/SDIV: expr expr
+ *   str     := uleb length, bytes (UTF-8, not NUL-terminated)
+ *
+ * packed_var = kind << 24 | index; kind 0 gridDim (index = dimension 0..2),
+ * 1 blockDim, 2 scalar argument (index = parameter position; its value is
+ * the parameter's bits sign-extended from the parameter's width).
+ *
+ * Ranges are half-open byte ranges relative to the pointer parameter (or the
+ * global's address). A region with kind BOUNDED is exact only for a launch
+ * where every check's value lies in [min, max]; otherwise the runtime widens
+ * it to the whole allocation. Evaluation is in int64 with overflow detection;
+ * an overflow also widens. This keeps every region a superset of the truth.
+ *
+ * Versioning: the version is bumped on any incompatible change; a runtime
+ * that meets another version reports it once and leaves the kernel
+ * uninstrumented.
+ */
+#ifndef GMEM_DESCRIPTOR_ABI_H
+#define GMEM_DESCRIPTOR_ABI_H
+
+#include <stdint.h>
+
+#define GMEM_DESC_MAGIC 0x31444d47u /* "GMD1" */
+#define GMEM_DESC_VERSION 1u
+#define GMEM_DESC_HEADER_SIZE 12u
+
+enum gmem_idempotence_class {
+  GMEM_CLASS_IDEMPOTENT = 0,
+  GMEM_CLASS_CONDITIONAL = 1,
+  GMEM_CLASS_NON_IDEMPOTENT = 2,
+  GMEM_CLASS_UNKNOWN = 3
+};
+
+enum gmem_region_kind {
+  GMEM_REGION_EMPTY = 0,
+  GMEM_REGION_BOUNDED = 1,
+  GMEM_REGION_ALLOCATION = 2,
+  GMEM_REGION_ANYTHING = 3
+};
+
+enum gmem_scalar_type {
+  GMEM_TYPE_PTR = 0, GMEM_TYPE_I8, GMEM_TYPE_I16, GMEM_TYPE_I32, GMEM_TYPE_I64,
+  GMEM_TYPE_F16, GMEM_TYPE_F32, GMEM_TYPE_F64, GMEM_TYPE_OTHER
+};
+
+enum gmem_expr_op {
+  GMEM_EXPR_CONST = 0, GMEM_EXPR_VAR = 1, GMEM_EXPR_ADD = 2, GMEM_EXPR_MUL = 3,
+  GMEM_EXPR_SMIN = 4, GMEM_EXPR_SMAX = 5, GMEM_EXPR_UDIV = 6, GMEM_EXPR_SDIV = 7
+};
+
+#endif /* GMEM_DESCRIPTOR_ABI_H */

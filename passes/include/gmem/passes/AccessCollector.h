@@ -1,0 +1,53 @@
+//===- AccessCollector.h - Global-memory accesses of a kernel ---*- C++ -*-===//
+//
+// Lists every instruction of a kernel that may touch global memory, with the
+// object it touches (a pointer parameter, a module global, or something the
+// analysis cannot name) and its byte offset from that object as a SCEV.
+// Shared (LDS) and local (private/stack) memory are not global and are left
+// out; read-only constant memory cannot be written and is left out too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_PASSES_ACCESSCOLLECTOR_H
+#define GMEM_PASSES_ACCESSCOLLECTOR_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Function.h"
+
+#include <string>
+
+namespace gmem {
+
+enum class AccessTarget {
+  Param,   ///< a pointer parameter of the kernel
+  Global,  ///< a module global variable in global memory
+  Unknown, ///< pointer the analysis cannot trace to a parameter or global
+};
+
+struct MemAccess {
+  llvm::Instruction *Inst = nullptr;
+  bool Reads = false;
+  bool Writes = false;
+  bool Atomic = false;
+  AccessTarget Target = AccessTarget::Unknown;
+  unsigned ParamIndex = 0;
+  llvm::GlobalVariable *Global = nullptr;
+  /// Byte offset from the parameter/global; null when not computable.
+  const llvm::SCEV *Offset = nullptr;
+  /// Bytes touched from Offset (a SCEV: memcpy lengths can be symbolic).
+  const llvm::SCEV *Size = nullptr;
+  /// Set when no offset can be known: why the whole object is taken.
+  std::string WidenReason;
+};
+
+struct AccessList {
+  llvm::SmallVector<MemAccess, 16> Accesses;
+};
+
+/// Collects the global-memory accesses of F (after inlining, calls that
+/// remain are summarised from their memory attributes).
+AccessList collectAccesses(llvm::Function &F, llvm::ScalarEvolution &SE);
+
+} // namespace gmem
+
+#endif

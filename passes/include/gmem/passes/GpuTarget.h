@@ -1,0 +1,56 @@
+//===- GpuTarget.h - Kernels and thread-geometry intrinsics -----*- C++ -*-===//
+//
+// Which functions of a module are GPU kernels, and what the thread-geometry
+// intrinsics of NVPTX and AMDGPU mean in terms of launch dimensions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_PASSES_GPUTARGET_H
+#define GMEM_PASSES_GPUTARGET_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+#include <optional>
+#include <string>
+
+namespace gmem {
+
+enum class GpuArch { None, NVPTX, AMDGPU };
+
+GpuArch getGpuArch(const llvm::Module &M);
+const char *gpuArchName(GpuArch A);
+
+/// Kernels: `ptx_kernel` / `amdgpu_kernel` calling conventions, or NVPTX
+/// `!nvvm.annotations` entries marked "kernel". Declarations are skipped.
+llvm::SmallVector<llvm::Function *, 8> findKernels(llvm::Module &M);
+bool isKernel(const llvm::Function &F);
+
+/// What a thread-geometry value stands for.
+enum class GeometryKind {
+  ThreadIdx, ///< threadIdx.d in [0, blockDim.d)
+  BlockIdx,  ///< blockIdx.d in [0, gridDim.d)
+  BlockDim,  ///< blockDim.d
+  GridDim,   ///< gridDim.d
+  LaneId,    ///< lane within a warp/wavefront, [0, 64)
+};
+struct GeometryValue {
+  GeometryKind Kind;
+  unsigned Dim;
+};
+
+/// Recognises NVPTX sreg reads, AMDGPU workitem/workgroup ids, and AMDGPU
+/// block/grid sizes read from the dispatch packet or implicit kernel args.
+std::optional<GeometryValue> classifyGeometry(const llvm::Value *V);
+
+/// True for calls that touch no user-visible global memory (barriers,
+/// fences, shuffles, geometry reads, math, debug, lifetime markers...).
+bool isMemoryNeutralCall(const llvm::CallBase &CB);
+
+/// Demangled name, and the plain name (no return type, no parameters).
+std::string demangle(const std::string &Mangled);
+std::string plainName(const std::string &Demangled);
+
+} // namespace gmem
+
+#endif

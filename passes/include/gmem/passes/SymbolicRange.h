@@ -1,0 +1,111 @@
+//===- SymbolicRange.h - Symbolic bounds of SCEV expressions ----*- C++ -*-===//
+//
+// Bounds a SCEV expression (an index or byte offset) over every thread of
+// every launch, as SymExprs over gridDim, blockDim and scalar parameters.
+//
+// Soundness model: SCEV add/mul are ring operations modulo 2^N, so the
+// mathematical value of an add/mul tree is congruent to the machine value.
+// Wherever the meaning depends on the interpretation (sign/zero extension,
+// unsigned division, min/max, comparisons used as guards) the computed
+// mathematical interval must lie inside the type's range; that requirement is
+// recorded as a RangeCheck that the runtime evaluates per launch. A launch
+// failing a check gets the whole allocation instead. So the bounds are exact
+// integer facts for every launch that passes its checks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_PASSES_SYMBOLICRANGE_H
+#define GMEM_PASSES_SYMBOLICRANGE_H
+
+#include "gmem/compiler/KernelDescriptor.h"
+#include "gmem/passes/AccessCollector.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// A branch condition known to hold at a program point: `LHS Pred RHS`.
+struct GuardFact {
+  const llvm::SCEV *LHS;
+  llvm::CmpInst::Predicate Pred;
+  const llvm::SCEV *RHS;
+};
+
+/// Inclusive bounds; a null side is unbounded.
+struct Bounds {
+  ExprRef Lo;
+  ExprRef Hi;
+  bool bounded() const { return Lo && Hi; }
+};
+
+class SymbolicRange {
+public:
+  SymbolicRange(llvm::Function &F, llvm::ScalarEvolution &SE, llvm::DominatorTree &DT,
+                llvm::LoopInfo &LI);
+
+  /// The byte region one access covers, relative to its object.
+  AccessRegion regionOf(const MemAccess &A);
+
+  /// Inclusive bounds of S at instruction At. Requirements are appended to
+  /// Checks; the first reason for an unbounded side goes to Why.
+  Bounds bounds(const llvm::SCEV *S, const llvm::Instruction *At, std::vector<RangeCheck> &Checks,
+                std::string &Why);
+
+  /// Conditions that hold whenever At executes (dominating branches).
+  const std::vector<GuardFact> &guardsAt(const llvm::Instruction *At);
+
+  /// Sub-sums of the sum S that a guard at At speaks about (`c` in `r*N + c`).
+  std::vector<const llvm::SCEVAddExpr *> guardedSubSums(const llvm::SCEV *S,
+                                                        const llvm::Instruction *At);
+
+  /// Exact expression of a launch-invariant SCEV (parameters, dims), if any.
+  ExprRef invariantExpr(const llvm::SCEV *S);
+
+  llvm::ScalarEvolution &scev() { return SE; }
+  llvm::LoopInfo &loops() { return LI; }
+
+private:
+  struct Ctx {
+    const llvm::Instruction *At;
+    std::vector<RangeCheck> &Checks;
+    std::string &Why;
+    unsigned Depth;
+  };
+  Bounds walk(const llvm::SCEV *S, Ctx &C);
+  Bounds natural(const llvm::SCEV *S, Ctx &C);
+  Bounds unknown(const llvm::SCEVUnknown *U, Ctx &C);
+  Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  Bounds applyGuards(const llvm::SCEV *S, Bounds B, Ctx &C);
+  /// Bounds of S whose math value must equal its machine value read as
+  /// signed (or unsigned) N-bit: adds the checks saying so.
+  Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
+  void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
+  void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max);
+
+  llvm::Function &F;
+  llvm::ScalarEvolution &SE;
+  llvm::DominatorTree &DT;
+  llvm::LoopInfo &LI;
+  std::vector<unsigned> ArgBits;
+  llvm::DenseMap<const llvm::BasicBlock *, std::vector<GuardFact>> GuardCache;
+};
+
+/// Removes Part's operands from Ops (as a multiset); false if not all there.
+bool removeOperands(llvm::SmallVectorImpl<const llvm::SCEV *> &Ops,
+                    const llvm::SCEVAddExpr *Part);
+
+/// Static bounds of an expression from the limits of its variables
+/// (gridDim <= 2^31-1, blockDim <= 1024, parameters within their width).
+bool staticallyWithin(const ExprRef &E, int64_t Min, int64_t Max,
+                      const std::vector<unsigned> &ArgBits);
+
+} // namespace gmem
+
+#endif

@@ -1,0 +1,230 @@
+//===- AccessCollector.cpp - Global-memory accesses of a kernel -----------===//
+
+#include "gmem/passes/AccessCollector.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+using namespace llvm;
+
+namespace gmem {
+namespace {
+
+// Address spaces that never hold global memory, on both NVPTX and AMDGPU:
+// 3 is shared/LDS, 5 is local/private.
+bool isNonGlobalAddrSpace(unsigned AS) { return AS == 3 || AS == 5; }
+
+class Collector {
+public:
+  Collector(Function &F, ScalarEvolution &SE) : F(F), SE(SE), DL(F.getDataLayout()) {}
+
+  AccessList run() {
+    for (Instruction &I : instructions(F))
+      visit(I);
+    return std::move(Result);
+  }
+
+private:
+  Function &F;
+  ScalarEvolution &SE;
+  const DataLayout &DL;
+  AccessList Result;
+
+  const SCEV *bytes(uint64_t N) { return SE.getConstant(Type::getInt64Ty(F.getContext()), N); }
+  const SCEV *sizeOf(Type *T) { return bytes(DL.getTypeStoreSize(T).getFixedValue()); }
+
+  void visit(Instruction &I) {
+    if (auto *LI = dyn_cast<LoadInst>(&I)) {
+      // Loads of AMDGPU launch sizes from the dispatch packet are not user memory.
+      if (classifyGeometry(LI))
+        return;
+      add(I, LI->getPointerOperand(), sizeOf(LI->getType()), true, false, LI->isAtomic() && false);
+    } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      add(I, SI->getPointerOperand(), sizeOf(SI->getValueOperand()->getType()), false, true,
+          false);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true, true);
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      add(I, CX->getPointerOperand(), sizeOf(CX->getCompareOperand()->getType()), true, true,
+          true);
+    } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+      const SCEV *Len = SE.getSCEV(MT->getLength());
+      add(I, MT->getRawDest(), Len, false, true, false);
+      add(I, MT->getRawSource(), Len, true, false, false);
+    } else if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+      add(I, MS->getRawDest(), SE.getSCEV(MS->getLength()), false, true, false);
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      visitCall(*CB);
+    }
+  }
+
+  void visitCall(CallBase &CB) {
+    if (isMemoryNeutralCall(CB))
+      return;
+    Function *Callee = CB.getCalledFunction();
+    StringRef Name = Callee ? Callee->getName() : "";
+    // NVPTX atomic intrinsics with a pointer first operand.
+    if (auto *II = dyn_cast<IntrinsicInst>(&CB)) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::nvvm_atomic_load_inc_32 || ID == Intrinsic::nvvm_atomic_load_dec_32 ||
+          Name.starts_with("llvm.nvvm.atomic.") || Name.starts_with("llvm.amdgcn.atomic.") ||
+          Name.starts_with("llvm.amdgcn.global.atomic.") ||
+          Name.starts_with("llvm.amdgcn.flat.atomic.")) {
+        Type *T = CB.getType()->isVoidTy() ? CB.getArgOperand(1)->getType() : CB.getType();
+        add(CB, CB.getArgOperand(0), sizeOf(T), true, true, true);
+        return;
+      }
+      if (Name.starts_with("llvm.nvvm.ldg.global.") || Name.starts_with("llvm.nvvm.ldu.global.")) {
+        add(CB, CB.getArgOperand(0), sizeOf(CB.getType()), true, false, false);
+        return;
+      }
+    }
+    // printf reads its format string and a stack buffer of arguments.
+    if (Name == "vprintf" || Name == "__assertfail" || Name == "__assert_fail")
+      return;
+    MemoryEffects ME = CB.getMemoryEffects();
+    if (ME.onlyAccessesArgPointees()) {
+      ModRefInfo MR = ME.getModRef(IRMemLocation::ArgMem);
+      for (Value *Arg : CB.args()) {
+        if (!Arg->getType()->isPointerTy())
+          continue;
+        std::string Why = "passed to call of " + (Name.empty() ? std::string("an indirect callee")
+                                                               : Name.str());
+        addWhole(CB, Arg, isRefSet(MR), isModSet(MR), Why);
+      }
+      return;
+    }
+    MemAccess A;
+    A.Inst = &CB;
+    A.Reads = isRefSet(ME.getModRef());
+    A.Writes = isModSet(ME.getModRef());
+    A.Target = AccessTarget::Unknown;
+    A.WidenReason = Name.empty() ? "indirect call may touch any memory"
+                                 : "call to '" + Name.str() + "' may touch any memory";
+    if (A.Reads || A.Writes)
+      Result.Accesses.push_back(A);
+  }
+
+  // Resolves Ptr to the object it points into. Returns false when the access
+  // is to non-global memory and must be ignored.
+  bool resolve(Value *Ptr, MemAccess &A) {
+    if (isNonGlobalAddrSpace(Ptr->getType()->getPointerAddressSpace()))
+      return false;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+    SmallVector<const Value *, 4> Global;
+    for (const Value *O : Objects) {
+      if (isa<AllocaInst>(O) || isNonGlobalAddrSpace(O->getType()->getPointerAddressSpace()))
+        continue;
+      if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+        if (isNonGlobalAddrSpace(GV->getAddressSpace()))
+          continue;
+        // __constant__ memory (address space 4) and constant globals are
+        // read-only for the kernel: reading them can never conflict.
+        if (GV->getAddressSpace() == 4 || GV->isConstant()) {
+          if (A.Writes)
+            Global.push_back(O); // a write there is UB; keep it visible
+          continue;
+        }
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(O)) {
+        Intrinsic::ID ID = II->getIntrinsicID();
+        if (ID == Intrinsic::amdgcn_kernarg_segment_ptr || ID == Intrinsic::amdgcn_dispatch_ptr ||
+            ID == Intrinsic::amdgcn_implicitarg_ptr)
+          continue; // kernel arguments and dispatch packet: not user memory
+      }
+      if (auto *Arg = dyn_cast<Argument>(O)) {
+        if (Arg->hasByValAttr())
+          continue; // by-value aggregate in the parameter space, not global memory
+      }
+      Global.push_back(O);
+    }
+    if (Global.empty())
+      return false;
+    if (Global.size() > 1) {
+      A.Target = AccessTarget::Unknown;
+      A.WidenReason = "pointer may point into one of several objects";
+      // Record each candidate object as wholly accessed.
+      for (const Value *O : Global)
+        recordWholeObject(A, O);
+      return false; // already recorded
+    }
+    const Value *Obj = Global.front();
+    if (auto *Arg = dyn_cast<Argument>(Obj)) {
+      A.Target = AccessTarget::Param;
+      A.ParamIndex = Arg->getArgNo();
+    } else if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
+      A.Target = AccessTarget::Global;
+      A.Global = const_cast<GlobalVariable *>(GV);
+    } else {
+      A.Target = AccessTarget::Unknown;
+      A.WidenReason = isa<LoadInst>(Obj) ? "pointer loaded from memory"
+                      : isa<CallBase>(Obj) ? "pointer returned by a call"
+                      : isa<IntToPtrInst>(Obj) || isa<ConstantExpr>(Obj)
+                          ? "pointer made from an integer"
+                          : "pointer the analysis cannot trace to a parameter";
+      return true;
+    }
+    // Byte offset from the object, if SCEV can follow the arithmetic.
+    const SCEV *P = SE.getSCEV(Ptr);
+    const SCEV *Base = SE.getSCEV(const_cast<Value *>(Obj));
+    if (P->getType() == Base->getType()) {
+      const SCEV *Off = SE.getMinusSCEV(P, Base);
+      if (!isa<SCEVCouldNotCompute>(Off) && !SE.getPointerBase(Off)->getType()->isPointerTy())
+        A.Offset = Off;
+    }
+    if (!A.Offset)
+      A.WidenReason = "pointer arithmetic the analysis cannot follow";
+    return true;
+  }
+
+  void recordWholeObject(const MemAccess &Proto, const Value *O) {
+    MemAccess A = Proto;
+    A.Offset = nullptr;
+    if (auto *Arg = dyn_cast<Argument>(O)) {
+      A.Target = AccessTarget::Param;
+      A.ParamIndex = Arg->getArgNo();
+    } else if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+      A.Target = AccessTarget::Global;
+      A.Global = const_cast<GlobalVariable *>(GV);
+    } else {
+      A.Target = AccessTarget::Unknown;
+    }
+    Result.Accesses.push_back(A);
+  }
+
+  void add(Instruction &I, Value *Ptr, const SCEV *Size, bool Reads, bool Writes, bool Atomic) {
+    MemAccess A;
+    A.Inst = &I;
+    A.Reads = Reads;
+    A.Writes = Writes;
+    A.Atomic = Atomic;
+    A.Size = Size;
+    if (resolve(Ptr, A))
+      Result.Accesses.push_back(A);
+  }
+
+  void addWhole(Instruction &I, Value *Ptr, bool Reads, bool Writes, const std::string &Why) {
+    MemAccess A;
+    A.Inst = &I;
+    A.Reads = Reads;
+    A.Writes = Writes;
+    if (!resolve(Ptr, A))
+      return;
+    A.Offset = nullptr;
+    if (A.WidenReason.empty())
+      A.WidenReason = Why;
+    Result.Accesses.push_back(A);
+  }
+};
+
+} // namespace
+
+AccessList collectAccesses(Function &F, ScalarEvolution &SE) { return Collector(F, SE).run(); }
+
+} // namespace gmem

@@ -1,0 +1,299 @@
+//===- KernelAnalysis.cpp - Regions and idempotence of kernels ------------===//
+
+#include "gmem/passes/KernelAnalysis.h"
+#include "gmem/passes/AccessCollector.h"
+#include "gmem/passes/DisjointnessProver.h"
+#include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/SymbolicRange.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace gmem {
+
+AnalysisKey KernelRegionAnalysis::Key;
+
+namespace {
+
+/// At most this many (read, write) pairs per object go to the prover; past
+/// it the object is reported unproven rather than slowing the build.
+constexpr unsigned MaxProverPairs = 96;
+/// Inlining budget per kernel on the analysis copy.
+constexpr unsigned MaxInlinedCalls = 400;
+
+ScalarType scalarTypeOf(const Argument &A) {
+  Type *T = A.getType();
+  if (T->isPointerTy())
+    return A.hasByValAttr() ? ScalarType::Other : ScalarType::Ptr;
+  if (T->isIntegerTy(8) || T->isIntegerTy(1)) return ScalarType::I8;
+  if (T->isIntegerTy(16)) return ScalarType::I16;
+  if (T->isIntegerTy(32)) return ScalarType::I32;
+  if (T->isIntegerTy(64)) return ScalarType::I64;
+  if (T->isHalfTy() || T->isBFloatTy()) return ScalarType::F16;
+  if (T->isFloatTy()) return ScalarType::F32;
+  if (T->isDoubleTy()) return ScalarType::F64;
+  return ScalarType::Other;
+}
+
+/// Accesses grouped by the object they touch: parameter index >= 0, or
+/// -(1 + global index).
+struct ObjectAccesses {
+  std::vector<const MemAccess *> Reads, Writes;
+};
+
+class Classifier {
+public:
+  Classifier(KernelDescriptor &K) : K(K) {}
+
+  void nonIdempotent(const std::string &Why) {
+    if (NonIdem.empty())
+      NonIdem = Why;
+  }
+  void unknown(const std::string &Why) {
+    if (Unknown.empty())
+      Unknown = Why;
+  }
+  void conditional(const std::string &Why) {
+    if (Cond.empty())
+      Cond = Why;
+  }
+  void finish(const std::string &IdemWhy) {
+    if (!NonIdem.empty()) {
+      K.Class = IdempotenceClass::NonIdempotent;
+      K.ClassReason = NonIdem;
+    } else if (!Unknown.empty()) {
+      K.Class = IdempotenceClass::Unknown;
+      K.ClassReason = Unknown;
+    } else if (!Cond.empty()) {
+      K.Class = IdempotenceClass::Conditional;
+      K.ClassReason = Cond;
+    } else {
+      K.Class = IdempotenceClass::Idempotent;
+      K.ClassReason = IdemWhy;
+    }
+  }
+
+private:
+  KernelDescriptor &K;
+  std::string NonIdem, Unknown, Cond;
+};
+
+} // namespace
+
+KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+
+  KernelDescriptor K;
+  K.Symbol = F.getName().str();
+  K.Name = demangle(K.Symbol);
+  K.PlainName = plainName(K.Name);
+  K.Target = gpuArchName(getGpuArch(*F.getParent()));
+  for (Argument &A : F.args()) {
+    ParamInfo P;
+    // HIP's ABI lowering renames parameters `x.coerce`: report the source name.
+    StringRef Name = A.getName();
+    Name.consume_back(".coerce");
+    P.Name = !Name.empty() ? Name.str() : "arg" + std::to_string(A.getArgNo());
+    P.Type = scalarTypeOf(A);
+    P.IsPointer = P.Type == ScalarType::Ptr;
+    K.Params.push_back(std::move(P));
+  }
+
+  AccessList Accesses = collectAccesses(F, SE);
+  SymbolicRange SR(F, SE, DT, LI);
+  DisjointnessProver Prover(SR);
+
+  std::map<const GlobalVariable *, int> GlobalIndex;
+  std::map<int, ObjectAccesses> Objects;
+  auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * {
+    if (A.Target == AccessTarget::Param)
+      return &K.Params[A.ParamIndex];
+    auto It = GlobalIndex.find(A.Global);
+    if (It == GlobalIndex.end()) {
+      It = GlobalIndex.emplace(A.Global, int(K.Globals.size())).first;
+      ParamInfo G;
+      G.Name = A.Global->getName().str();
+      G.Type = ScalarType::Ptr;
+      G.IsPointer = true;
+      K.Globals.push_back(std::move(G));
+    }
+    return &K.Globals[It->second];
+  };
+  auto KeyOf = [&](const MemAccess &A) {
+    return A.Target == AccessTarget::Param ? int(A.ParamIndex) : -(1 + GlobalIndex[A.Global]);
+  };
+
+  Classifier Cls(K);
+  for (const MemAccess &A : Accesses.Accesses) {
+    AccessRegion R = SR.regionOf(A);
+    if (A.Target == AccessTarget::Unknown) {
+      if (A.Reads)
+        K.UnknownRead.unite(R);
+      if (A.Writes)
+        K.UnknownWrite.unite(R);
+      continue;
+    }
+    ParamInfo *P = ObjectOf(A);
+    if (A.Reads)
+      P->Read.unite(R);
+    if (A.Writes)
+      P->Write.unite(R);
+    if (A.Atomic) {
+      P->Atomic = true;
+      Cls.nonIdempotent("atomic read-modify-write of '" + P->Name + "'");
+    }
+    ObjectAccesses &O = Objects[KeyOf(A)];
+    if (A.Reads)
+      O.Reads.push_back(&A);
+    if (A.Writes)
+      O.Writes.push_back(&A);
+  }
+
+  bool AnyRead = K.UnknownRead.accessed(), AnyWrite = K.UnknownWrite.accessed();
+  for (auto &[Key, O] : Objects) {
+    AnyRead |= !O.Reads.empty();
+    AnyWrite |= !O.Writes.empty();
+  }
+  if (K.UnknownWrite.accessed() && AnyRead)
+    Cls.unknown("writes memory it cannot bound (" + K.UnknownWrite.Reason + ")");
+  if (K.UnknownRead.accessed() && AnyWrite)
+    Cls.unknown("reads memory it cannot bound (" + K.UnknownRead.Reason + ")");
+
+  // Same object read and written: prove each (read, write) pair disjoint.
+  for (auto &[Key, O] : Objects) {
+    if (O.Reads.empty() || O.Writes.empty())
+      continue;
+    ParamInfo &P = Key >= 0 ? K.Params[Key] : K.Globals[-(Key + 1)];
+    bool AllProven = P.Read.Kind == RegionKind::Bounded && P.Write.Kind == RegionKind::Bounded;
+    std::vector<RangeCheck> Checks;
+    unsigned Pairs = 0;
+    for (const MemAccess *R : O.Reads) {
+      for (const MemAccess *W : O.Writes) {
+        if (R == W) // one atomic access reads and writes the same bytes
+          continue;
+        if (++Pairs > MaxProverPairs) {
+          AllProven = false;
+          Cls.unknown("too many accesses to '" + P.Name + "' to prove its reads and writes apart");
+          break;
+        }
+        if (Prover.proveDisjoint(*R, *W, Checks))
+          continue;
+        AllProven = false;
+        const SCEV *D = R->Offset && W->Offset ? SE.getMinusSCEV(R->Offset, W->Offset) : nullptr;
+        if (D && isa<SCEVConstant>(D))
+          Cls.nonIdempotent("'" + P.Name + "' is read and written at " +
+                            (cast<SCEVConstant>(D)->isZero() ? "the same offset"
+                                                             : "a constant distance") +
+                            " (read-modify-write)");
+        else
+          Cls.unknown("reads and writes of '" + P.Name + "' may overlap (not proven apart)");
+      }
+      if (Pairs > MaxProverPairs)
+        break;
+    }
+    if (AllProven) {
+      P.RWDisjoint = true;
+      for (auto &C : Checks) {
+        bool Dup = false;
+        for (auto &M : P.DisjointChecks)
+          Dup |= sameExpr(M.Value, C.Value) && M.Min == C.Min && M.Max == C.Max;
+        if (!Dup)
+          P.DisjointChecks.push_back(C);
+      }
+    }
+  }
+
+  // Different objects: one read, another written. They may alias at a launch.
+  for (auto &[RK, RO] : Objects) {
+    if (RO.Reads.empty())
+      continue;
+    for (auto &[WK, WO] : Objects) {
+      if (WK == RK || WO.Writes.empty())
+        continue;
+      auto Name = [&](int Key) {
+        return Key >= 0 ? K.Params[Key].Name : K.Globals[-(Key + 1)].Name;
+      };
+      Cls.conditional("reads '" + Name(RK) + "' and writes '" + Name(WK) +
+                      "': idempotent when they do not overlap at a launch");
+    }
+  }
+  Cls.finish(AnyRead ? "every location it reads is proven apart from every location it writes"
+                     : "reads no global memory");
+  return K;
+}
+
+std::vector<KernelDescriptor> analyzeModule(const Module &M) {
+  std::vector<KernelDescriptor> Result;
+  std::unique_ptr<Module> Copy = CloneModule(M);
+  SmallVector<Function *, 8> Kernels = findKernels(*Copy);
+  if (Kernels.empty())
+    return Result;
+
+  // Inline device functions into the kernels of the copy so that one
+  // intraprocedural analysis sees every access with its real arguments.
+  bool Inlined = false;
+  for (Function *Kern : Kernels) {
+    unsigned Budget = MaxInlinedCalls;
+    bool Changed = true;
+    while (Changed && Budget) {
+      Changed = false;
+      SmallVector<CallBase *, 16> Calls;
+      for (Instruction &I : instructions(*Kern))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction())
+            if (!Callee->isDeclaration() && !isKernel(*Callee) && Callee != Kern &&
+                !Callee->isVarArg())
+              Calls.push_back(CB);
+      for (CallBase *CB : Calls) {
+        if (!Budget)
+          break;
+        InlineFunctionInfo IFI;
+        if (InlineFunction(*CB, IFI).isSuccess()) {
+          --Budget;
+          Changed = Inlined = true;
+        }
+      }
+    }
+  }
+
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  if (Inlined) {
+    // Clean up what inlining left (allocas of by-reference arguments...).
+    ModulePassManager MPM;
+    if (auto Err = PB.parsePassPipeline(MPM, "function(sroa,early-cse,instcombine,simplifycfg)"))
+      consumeError(std::move(Err));
+    else
+      MPM.run(*Copy, MAM);
+  }
+  for (Function *Kern : findKernels(*Copy))
+    Result.push_back(analyzeKernel(*Kern, FAM));
+  return Result;
+}
+
+KernelRegionAnalysis::Result KernelRegionAnalysis::run(Module &M, ModuleAnalysisManager &) {
+  return analyzeModule(M);
+}
+
+} // namespace gmem

@@ -1,0 +1,621 @@
+//===- SymbolicRange.cpp - Symbolic bounds of SCEV expressions ------------===//
+
+#include "gmem/passes/SymbolicRange.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <climits>
+
+using namespace llvm;
+
+namespace gmem {
+namespace {
+
+constexpr unsigned MaxDepth = 24;
+
+int64_t typeMin(unsigned Bits, bool Signed) {
+  if (!Signed || Bits == 0)
+    return 0;
+  return Bits >= 64 ? INT64_MIN : -(int64_t(1) << (Bits - 1));
+}
+int64_t typeMax(unsigned Bits, bool Signed) {
+  if (Bits >= 64 || (!Signed && Bits >= 63))
+    return INT64_MAX;
+  return Signed ? (int64_t(1) << (Bits - 1)) - 1 : (int64_t(1) << Bits) - 1;
+}
+
+ExprRef cst(int64_t V) { return Expr::constant(V); }
+ExprRef plus(const ExprRef &A, const ExprRef &B) { return A && B ? Expr::add(A, B) : nullptr; }
+ExprRef times(const ExprRef &A, const ExprRef &B) { return A && B ? Expr::mul(A, B) : nullptr; }
+ExprRef lesser(const ExprRef &A, const ExprRef &B) {
+  if (!A) return B;
+  if (!B) return A;
+  return Expr::smin(A, B);
+}
+ExprRef greater(const ExprRef &A, const ExprRef &B) {
+  if (!A) return B;
+  if (!B) return A;
+  return Expr::smax(A, B);
+}
+
+Bounds addBounds(const Bounds &A, const Bounds &B) { return {plus(A.Lo, B.Lo), plus(A.Hi, B.Hi)}; }
+
+bool nonNeg(const ExprRef &E) { return E && isKnownNonNegative(E); }
+bool nonPos(const ExprRef &E) { return E && E->isConst() && E->constant() <= 0; }
+
+// Interval product. Exact sign knowledge keeps the common case (index *
+// stride with both non-negative) free of min/max clutter.
+Bounds mulBounds(const Bounds &A, const Bounds &B) {
+  if (A.Lo && A.Hi && sameExpr(A.Lo, A.Hi) && A.Lo->isConst()) { // constant factor
+    int64_t K = A.Lo->constant();
+    if (K >= 0)
+      return {times(A.Lo, B.Lo), times(A.Lo, B.Hi)};
+    return {times(A.Lo, B.Hi), times(A.Lo, B.Lo)};
+  }
+  if (B.Lo && B.Hi && sameExpr(B.Lo, B.Hi) && B.Lo->isConst())
+    return mulBounds(B, A);
+  if (nonNeg(A.Lo) && nonNeg(B.Lo))
+    return {times(A.Lo, B.Lo), times(A.Hi, B.Hi)};
+  if (!A.bounded() || !B.bounded())
+    return {};
+  std::vector<ExprRef> C{Expr::mul(A.Lo, B.Lo), Expr::mul(A.Lo, B.Hi), Expr::mul(A.Hi, B.Lo),
+                         Expr::mul(A.Hi, B.Hi)};
+  return {Expr::smin(C), Expr::smax(C)};
+}
+
+bool isSignedPred(CmpInst::Predicate P) { return ICmpInst::isSigned(P); }
+
+} // namespace
+
+bool staticallyWithin(const ExprRef &E, int64_t Min, int64_t Max,
+                      const std::vector<unsigned> &ArgBits) {
+  using I128 = __int128;
+  const I128 Cap = I128(1) << 120;
+  auto Sat = [&](I128 V) { return V > Cap ? Cap : V < -Cap ? -Cap : V; };
+  struct R { I128 Lo, Hi; };
+  std::function<R(const Expr &)> Go = [&](const Expr &X) -> R {
+    switch (X.op()) {
+    case ExprOp::Const: return {X.constant(), X.constant()};
+    case ExprOp::Var: {
+      Var V = X.var();
+      if (V.Kind == VarKind::GridDim) return {1, INT32_MAX};
+      if (V.Kind == VarKind::BlockDim) return {1, 1024};
+      unsigned W = V.Index < ArgBits.size() ? ArgBits[V.Index] : 64;
+      if (W == 0 || W > 64) W = 64;
+      return {-(I128(1) << (W - 1)), (I128(1) << (W - 1)) - 1};
+    }
+    default: break;
+    }
+    R Acc = Go(*X.operands()[0]);
+    for (size_t I = 1; I < X.operands().size(); ++I) {
+      R O = Go(*X.operands()[I]);
+      switch (X.op()) {
+      case ExprOp::Add: Acc = {Sat(Acc.Lo + O.Lo), Sat(Acc.Hi + O.Hi)}; break;
+      case ExprOp::Mul: {
+        I128 C[4] = {Sat(Acc.Lo * O.Lo), Sat(Acc.Lo * O.Hi), Sat(Acc.Hi * O.Lo), Sat(Acc.Hi * O.Hi)};
+        Acc = {*std::min_element(C, C + 4), *std::max_element(C, C + 4)};
+        break;
+      }
+      case ExprOp::SMin: Acc = {std::min(Acc.Lo, O.Lo), std::min(Acc.Hi, O.Hi)}; break;
+      case ExprOp::SMax: Acc = {std::max(Acc.Lo, O.Lo), std::max(Acc.Hi, O.Hi)}; break;
+      case ExprOp::UDiv: Acc = {0, std::max<I128>(Acc.Hi, 0)}; break;
+      case ExprOp::SDiv: {
+        I128 M = std::max(Acc.Hi, -Acc.Lo);
+        Acc = {-M, M};
+        break;
+      }
+      default: return {-Cap, Cap};
+      }
+    }
+    return Acc;
+  };
+  R B = Go(*E);
+  return B.Lo >= Min && B.Hi <= Max;
+}
+
+SymbolicRange::SymbolicRange(Function &F, ScalarEvolution &SE, DominatorTree &DT, LoopInfo &LI)
+    : F(F), SE(SE), DT(DT), LI(LI) {
+  for (Argument &A : F.args())
+    ArgBits.push_back(A.getType()->isIntegerTy() ? A.getType()->getIntegerBitWidth() : 64);
+}
+
+void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max) {
+  if (!E || staticallyWithin(E, Min, Max, ArgBits))
+    return;
+  for (const RangeCheck &R : C.Checks)
+    if (sameExpr(R.Value, E) && R.Min <= Min && R.Max >= Max) {
+      return;
+    }
+  C.Checks.push_back({E, Min, Max});
+}
+
+void SymbolicRange::requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C) {
+  if (B.Lo)
+    addCheck(C, B.Lo, typeMin(Bits, Signed), INT64_MAX);
+  if (B.Hi)
+    addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, Signed));
+}
+
+Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
+  Bounds B = walk(S, C);
+  unsigned Bits = SE.getTypeSizeInBits(S->getType());
+  auto *NA = dyn_cast<SCEVNAryExpr>(S);
+  bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
+  // Machine values (parameters, loads, geometry) are in their type already.
+  bool Machine = isa<SCEVUnknown>(S) || isa<SCEVConstant>(S);
+  if (B.bounded()) {
+    if (!NoWrap && !(Machine && Signed))
+      requireInType(B, Bits, Signed, C);
+    return B;
+  }
+  // One side unbounded: the mathematical value says nothing about the
+  // machine value unless SCEV proves no wrap. The interpreted value still
+  // lies in the type, which only helps for narrow types (a byte is <= 255).
+  if (NoWrap && Bits < 63) {
+    if (!B.Lo) B.Lo = cst(typeMin(Bits, Signed));
+    if (!B.Hi) B.Hi = cst(typeMax(Bits, Signed));
+    return B;
+  }
+  if (Bits <= 16)
+    return {cst(typeMin(Bits, Signed)), cst(typeMax(Bits, Signed))};
+  return {};
+}
+
+Bounds SymbolicRange::bounds(const SCEV *S, const Instruction *At, std::vector<RangeCheck> &Checks,
+                             std::string &Why) {
+  Ctx C{At, Checks, Why, 0};
+  return walk(S, C);
+}
+
+ExprRef SymbolicRange::invariantExpr(const SCEV *S) {
+  std::vector<RangeCheck> Checks;
+  std::string Why;
+  Ctx C{nullptr, Checks, Why, MaxDepth - 4}; // no guards
+  Bounds B = walk(S, C);
+  if (B.bounded() && sameExpr(B.Lo, B.Hi) && Checks.empty())
+    return B.Lo;
+  return nullptr;
+}
+
+Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
+  if (C.Depth > MaxDepth) {
+    if (C.Why.empty())
+      C.Why = "index expression too deep";
+    return {};
+  }
+  ++C.Depth;
+  Bounds B = natural(S, C);
+  if (C.At && C.Depth < 6)
+    B = applyGuards(S, B, C);
+  --C.Depth;
+  return B;
+}
+
+Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
+  switch (S->getSCEVType()) {
+  case scConstant: {
+    const APInt &V = cast<SCEVConstant>(S)->getAPInt();
+    if (V.getSignificantBits() > 64)
+      return {};
+    return {cst(V.getSExtValue()), cst(V.getSExtValue())};
+  }
+  case scTruncate: {
+    auto *T = cast<SCEVTruncateExpr>(S);
+    Bounds B = walk(T->getOperand(), C);
+    requireInType(B, SE.getTypeSizeInBits(T->getType()), /*Signed=*/true, C);
+    return B;
+  }
+  case scZeroExtend: {
+    auto *Z = cast<SCEVZeroExtendExpr>(S);
+    return inType(Z->getOperand(), /*Signed=*/false, C);
+  }
+  case scSignExtend: {
+    auto *X = cast<SCEVSignExtendExpr>(S);
+    return inType(X->getOperand(), /*Signed=*/true, C);
+  }
+  case scAddExpr: {
+    // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
+    // node of its own: split out every guarded sub-sum first.
+    Bounds Acc{cst(0), cst(0)};
+    SmallVector<const SCEV *, 8> Rest;
+    for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
+      Rest.push_back(Op);
+    if (C.At && C.Depth < 6)
+      for (const SCEVAddExpr *Part : guardedSubSums(S, C.At)) {
+        if (!removeOperands(Rest, Part))
+          continue;
+        Acc = addBounds(Acc, walk(Part, C));
+      }
+    for (const SCEV *Op : Rest)
+      Acc = addBounds(Acc, walk(Op, C));
+    return Acc;
+  }
+  case scMulExpr: {
+    Bounds Acc{cst(1), cst(1)};
+    for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands())
+      Acc = mulBounds(Acc, walk(Op, C));
+    return Acc;
+  }
+  case scUDivExpr: {
+    auto *D = cast<SCEVUDivExpr>(S);
+    Bounds A = inType(D->getLHS(), false, C);
+    Bounds B = inType(D->getRHS(), false, C);
+    if (!B.Lo)
+      return {};
+    addCheck(C, B.Lo, 1, INT64_MAX);
+    Bounds R;
+    R.Lo = A.Lo && B.Hi ? Expr::udiv(A.Lo, B.Hi) : cst(0);
+    R.Hi = A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr;
+    return R;
+  }
+  case scAddRecExpr:
+    return addRec(cast<SCEVAddRecExpr>(S), C);
+  case scUMaxExpr:
+  case scSMaxExpr:
+  case scUMinExpr:
+  case scSMinExpr:
+  case scSequentialUMinExpr: {
+    auto *MM = cast<SCEVNAryExpr>(S);
+    bool Signed = S->getSCEVType() == scSMaxExpr || S->getSCEVType() == scSMinExpr;
+    bool IsMax = S->getSCEVType() == scUMaxExpr || S->getSCEVType() == scSMaxExpr;
+    Bounds R;
+    bool First = true;
+    for (const SCEV *Op : MM->operands()) {
+      Bounds B = inType(Op, Signed, C);
+      if (First) {
+        R = B;
+        First = false;
+        continue;
+      }
+      if (IsMax) {
+        R.Lo = R.Lo && B.Lo ? Expr::smax(R.Lo, B.Lo) : (R.Lo ? R.Lo : B.Lo);
+        R.Hi = R.Hi && B.Hi ? Expr::smax(R.Hi, B.Hi) : nullptr;
+      } else {
+        R.Lo = R.Lo && B.Lo ? Expr::smin(R.Lo, B.Lo) : nullptr;
+        R.Hi = R.Hi && B.Hi ? Expr::smin(R.Hi, B.Hi) : (R.Hi ? R.Hi : B.Hi);
+      }
+    }
+    return R;
+  }
+  case scUnknown:
+    return unknown(cast<SCEVUnknown>(S), C);
+  case scPtrToInt:
+    if (C.Why.empty())
+      C.Why = "pointer value used as an integer";
+    return {};
+  default:
+    if (C.Why.empty())
+      C.Why = "index expression the analysis cannot bound";
+    return {};
+  }
+}
+
+Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
+  Value *V = U->getValue();
+  if (auto G = classifyGeometry(V)) {
+    unsigned D = G->Dim;
+    switch (G->Kind) {
+    case GeometryKind::ThreadIdx:
+      return {cst(0), Expr::sub(Expr::variable(Var::blockDim(D)), cst(1))};
+    case GeometryKind::BlockIdx:
+      return {cst(0), Expr::sub(Expr::variable(Var::gridDim(D)), cst(1))};
+    case GeometryKind::BlockDim:
+      return {Expr::variable(Var::blockDim(D)), Expr::variable(Var::blockDim(D))};
+    case GeometryKind::GridDim:
+      return {Expr::variable(Var::gridDim(D)), Expr::variable(Var::gridDim(D))};
+    case GeometryKind::LaneId:
+      return {cst(0), cst(63)};
+    }
+  }
+  if (auto *A = dyn_cast<Argument>(V)) {
+    if (A->getParent() == &F && A->getType()->isIntegerTy() &&
+        A->getType()->getIntegerBitWidth() <= 64) {
+      ExprRef E = Expr::variable(Var::arg(A->getArgNo()));
+      return {E, E};
+    }
+  }
+  // A phi that is not an induction variable (e.g. the exit value of an
+  // unrolled loop's main part feeding its remainder): hull of its inputs,
+  // each bounded with the facts that hold on its incoming edge.
+  if (auto *Phi = dyn_cast<PHINode>(V)) {
+    Loop *L = LI.getLoopFor(Phi->getParent());
+    bool IsHeader = L && L->getHeader() == Phi->getParent();
+    if (!IsHeader && C.Depth + 2 < MaxDepth && Phi->getNumIncomingValues() <= 8) {
+      Bounds R;
+      bool First = true;
+      for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+        Value *In = Phi->getIncomingValue(I);
+        if (!SE.isSCEVable(In->getType()))
+          return {};
+        Ctx Sub{Phi->getIncomingBlock(I)->getTerminator(), C.Checks, C.Why, C.Depth + 1};
+        Bounds B = walk(SE.getSCEV(In), Sub);
+        R = First ? B : Bounds{R.Lo && B.Lo ? Expr::smin(R.Lo, B.Lo) : nullptr,
+                               R.Hi && B.Hi ? Expr::smax(R.Hi, B.Hi) : nullptr};
+        First = false;
+      }
+      return R;
+    }
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(V)) {
+    if (SE.isSCEVable(Sel->getType()) && C.Depth + 2 < MaxDepth) {
+      Bounds A = walk(SE.getSCEV(Sel->getTrueValue()), C);
+      Bounds B = walk(SE.getSCEV(Sel->getFalseValue()), C);
+      return {A.Lo && B.Lo ? Expr::smin(A.Lo, B.Lo) : nullptr,
+              A.Hi && B.Hi ? Expr::smax(A.Hi, B.Hi) : nullptr};
+    }
+  }
+  // Anything else: only what SCEV's constant ranges say (e.g. a zero-extended
+  // byte loaded from memory is in [0, 255]).
+  ConstantRange CR = SE.getSignedRange(U);
+  if (C.Why.empty())
+    C.Why = isa<LoadInst>(V)     ? "index depends on a value loaded from memory"
+            : isa<CallBase>(V)   ? "index depends on the result of a call"
+            : isa<PHINode>(V)    ? "index depends on a loop-carried value that is not an induction"
+                                 : "index depends on a value the analysis cannot bound";
+  if (CR.isFullSet() || CR.getBitWidth() > 64)
+    return {};
+  return {cst(CR.getSignedMin().getSExtValue()), cst(CR.getSignedMax().getSExtValue())};
+}
+
+Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
+  if (!AR->isAffine()) {
+    if (C.Why.empty())
+      C.Why = "index is a non-affine function of a loop counter";
+    return {};
+  }
+  const Loop *L = AR->getLoop();
+  unsigned Bits = SE.getTypeSizeInBits(AR->getType());
+  Bounds S = walk(AR->getStart(), C);
+  Bounds T = walk(AR->getStepRecurrence(SE), C);
+
+  // Iteration count k in [0, maxBTC].
+  ExprRef KMax;
+  const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (!isa<SCEVCouldNotCompute>(BTC)) {
+    Bounds K = inType(BTC, /*Signed=*/false, C);
+    KMax = K.Hi;
+  }
+  if (!KMax) {
+    const SCEV *CM = SE.getConstantMaxBackedgeTakenCount(L);
+    if (auto *K = dyn_cast<SCEVConstant>(CM))
+      if (K->getAPInt().getActiveBits() < 62)
+        KMax = cst(int64_t(K->getAPInt().getZExtValue()));
+  }
+
+  Bounds R;
+  bool Up = nonNeg(T.Lo), Down = nonPos(T.Hi);
+  if (Up) {
+    R.Lo = S.Lo;
+    R.Hi = KMax ? plus(S.Hi, times(T.Hi, KMax)) : nullptr;
+  } else if (Down) {
+    R.Hi = S.Hi;
+    R.Lo = KMax ? plus(S.Lo, times(T.Lo, KMax)) : nullptr;
+  } else if (KMax && T.bounded() && S.bounded()) {
+    R.Lo = Expr::smin(S.Lo, Expr::add(S.Lo, Expr::mul(T.Lo, KMax)));
+    R.Hi = Expr::smax(S.Hi, Expr::add(S.Hi, Expr::mul(T.Hi, KMax)));
+  }
+
+  // The latch test bounds every iteration that continues: for `continue
+  // while X < B` with X the post-increment value, every iteration after the
+  // first sees X <= B - 1. Induction keeps this exact provided X never
+  // wraps, which one check covers: max(hi(start), hi(B) - 1) + step fits.
+  BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (Cmp && (Up || Down) && S.bounded() && T.bounded()) {
+    CmpInst::Predicate P = Cmp->getPredicate();
+    if (Br->getSuccessor(0) != L->getHeader())
+      P = CmpInst::getInversePredicate(P);
+    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+    if (A != AR && A != AR->getPostIncExpr(SE)) {
+      std::swap(A, B);
+      P = CmpInst::getSwappedPredicate(P);
+    }
+    bool PostInc = A == AR->getPostIncExpr(SE);
+    if ((A == AR || PostInc) && SE.isLoopInvariant(B, L) && P != CmpInst::ICMP_NE &&
+        P != CmpInst::ICMP_EQ) {
+      bool Signed = isSignedPred(P);
+      bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
+      bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
+      Bounds BB = inType(B, Signed, C);
+      if (Up && Less && BB.Hi) {
+        ExprRef Lim = Strict ? Expr::sub(BB.Hi, cst(1)) : BB.Hi;
+        if (!PostInc)
+          Lim = Expr::add(Lim, T.Hi);
+        ExprRef Hi = Expr::smax(S.Hi, Lim);
+        addCheck(C, Expr::add(Hi, T.Hi), INT64_MIN, typeMax(Bits, Signed));
+        addCheck(C, S.Lo, typeMin(Bits, Signed), INT64_MAX);
+        R.Hi = lesser(R.Hi, Hi);
+        if (!R.Lo)
+          R.Lo = S.Lo;
+      } else if (Down && !Less && BB.Lo) {
+        ExprRef Lim = Strict ? Expr::add(BB.Lo, cst(1)) : BB.Lo;
+        if (!PostInc)
+          Lim = Expr::add(Lim, T.Lo);
+        ExprRef Lo = Expr::smin(S.Lo, Lim);
+        addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX);
+        addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed));
+        R.Lo = greater(R.Lo, Lo);
+        if (!R.Hi)
+          R.Hi = S.Hi;
+      }
+    }
+  }
+  if ((!R.Lo || !R.Hi) && C.Why.empty())
+    C.Why = "loop trip count the analysis cannot bound";
+  return R;
+}
+
+Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
+  const std::vector<GuardFact> &Facts = guardsAt(C.At);
+  for (const GuardFact &G : Facts) {
+    if (G.LHS != S)
+      continue;
+    bool Signed = isSignedPred(G.Pred);
+    unsigned Bits = SE.getTypeSizeInBits(S->getType());
+    // The fact speaks of the machine value; it bounds the mathematical value
+    // only where the two agree: S is a machine value itself (parameter,
+    // load, geometry), SCEV proves no wrap, or the natural bounds lie in the
+    // type (a check).
+    auto *NA = dyn_cast<SCEVNAryExpr>(S);
+    bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
+    bool Machine = isa<SCEVUnknown>(S);
+    if (!Machine && !NoWrap && !B.bounded())
+      continue;
+    Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
+    Bounds Y = inType(G.RHS, Signed, Sub);
+    if (!Machine && !NoWrap)
+      requireInType(B, Bits, Signed, C);
+    // A machine value compared unsigned: its signed reading equals the
+    // unsigned one only below 2^(N-1), which a bound on Y guarantees.
+    if (Machine && !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE)) {
+      if (!Y.Hi)
+        continue;
+      addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true));
+    }
+    if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE &&
+        G.Pred != CmpInst::ICMP_EQ)
+      continue; // x >u y says nothing simple about the signed reading of x
+    switch (G.Pred) {
+    case CmpInst::ICMP_SLT:
+    case CmpInst::ICMP_ULT:
+      if (Y.Hi)
+        B.Hi = lesser(B.Hi, Expr::sub(Y.Hi, cst(1)));
+      break;
+    case CmpInst::ICMP_SLE:
+    case CmpInst::ICMP_ULE:
+      if (Y.Hi)
+        B.Hi = lesser(B.Hi, Y.Hi);
+      break;
+    case CmpInst::ICMP_SGT:
+    case CmpInst::ICMP_UGT:
+      if (Y.Lo)
+        B.Lo = greater(B.Lo, Expr::add(Y.Lo, cst(1)));
+      break;
+    case CmpInst::ICMP_SGE:
+    case CmpInst::ICMP_UGE:
+      if (Y.Lo)
+        B.Lo = greater(B.Lo, Y.Lo);
+      break;
+    case CmpInst::ICMP_EQ:
+      B.Lo = greater(B.Lo, Y.Lo);
+      B.Hi = lesser(B.Hi, Y.Hi);
+      break;
+    default:
+      break;
+    }
+    if (!Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE))
+      B.Lo = greater(B.Lo, cst(0));
+  }
+  return B;
+}
+
+std::vector<const SCEVAddExpr *> SymbolicRange::guardedSubSums(const SCEV *S,
+                                                               const Instruction *At) {
+  std::vector<const SCEVAddExpr *> Parts;
+  auto *Sum = dyn_cast<SCEVAddExpr>(S);
+  if (!Sum)
+    return Parts;
+  for (const GuardFact &G : guardsAt(At)) {
+    auto *Part = dyn_cast<SCEVAddExpr>(G.LHS);
+    if (!Part || Part == S || Part->getNumOperands() >= Sum->getNumOperands() ||
+        llvm::is_contained(Parts, Part))
+      continue;
+    SmallVector<const SCEV *, 8> Ops(Sum->operands().begin(), Sum->operands().end());
+    if (removeOperands(Ops, Part))
+      Parts.push_back(Part);
+  }
+  return Parts;
+}
+
+bool removeOperands(SmallVectorImpl<const SCEV *> &Ops, const SCEVAddExpr *Part) {
+  SmallVector<const SCEV *, 8> Left(Ops.begin(), Ops.end());
+  for (const SCEV *Op : Part->operands()) {
+    auto It = llvm::find(Left, Op);
+    if (It == Left.end())
+      return false;
+    Left.erase(It);
+  }
+  Ops.assign(Left.begin(), Left.end());
+  return true;
+}
+
+const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
+  const BasicBlock *BB = At->getParent();
+  auto It = GuardCache.find(BB);
+  if (It != GuardCache.end())
+    return It->second;
+  std::vector<GuardFact> Facts;
+  auto AddCmp = [&](ICmpInst *Cmp, bool Holds) {
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      return;
+    CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+    Facts.push_back({A, P, B});
+    Facts.push_back({B, CmpInst::getSwappedPredicate(P), A});
+  };
+  std::function<void(Value *, bool, unsigned)> AddCond = [&](Value *Cond, bool Holds,
+                                                             unsigned Depth) {
+    using namespace PatternMatch;
+    if (Depth > 4)
+      return;
+    Value *L, *R;
+    if (auto *Cmp = dyn_cast<ICmpInst>(Cond)) {
+      AddCmp(Cmp, Holds);
+    } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
+      AddCond(L, true, Depth + 1);
+      AddCond(R, true, Depth + 1);
+    } else if (!Holds && match(Cond, m_LogicalOr(m_Value(L), m_Value(R)))) {
+      AddCond(L, false, Depth + 1);
+      AddCond(R, false, Depth + 1);
+    } else if (match(Cond, m_Not(m_Value(L)))) {
+      AddCond(L, !Holds, Depth + 1);
+    }
+  };
+  if (DT.getNode(BB)) {
+    for (DomTreeNode *N = DT.getNode(BB)->getIDom(); N; N = N->getIDom()) {
+      BasicBlock *D = N->getBlock();
+      auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+      if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+        continue;
+      for (unsigned S = 0; S < 2; ++S)
+        if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB))
+          AddCond(Br->getCondition(), S == 0, 0);
+    }
+  }
+  return GuardCache[BB] = std::move(Facts);
+}
+
+AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
+  AccessRegion R;
+  if (A.Target == AccessTarget::Unknown) {
+    R.Kind = RegionKind::Anything;
+    R.Reason = A.WidenReason;
+    return R;
+  }
+  if (!A.Offset) {
+    R.widenToAllocation(A.WidenReason.empty() ? "offset the analysis cannot follow"
+                                              : A.WidenReason);
+    return R;
+  }
+  std::vector<RangeCheck> Checks;
+  std::string Why;
+  Bounds Off = bounds(A.Offset, A.Inst, Checks, Why);
+  Bounds Size = bounds(A.Size, A.Inst, Checks, Why);
+  if (!Off.bounded() || !Size.Hi) {
+    R.widenToAllocation(Why.empty() ? "index range the analysis cannot bound" : Why);
+    return R;
+  }
+  R.Kind = RegionKind::Bounded;
+  R.Ranges.push_back({Off.Lo, Expr::add(Off.Hi, Size.Hi)});
+  R.Checks = std::move(Checks);
+  return R;
+}
+
+} // namespace gmem

@@ -1,0 +1,232 @@
+//===- GpuTarget.cpp - Kernels and thread-geometry intrinsics -------------===//
+
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace gmem {
+
+GpuArch getGpuArch(const Module &M) {
+  Triple T(M.getTargetTriple());
+  if (T.isNVPTX())
+    return GpuArch::NVPTX;
+  if (T.isAMDGPU())
+    return GpuArch::AMDGPU;
+  return GpuArch::None;
+}
+
+const char *gpuArchName(GpuArch A) {
+  switch (A) {
+  case GpuArch::NVPTX:
+    return "nvptx";
+  case GpuArch::AMDGPU:
+    return "amdgpu";
+  case GpuArch::None:
+    return "none";
+  }
+  return "none";
+}
+
+static bool hasNVVMKernelAnnotation(const Function &F) {
+  const NamedMDNode *MD = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!MD)
+    return false;
+  for (const MDNode *Op : MD->operands()) {
+    if (Op->getNumOperands() < 3)
+      continue;
+    auto *FnMD = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
+    if (!FnMD || FnMD->getValue() != &F)
+      continue;
+    for (unsigned I = 1; I + 1 < Op->getNumOperands(); I += 2) {
+      auto *Key = dyn_cast_or_null<MDString>(Op->getOperand(I).get());
+      if (!Key || Key->getString() != "kernel")
+        continue;
+      auto *Val = dyn_cast_or_null<ConstantAsMetadata>(Op->getOperand(I + 1).get());
+      if (Val && !cast<ConstantInt>(Val->getValue())->isZero())
+        return true;
+    }
+  }
+  return false;
+}
+
+bool isKernel(const Function &F) {
+  if (F.isDeclaration())
+    return false;
+  CallingConv::ID CC = F.getCallingConv();
+  if (CC == CallingConv::PTX_Kernel || CC == CallingConv::AMDGPU_KERNEL)
+    return true;
+  return hasNVVMKernelAnnotation(F);
+}
+
+SmallVector<Function *, 8> findKernels(Module &M) {
+  SmallVector<Function *, 8> Kernels;
+  if (getGpuArch(M) == GpuArch::None)
+    return Kernels; // host halves of CUDA/HIP compiles: nothing to do
+  for (Function &F : M)
+    if (isKernel(F))
+      Kernels.push_back(&F);
+  return Kernels;
+}
+
+// AMDGPU launch sizes live in memory the dispatch provides: the HSA dispatch
+// packet (workgroup_size_{x,y,z} as i16 at 4, 6, 8) and, in code object v5,
+// the implicit kernel arguments (block_count_{x,y,z} as i32 at 0, 4, 8;
+// group_size_{x,y,z} as i16 at 12, 14, 16).
+static std::optional<GeometryValue> classifyAMDGPULoad(const LoadInst *LI) {
+  const Value *Ptr = LI->getPointerOperand();
+  int64_t Offset = 0;
+  if (auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+    APInt Off(64, 0);
+    const DataLayout &DL = LI->getModule()->getDataLayout();
+    if (!GEP->accumulateConstantOffset(DL, Off))
+      return std::nullopt;
+    Offset = Off.getSExtValue();
+    Ptr = GEP->getPointerOperand();
+  }
+  auto *II = dyn_cast<IntrinsicInst>(Ptr->stripPointerCasts());
+  if (!II)
+    return std::nullopt;
+  unsigned Bits = LI->getType()->getScalarSizeInBits();
+  if (II->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr && Bits == 16 && Offset >= 4 &&
+      Offset <= 8 && Offset % 2 == 0)
+    return GeometryValue{GeometryKind::BlockDim, unsigned(Offset - 4) / 2};
+  if (II->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr) {
+    if (Bits == 32 && Offset >= 0 && Offset <= 8 && Offset % 4 == 0)
+      return GeometryValue{GeometryKind::GridDim, unsigned(Offset) / 4};
+    if (Bits == 16 && Offset >= 12 && Offset <= 16 && Offset % 2 == 0)
+      return GeometryValue{GeometryKind::BlockDim, unsigned(Offset - 12) / 2};
+  }
+  return std::nullopt;
+}
+
+std::optional<GeometryValue> classifyGeometry(const Value *V) {
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    return classifyAMDGPULoad(LI);
+  auto *CB = dyn_cast<CallBase>(V);
+  if (!CB || !CB->getCalledFunction())
+    return std::nullopt;
+  const Function *Callee = CB->getCalledFunction();
+  using GK = GeometryKind;
+  switch (Callee->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x: return GeometryValue{GK::ThreadIdx, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y: return GeometryValue{GK::ThreadIdx, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z: return GeometryValue{GK::ThreadIdx, 2};
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return GeometryValue{GK::BlockIdx, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return GeometryValue{GK::BlockIdx, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return GeometryValue{GK::BlockIdx, 2};
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x: return GeometryValue{GK::BlockDim, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y: return GeometryValue{GK::BlockDim, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z: return GeometryValue{GK::BlockDim, 2};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: return GeometryValue{GK::GridDim, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: return GeometryValue{GK::GridDim, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return GeometryValue{GK::GridDim, 2};
+  case Intrinsic::nvvm_read_ptx_sreg_laneid: return GeometryValue{GK::LaneId, 0};
+  case Intrinsic::amdgcn_workitem_id_x: return GeometryValue{GK::ThreadIdx, 0};
+  case Intrinsic::amdgcn_workitem_id_y: return GeometryValue{GK::ThreadIdx, 1};
+  case Intrinsic::amdgcn_workitem_id_z: return GeometryValue{GK::ThreadIdx, 2};
+  case Intrinsic::amdgcn_workgroup_id_x: return GeometryValue{GK::BlockIdx, 0};
+  case Intrinsic::amdgcn_workgroup_id_y: return GeometryValue{GK::BlockIdx, 1};
+  case Intrinsic::amdgcn_workgroup_id_z: return GeometryValue{GK::BlockIdx, 2};
+  default: break;
+  }
+  // ROCm device-library entry points, when the library is not linked in.
+  if (CB->arg_size() == 1) {
+    auto *D = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+    if (D && D->getZExtValue() < 3) {
+      unsigned Dim = unsigned(D->getZExtValue());
+      auto Kind = StringSwitch<std::optional<GK>>(Callee->getName())
+                      .Case("__ockl_get_local_id", GK::ThreadIdx)
+                      .Case("__ockl_get_group_id", GK::BlockIdx)
+                      .Case("__ockl_get_local_size", GK::BlockDim)
+                      .Case("__ockl_get_num_groups", GK::GridDim)
+                      .Default(std::nullopt);
+      if (Kind)
+        return GeometryValue{*Kind, Dim};
+    }
+  }
+  return std::nullopt;
+}
+
+bool isMemoryNeutralCall(const CallBase &CB) {
+  if (CB.doesNotAccessMemory() || CB.onlyAccessesInaccessibleMemory())
+    return true;
+  if (classifyGeometry(&CB))
+    return true;
+  // libdevice's compile-time query; resolved by the NVPTX backend.
+  if (const Function *Callee = CB.getCalledFunction())
+    if (Callee->getName() == "__nvvm_reflect")
+      return true;
+  if (auto *II = dyn_cast<IntrinsicInst>(&CB)) {
+    if (II->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(II))
+      return true;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::lifetime_start:
+    case Intrinsic::lifetime_end:
+    case Intrinsic::nvvm_barrier0:
+    case Intrinsic::nvvm_barrier0_and:
+    case Intrinsic::nvvm_barrier0_or:
+    case Intrinsic::nvvm_barrier0_popc:
+    case Intrinsic::nvvm_bar_warp_sync:
+    case Intrinsic::nvvm_barrier_sync:
+    case Intrinsic::nvvm_barrier_sync_cnt:
+    case Intrinsic::nvvm_membar_cta:
+    case Intrinsic::nvvm_membar_gl:
+    case Intrinsic::nvvm_membar_sys:
+    case Intrinsic::amdgcn_s_barrier:
+    case Intrinsic::amdgcn_dispatch_ptr:
+    case Intrinsic::amdgcn_implicitarg_ptr:
+    case Intrinsic::amdgcn_kernarg_segment_ptr:
+      return true;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
+std::string demangle(const std::string &Mangled) { return llvm::demangle(Mangled); }
+
+std::string plainName(const std::string &Demangled) {
+  // Strip the parameter list: the last top-level '(' ... ')'.
+  std::string S = Demangled;
+  int Depth = 0;
+  size_t Paren = std::string::npos;
+  for (size_t I = S.size(); I-- > 0;) {
+    char C = S[I];
+    if (C == ')' || C == '>')
+      ++Depth;
+    else if (C == '(' || C == '<') {
+      if (--Depth == 0 && C == '(') {
+        Paren = I;
+        break;
+      }
+    }
+  }
+  if (Paren != std::string::npos)
+    S = S.substr(0, Paren);
+  // Strip a return type ("void foo<1>" for templates): the last top-level space.
+  Depth = 0;
+  for (size_t I = S.size(); I-- > 0;) {
+    char C = S[I];
+    if (C == '>' || C == ')')
+      ++Depth;
+    else if (C == '<' || C == '(')
+      --Depth;
+    else if (C == ' ' && Depth == 0)
+      return S.substr(I + 1);
+  }
+  return S;
+}
+
+} // namespace gmem

@@ -1,0 +1,20 @@
+// SAXPY in the classic BLAS form (y updated in place) and an out-of-place
+// grid-stride variant, as found in the CUDA programming guide / "six ways to SAXPY".
+
+// y = a*x + y reads and writes y[i].
+// GMEM-EXPECT: saxpy non-idempotent
+// GMEM-RUN: saxpy grid=3907 block=256 args=i32:1000000 f32:2.5 buf:f32:1000000:rand buf:f32:1000000:rand
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+// out = a*x + y with a grid-stride loop.
+// GMEM-EXPECT: saxpy_gs conditional
+// GMEM-RUN: saxpy_gs grid=132 block=256 args=i32:1000000 f32:2.5 buf:f32:1000000:rand buf:f32:1000000:rand buf:f32:1000000:zero
+// GMEM-RUN: saxpy_gs grid=132 block=256 args=i32:1000000 f32:2.5 buf:f32:1000000:rand buf:f32:1000000:rand ptr:3+0
+__global__ void saxpy_gs(int n, float a, const float *x, const float *y, float *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    out[i] = a * x[i] + y[i];
+  }
+}

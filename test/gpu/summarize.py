@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Turn run_twice's JSON results into test/gpu/RESULTS.md.
+
+    python3 test/gpu/summarize.py PATH/gpu_truth.json [--log PATH/gpu_truth.log]
+                                  [--stage .stage/gpu/stage.json] [--out test/gpu/RESULTS.md]
+
+The machine line comes from the `nvidia-smi -L` lines of the log written by
+run_on_device.sh (default: gpu_truth.log next to the JSON) and the device
+object of the JSON.  With the stage.json written by stage.py (default:
+.stage/gpu/stage.json when it exists) the table also names each instance's
+source line.  Python 3 standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+CLASS_ORDER = ["idempotent", "conditional", "non-idempotent", "unknown", "none"]
+
+
+def cell(text, limit=None):
+    t = "" if text is None else str(text)
+    t = t.replace("\n", " ").replace("|", "\\|")
+    if limit and len(t) > limit:
+        t = t[: limit - 1] + "…"
+    return t
+
+
+def code(text):
+    t = cell(text)
+    return "`%s`" % t.replace("`", "'") if t else ""
+
+
+def machine_line(data, log_path):
+    parts = []
+    if log_path and os.path.exists(log_path):
+        with open(log_path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if re.match(r"^GPU \d+:", line):
+                    parts.append(re.sub(r"\s*\(UUID:[^)]*\)", "", line.strip()))
+    dev = data.get("device")
+    if dev:
+        drv = dev.get("driver") or 0
+        parts.append("device %s: %s, compute capability %s, %d MiB, CUDA driver API %d.%d" % (
+            dev.get("ordinal", 0), dev.get("name", "?"), dev.get("cc", "?"),
+            (dev.get("total_mem") or 0) >> 20, drv // 1000, (drv % 1000) // 10))
+    if data.get("host"):
+        parts.append("host %s" % data["host"])
+    return "; ".join(parts) or "unknown"
+
+
+def load_stage(path):
+    if not path or not os.path.exists(path):
+        return {}
+    try:
+        with open(path) as fh:
+            st = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for f in st.get("files", []):
+        for i in f.get("instances", []):
+            out[i["name"]] = {"source": "%s:%s" % (f.get("source"), i.get("line")),
+                              "reason": i.get("instance_reason")}
+    return out
+
+
+def observed_text(r):
+    obs = r.get("observed", "?")
+    fd = r.get("first_diff")
+    if obs == "differs" and fd:
+        obs += " (param %s +%s, %s bytes)" % (fd.get("param"), fd.get("offset"),
+                                               r.get("diff_bytes"))
+    if r.get("deterministic") is False:
+        obs += " nondeterministic"
+    return obs
+
+
+def counts(rows):
+    c = {"n": len(rows)}
+    for key in ("identical", "differs", "error", "skipped", "timeout"):
+        c[key] = sum(1 for r in rows if r.get("observed") == key)
+    for key in ("idempotent", "not-idempotent", "none"):
+        c["pred_" + key] = sum(1 for r in rows if r.get("prediction") == key)
+    for key in ("OK", "FALSE-IDEMPOTENT", "MISSED", "NO-PREDICTION", "ERROR", "SKIPPED",
+                "TIMEOUT"):
+        c[key] = sum(1 for r in rows if r.get("verdict") == key)
+    c["pred_identical"] = sum(1 for r in rows if r.get("observed") == "identical"
+                              and r.get("prediction") in ("idempotent", "not-idempotent"))
+    return c
+
+
+def rate(num, den):
+    return "%d/%d = %.1f%%" % (num, den, 100.0 * num / den) if den else "n/a (%d/0)" % num
+
+
+def group_table(title, rows, key, note):
+    groups = {}
+    for r in rows:
+        groups.setdefault(r.get(key) or "none", []).append(r)
+    order = [k for k in CLASS_ORDER if k in groups] + sorted(k for k in groups
+                                                              if k not in CLASS_ORDER)
+    out = ["## %s" % title, "", note, "",
+           "| %s | instances | identical | differs | error/skipped/timeout | pred idempotent "
+           "| pred not-idempotent | pred none | OK | FALSE-IDEMPOTENT | MISSED | FN rate |"
+           % key,
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for k in order:
+        c = counts(groups[k])
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |" % (
+            code(k), c["n"], c["identical"], c["differs"],
+            c["error"] + c["skipped"] + c["timeout"], c["pred_idempotent"],
+            c["pred_not-idempotent"], c["pred_none"], c["OK"], c["FALSE-IDEMPOTENT"],
+            c["MISSED"], rate(c["MISSED"], c["pred_identical"])))
+    return out + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("json", help="run_twice --json output (gpu_truth.json)")
+    ap.add_argument("--log", help="run_on_device.sh log (default: gpu_truth.log next to JSON)")
+    ap.add_argument("--stage", default=os.path.join(REPO, ".stage", "gpu", "stage.json"),
+                    help="stage.json from stage.py (optional)")
+    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument("--command", default="bash test/gpu/run_on_device.sh",
+                    help="the command that was run, for the report")
+    opts = ap.parse_args()
+
+    with open(opts.json) as fh:
+        data = json.load(fh)
+    log = opts.log or os.path.join(os.path.dirname(os.path.abspath(opts.json)),
+                                   "gpu_truth.log")
+    stage = load_stage(opts.stage)
+    rows = data.get("instances", [])
+    summ = data.get("summary", {})
+    c = counts(rows)
+    not_run = summ.get("not_run", 0)
+    failed = c["FALSE-IDEMPOTENT"] + c["ERROR"] + c["TIMEOUT"]
+    passed = c["OK"] + c["MISSED"] + c["NO-PREDICTION"]
+
+    md = ["# GPU ground truth: is the analysis's idempotence prediction sound?", "",
+          "Generated by `test/gpu/summarize.py` from `%s`; see `test/gpu/README.md`."
+          % os.path.basename(opts.json), "",
+          "Each instance runs on deterministic input I (memory becomes S1), then again "
+          "on S1 (S2); S1 and S2 are compared byte for byte over every buffer. A "
+          "difference proves the instance non-idempotent.", "",
+          "- **Command:** `%s` (runner: `%s`)" % (opts.command, data.get("command", "?")),
+          "- **Machine:** %s" % machine_line(data, log),
+          "- **Date:** %s" % data.get("date", "?"),
+          "- **Run complete:** %s" % ("yes" if data.get("complete") else
+                                      "NO (stopped early; %d instances not run)" % not_run),
+          ""]
+    verdict = ("**0 — the bar is met.**" if c["FALSE-IDEMPOTENT"] == 0 else
+               "**%d — SOUNDNESS FAILURE (the bar is zero).**" % c["FALSE-IDEMPOTENT"])
+    md += ["## Totals", "",
+           "| | |", "|---|---|",
+           "| instances | %d%s |" % (c["n"], " (+%d not run)" % not_run if not_run else ""),
+           "| observed identical / differs | %d / %d |" % (c["identical"], c["differs"]),
+           "| error / skipped / timeout | %d / %d / %d |" % (c["error"], c["skipped"],
+                                                          c["timeout"]),
+           "| predictions idempotent / not-idempotent / none | %d / %d / %d |"
+           % (c["pred_idempotent"], c["pred_not-idempotent"], c["pred_none"]),
+           "| OK | %d |" % c["OK"],
+           "| **FALSE-IDEMPOTENT** (predicted idempotent, observed differs) | %s |" % verdict,
+           "| MISSED (predicted not-idempotent, observed identical) | %d |" % c["MISSED"],
+           "| false-negative rate (MISSED / predicted instances observed identical) | %s |"
+           % rate(c["MISSED"], c["pred_identical"]),
+           "| no prediction | %d |" % c["NO-PREDICTION"],
+           "| passed / failed (failed = FALSE-IDEMPOTENT + ERROR + TIMEOUT) | %d / %d |"
+           % (passed, failed),
+           ""]
+    fi = [r for r in rows if r.get("verdict") == "FALSE-IDEMPOTENT"]
+    if fi:
+        md += ["## FALSE-IDEMPOTENT instances", ""]
+        for r in fi:
+            st = stage.get(r.get("name"), {})
+            md.append("- %s%s: %s; analysis reason: %s%s" % (
+                code(r.get("name")), " (%s)" % cell(st["source"]) if st.get("source") else "",
+                observed_text(r),
+                cell(st.get("reason") or "?"),
+                " (kernel is nondeterministic on the same input)"
+                if r.get("deterministic") is False else ""))
+        md.append("")
+    md += group_table("Per static class", rows, "class",
+                      "Static class: `gmem-analyze --json` kernel class (`none`: no tool).")
+    if any(r.get("expect") for r in rows):
+        md += group_table("Per expected class", rows, "expect",
+                          "Expected class: the corpus `GMEM-EXPECT` line.")
+    md += ["## Instances", "",
+           "| # | instance | source | class | expect | prediction | observed | verdict | notes |",
+           "|---:|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        notes = "; ".join(x for x in (r.get("error"), r.get("note")) if x)
+        v = r.get("verdict", "?")
+        if v in ("FALSE-IDEMPOTENT", "ERROR", "TIMEOUT"):
+            v = "**%s**" % v
+        md.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r.get("index", 0) + 1, code(r.get("name")),
+            cell(stage.get(r.get("name"), {}).get("source", "")), cell(r.get("class")),
+            cell(r.get("expect") or ""), cell(r.get("prediction")), cell(observed_text(r)),
+            v, cell(notes, 160)))
+    md.append("")
+    with open(opts.out, "w") as fh:
+        fh.write("\n".join(md))
+    print("wrote %s: %d instances, FALSE-IDEMPOTENT %d, MISSED %d, false-negative rate %s, "
+          "%d passed, %d failed" % (opts.out, c["n"], c["FALSE-IDEMPOTENT"], c["MISSED"],
+                                    rate(c["MISSED"], c["pred_identical"]), passed, failed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,394 @@
+// gmem-analyze: reports what each GPU kernel may read and write, its
+// idempotence class, and (instance mode) the decision for one launch.
+//
+//   gmem-analyze [options] INPUT...            INPUT: .cu .hip .ll .bc
+//   gmem-analyze FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z]
+//                [--alloc BASE:SIZE]... --arg V...   (one --arg per parameter)
+//   gmem-analyze FILE.cu --emit-ptx OUT.ptx
+#include "DeviceCompile.h"
+
+#include "gmem/compiler/DescriptorCodec.h"
+#include "gmem/compiler/InstanceCheck.h"
+#include "gmem/compiler/Report.h"
+#include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/KernelAnalysis.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace gmem;
+
+namespace {
+
+const char *Usage = R"(usage: gmem-analyze [options] INPUT...
+  INPUT is a CUDA (.cu), HIP (.hip) source, or device LLVM IR (.ll, .bc).
+
+Report:
+  --json                 JSON output (schema: docs/JSON_SCHEMA.md)
+Instance mode (the decision the runtime makes at a launch):
+  --kernel NAME          mangled, demangled or plain name
+  --grid X[,Y,Z]         grid dimensions (blocks)
+  --block X[,Y,Z]        block dimensions (threads)
+  --alloc BASE:SIZE      a device allocation (hex base, byte size); repeatable
+  --arg V                one per kernel parameter, in order:
+                         ptr:0xADDR i32:N u32:N i64:N u64:N f32:X f64:X
+Compilation of .cu/.hip inputs:
+  --emit-ptx OUT         write the device PTX of a .cu input and stop
+  --cuda-arch ARCH       default sm_90        --hip-arch ARCH   default gfx90a
+  -Xclang-arg FLAG       pass FLAG to clang (repeatable); also: -- FLAGS...
+  -v, --verbose          show the clang command
+  -h, --help             this text
+)";
+
+[[noreturn]] void fail(const Twine &Msg) {
+  errs() << "gmem-analyze: error: " << Msg << "\n";
+  std::exit(1);
+}
+
+std::optional<uint64_t> parseUnsigned(StringRef S) {
+  uint64_t V;
+  if (S.empty() || S.getAsInteger(0, V))
+    return std::nullopt;
+  return V;
+}
+
+std::optional<int64_t> parseSigned(StringRef S) {
+  int64_t V;
+  if (S.empty() || S.getAsInteger(0, V))
+    return std::nullopt;
+  return V;
+}
+
+void parseDims(StringRef Flag, StringRef S, int64_t Out[3]) {
+  SmallVector<StringRef, 3> Parts;
+  S.split(Parts, ',');
+  if (Parts.empty() || Parts.size() > 3)
+    fail(Flag + " takes X[,Y,Z], got '" + S + "'");
+  for (size_t I = 0; I < 3; ++I) {
+    if (I >= Parts.size()) {
+      Out[I] = 1;
+      continue;
+    }
+    auto V = parseUnsigned(Parts[I].trim());
+    if (!V || *V == 0 || *V > UINT32_MAX)
+      fail(Flag + ": '" + Parts[I] + "' is not a positive 32-bit integer");
+    Out[I] = int64_t(*V);
+  }
+}
+
+Allocation parseAlloc(StringRef S) {
+  auto [B, Sz] = S.split(':');
+  std::string Base = B.str();
+  if (!StringRef(Base).starts_with_insensitive("0x"))
+    Base = "0x" + Base;
+  auto BV = parseUnsigned(Base);
+  auto SV = parseUnsigned(Sz);
+  if (!BV || !SV || *SV == 0)
+    fail("--alloc takes BASE:SIZE (hex base, byte size > 0), got '" + S + "'");
+  if (*BV + *SV < *BV)
+    fail("--alloc '" + S + "' wraps the address space");
+  return {*BV, *SV};
+}
+
+/// Bits of one --arg, checked against the parameter it is for.
+uint64_t parseArg(StringRef S, const ParamInfo &P, unsigned Index) {
+  auto [Kind, Val] = S.split(':');
+  auto Bad = [&](const Twine &Why) -> uint64_t {
+    fail("--arg #" + Twine(Index) + " '" + S + "' for parameter '" + P.Name + "' (" +
+         scalarTypeName(P.Type) + "): " + Why);
+  };
+  if (Val.empty())
+    return Bad("expected KIND:VALUE");
+  if (Kind == "ptr") {
+    if (P.Type != ScalarType::Ptr)
+      return Bad("parameter is not a pointer");
+    auto V = parseUnsigned(Val);
+    return V ? *V : Bad("not an address");
+  }
+  if (P.Type == ScalarType::Ptr)
+    return Bad("parameter is a pointer; use ptr:0xADDR");
+  if (Kind == "f32" || Kind == "f64") {
+    char *End = nullptr;
+    std::string T = Val.str();
+    errno = 0;
+    double D = std::strtod(T.c_str(), &End);
+    if (!End || *End || errno)
+      return Bad("not a number");
+    if (Kind == "f32") {
+      float F = float(D);
+      uint32_t Bits;
+      std::memcpy(&Bits, &F, 4);
+      return Bits;
+    }
+    uint64_t Bits;
+    std::memcpy(&Bits, &D, 8);
+    return Bits;
+  }
+  unsigned Width = Kind == "i32" || Kind == "u32" ? 32 : Kind == "i64" || Kind == "u64" ? 64 : 0;
+  if (!Width)
+    return Bad("unknown kind (use ptr, i32, u32, i64, u64, f32, f64)");
+  bool Unsigned = Kind[0] == 'u';
+  if (Unsigned) {
+    auto V = parseUnsigned(Val);
+    if (!V || (Width == 32 && *V > UINT32_MAX))
+      return Bad("out of range");
+    return *V;
+  }
+  auto V = parseSigned(Val);
+  if (!V || (Width == 32 && (*V < INT32_MIN || *V > INT32_MAX)))
+    return Bad("out of range");
+  return Width == 32 ? uint64_t(uint32_t(int32_t(*V))) : uint64_t(*V);
+}
+
+struct Options {
+  std::vector<std::string> Inputs;
+  bool Json = false;
+  std::string Kernel, EmitPTX;
+  bool HaveGrid = false, HaveBlock = false;
+  int64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  std::vector<Allocation> Allocs;
+  std::vector<std::string> Args;
+  tool::DeviceCompileOptions Compile;
+};
+
+Options parseCommandLine(int argc, char **argv) {
+  Options O;
+  for (int I = 1; I < argc; ++I) {
+    StringRef A = argv[I];
+    auto Value = [&]() -> StringRef {
+      if (I + 1 >= argc)
+        fail(A + " needs a value");
+      return argv[++I];
+    };
+    if (A == "-h" || A == "--help") {
+      outs() << Usage;
+      std::exit(0);
+    } else if (A == "--json") {
+      O.Json = true;
+    } else if (A == "--kernel") {
+      O.Kernel = Value().str();
+    } else if (A == "--grid") {
+      parseDims("--grid", Value(), O.Grid);
+      O.HaveGrid = true;
+    } else if (A == "--block") {
+      parseDims("--block", Value(), O.Block);
+      O.HaveBlock = true;
+    } else if (A == "--alloc") {
+      O.Allocs.push_back(parseAlloc(Value()));
+    } else if (A == "--arg") {
+      O.Args.push_back(Value().str());
+    } else if (A == "--emit-ptx") {
+      O.EmitPTX = Value().str();
+    } else if (A == "--cuda-arch") {
+      O.Compile.CudaArch = Value().str();
+    } else if (A == "--hip-arch") {
+      O.Compile.HipArch = Value().str();
+    } else if (A == "-Xclang-arg") {
+      O.Compile.ExtraArgs.push_back(Value().str());
+    } else if (A == "-v" || A == "--verbose") {
+      O.Compile.Verbose = true;
+    } else if (A == "--") {
+      for (++I; I < argc; ++I)
+        O.Compile.ExtraArgs.push_back(argv[I]);
+    } else if (A.starts_with("-") && A != "-") {
+      fail("unknown option '" + A + "' (see --help)");
+    } else {
+      O.Inputs.push_back(A.str());
+    }
+  }
+  if (O.Inputs.empty())
+    fail("no input files (see --help)");
+  bool Instance = !O.Kernel.empty();
+  if (!Instance && (O.HaveGrid || O.HaveBlock || !O.Allocs.empty() || !O.Args.empty()))
+    fail("--grid/--block/--alloc/--arg need --kernel");
+  if (Instance && (!O.HaveGrid || !O.HaveBlock))
+    fail("instance mode needs --grid and --block");
+  return O;
+}
+
+/// Strips optnone so that -O0 IR can be brought to the form the analysis
+/// expects (SSA values, canonical loops).
+bool isUnoptimized(const Module &M) {
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute(Attribute::OptimizeNone))
+      return true;
+  return false;
+}
+
+void optimizeForAnalysis(Module &M) {
+  for (Function &F : M) {
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.removeFnAttr(Attribute::NoInline);
+  }
+  PipelineTuningOptions PTO;
+  PTO.LoopUnrolling = false; // keep loops whole: one induction, one region
+  PassBuilder PB(nullptr, PTO);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(M, MAM);
+}
+
+std::unique_ptr<Module> loadModule(const std::string &Path, const Options &O, LLVMContext &Ctx) {
+  tool::SourceKind Kind = tool::classifySource(Path);
+  if (!sys::fs::exists(Path))
+    fail(Path + ": no such file");
+  if (sys::fs::is_directory(Path))
+    fail(Path + ": is a directory");
+  std::unique_ptr<Module> M;
+  if (Kind == tool::SourceKind::CUDA || Kind == tool::SourceKind::HIP) {
+    tool::DeviceCompileOptions C = O.Compile;
+    // The analysis wants whole loops and source names for parameters; the
+    // user's own flags come after ours and win.
+    C.ExtraArgs.insert(C.ExtraArgs.begin(), {"-fno-unroll-loops", "-fno-discard-value-names"});
+    auto Buf = tool::compileDeviceBitcode(Path, C);
+    if (!Buf)
+      fail(toString(Buf.takeError()));
+    auto MOrErr = parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
+    if (!MOrErr)
+      fail(Path + ": cannot read the compiled bitcode: " + toString(MOrErr.takeError()));
+    M = std::move(*MOrErr);
+  } else if (Kind == tool::SourceKind::LLVMIR || Kind == tool::SourceKind::Bitcode) {
+    SMDiagnostic Err;
+    M = parseIRFile(Path, Err, Ctx);
+    if (!M) {
+      std::string Msg = Err.getMessage().str();
+      fail(Path + (Err.getLineNo() > 0 ? ":" + Twine(Err.getLineNo()) : Twine("")) +
+           ": invalid LLVM IR: " + Msg);
+    }
+    if (isUnoptimized(*M))
+      optimizeForAnalysis(*M);
+  } else {
+    fail(Path + ": unknown input kind (expected .cu, .hip, .ll or .bc)");
+  }
+  if (getGpuArch(*M) == GpuArch::None)
+    fail(Path + ": not GPU device code (target triple '" + M->getTargetTriple() +
+         "'); give a .cu/.hip source or NVPTX/AMDGPU IR");
+  return M;
+}
+
+const KernelDescriptor &pickKernel(const std::vector<KernelDescriptor> &All, const std::string &N) {
+  std::vector<const KernelDescriptor *> Hits;
+  for (int Pass = 0; Pass < 3 && Hits.empty(); ++Pass)
+    for (const KernelDescriptor &K : All) {
+      bool Match = Pass == 0   ? (K.Symbol == N || K.Name == N)
+                   : Pass == 1 ? K.PlainName == N
+                               : StringRef(K.PlainName).rsplit("::").second == N ||
+                                     StringRef(K.PlainName).split('<').first == N;
+      if (Match)
+        Hits.push_back(&K);
+    }
+  if (Hits.empty()) {
+    std::string Known;
+    for (const KernelDescriptor &K : All)
+      Known += (Known.empty() ? "" : ", ") + K.PlainName;
+    fail("kernel '" + N + "' not found (kernels: " + (Known.empty() ? "none" : Known) + ")");
+  }
+  if (Hits.size() > 1) {
+    std::string Syms;
+    for (auto *K : Hits)
+      Syms += " " + K->Symbol;
+    fail("kernel name '" + N + "' is ambiguous; use a mangled name:" + Syms);
+  }
+  return *Hits.front();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options O = parseCommandLine(argc, argv);
+
+  if (!O.EmitPTX.empty()) {
+    if (O.Inputs.size() != 1)
+      fail("--emit-ptx takes exactly one .cu input");
+    if (tool::classifySource(O.Inputs[0]) != tool::SourceKind::CUDA)
+      fail(O.Inputs[0] + ": --emit-ptx needs a .cu input");
+    if (Error E = tool::compileDevicePTX(O.Inputs[0], O.EmitPTX, O.Compile))
+      fail(toString(std::move(E)));
+    return 0;
+  }
+
+  LLVMContext Ctx;
+  std::vector<KernelDescriptor> Kernels;
+  for (const std::string &In : O.Inputs) {
+    std::unique_ptr<Module> M = loadModule(In, O, Ctx);
+    for (KernelDescriptor &K : analyzeModule(*M))
+      Kernels.push_back(std::move(K));
+  }
+
+  if (O.Kernel.empty()) {
+    if (O.Json) {
+      outs() << "{\n  \"schema\": 1,\n  \"inputs\": [";
+      for (size_t I = 0; I < O.Inputs.size(); ++I)
+        outs() << (I ? ", " : "") << "\"" << jsonEscape(O.Inputs[I]) << "\"";
+      outs() << "],\n  \"kernels\": [";
+      for (size_t I = 0; I < Kernels.size(); ++I)
+        outs() << (I ? ",\n" : "\n") << kernelJson(Kernels[I], 4);
+      outs() << (Kernels.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    } else {
+      if (Kernels.empty())
+        errs() << "gmem-analyze: note: no GPU kernels in the input\n";
+      outs() << formatTable(Kernels);
+    }
+    return 0;
+  }
+
+  // Instance mode goes through the binary descriptor, as the runtime does.
+  const KernelDescriptor &Picked = pickKernel(Kernels, O.Kernel);
+  std::vector<uint8_t> Blob = encodeDescriptor(Picked);
+  KernelDescriptor K;
+  std::string DecodeErr;
+  if (!decodeDescriptor(Blob.data(), Blob.size(), K, &DecodeErr))
+    fail("internal: descriptor does not round-trip: " + DecodeErr);
+  if (O.Args.size() != K.Params.size())
+    fail("kernel '" + K.PlainName + "' has " + Twine(K.Params.size()) + " parameters, got " +
+         Twine(O.Args.size()) + " --arg");
+  LaunchConfig L;
+  for (int I = 0; I < 3; ++I) {
+    L.Grid[I] = O.Grid[I];
+    L.Block[I] = O.Block[I];
+  }
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    L.ArgBits.push_back(parseArg(O.Args[I], K.Params[I], unsigned(I)));
+  for (size_t I = 0; I < O.Allocs.size(); ++I)
+    for (size_t J = I + 1; J < O.Allocs.size(); ++J)
+      if (O.Allocs[I].Base < O.Allocs[J].end() && O.Allocs[J].Base < O.Allocs[I].end())
+        fail("--alloc ranges overlap");
+  auto Find = [&](uint64_t P) -> std::optional<Allocation> {
+    for (const Allocation &A : O.Allocs)
+      if (P >= A.Base && P < A.end())
+        return A;
+    return std::nullopt;
+  };
+  InstanceDecision D = checkInstance(K, L, Find);
+  if (O.Json) {
+    outs() << "{\n  \"schema\": 1,\n  \"inputs\": [";
+    for (size_t I = 0; I < O.Inputs.size(); ++I)
+      outs() << (I ? ", " : "") << "\"" << jsonEscape(O.Inputs[I]) << "\"";
+    outs() << "],\n  \"kernels\": [\n" << kernelJson(K, 4) << "\n  ],\n  \"instance\": "
+           << instanceJson(K, L, D, 2) << "\n}\n";
+  } else {
+    outs() << formatTable({K}) << instanceText(K, L, D);
+  }
+  return 0;
+}
