@@ -1,6 +1,6 @@
 // 3D stencils: a PolyBench/GPU 3DCONV-like convolution (one thread per
-// output point on a 3D grid, face and corner neighbours), and a Parboil "stencil"-like 7-point Jacobi sweep where each thread
-// walks the z dimension.
+// output point on a 3D grid, face and corner neighbours), and a Parboil
+// "stencil"-like 7-point Jacobi sweep where each thread walks the z dimension.
 
 // GMEM-EXPECT: conv3d conditional
 // GMEM-RUN: conv3d grid=4,16,100 block=32,8,1 args=buf:f32:1280000:rand buf:f32:1280000:zero i32:100 i32:128 i32:100

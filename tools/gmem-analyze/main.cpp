@@ -19,9 +19,11 @@
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -51,6 +53,7 @@ Compilation of .cu/.hip inputs:
   --cuda-arch ARCH       default sm_90        --hip-arch ARCH   default gfx90a
   -Xclang-arg FLAG       pass FLAG to clang (repeatable); also: -- FLAGS...
   -v, --verbose          show the clang command
+  --stats                per input: device-compile and analysis wall time (stderr)
   -h, --help             this text
 )";
 
@@ -157,6 +160,7 @@ uint64_t parseArg(StringRef S, const ParamInfo &P, unsigned Index) {
 struct Options {
   std::vector<std::string> Inputs;
   bool Json = false;
+  bool Stats = false;
   std::string Kernel, EmitPTX;
   bool HaveGrid = false, HaveBlock = false;
   int64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
@@ -177,6 +181,8 @@ Options parseCommandLine(int argc, char **argv) {
     if (A == "-h" || A == "--help") {
       outs() << Usage;
       std::exit(0);
+    } else if (A == "--stats") {
+      O.Stats = true;
     } else if (A == "--json") {
       O.Json = true;
     } else if (A == "--kernel") {
@@ -330,9 +336,19 @@ int main(int argc, char **argv) {
 
   LLVMContext Ctx;
   std::vector<KernelDescriptor> Kernels;
+  using Clock = std::chrono::steady_clock;
+  auto Ms = [](Clock::duration D) { return std::chrono::duration<double, std::milli>(D).count(); };
   for (const std::string &In : O.Inputs) {
+    auto T0 = Clock::now();
     std::unique_ptr<Module> M = loadModule(In, O, Ctx);
-    for (KernelDescriptor &K : analyzeModule(*M))
+    auto T1 = Clock::now();
+    std::vector<KernelDescriptor> Found = analyzeModule(*M);
+    auto T2 = Clock::now();
+    if (O.Stats)
+      errs() << "gmem-stats: input=" << In << " kernels=" << Found.size()
+             << " compile_ms=" << format("%.3f", Ms(T1 - T0))
+             << " analysis_ms=" << format("%.3f", Ms(T2 - T1)) << "\n";
+    for (KernelDescriptor &K : Found)
       Kernels.push_back(std::move(K));
   }
 

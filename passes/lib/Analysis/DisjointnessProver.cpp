@@ -9,6 +9,7 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 
 #include <map>
+#include <numeric>
 #include <optional>
 #include <string>
 
@@ -65,17 +66,96 @@ public:
   /// F >= 0.
   void nonNegative(const Form &F) { Rows.push_back(F); }
 
-  bool isEmpty() {
+  /// Emptiness of the rows gathered so far plus Extra (each >= 0).
+  bool isEmptyWith(const std::vector<Form> &Extra) {
     unsigned N = NumCols;
     pb::IntegerPolyhedron Poly(pb::PresburgerSpace::getSetSpace(N));
-    for (const Form &F : Rows) {
+    auto Add = [&](const Form &F) {
       SmallVector<int64_t, 16> Row(N + 1, 0);
       for (auto &[Col, C] : F.Coef)
         Row[Col] = C;
       Row[N] = F.K;
       Poly.addInequality(Row);
-    }
+    };
+    for (const Form &F : Rows)
+      Add(F);
+    for (const Form &F : Extra)
+      Add(F);
     return Poly.isEmpty();
+  }
+
+  /// A term of a sum-of-products expansion: Coef * Factors[0] * ...
+  struct Term {
+    int64_t Coef = 1;
+    SmallVector<const SCEV *, 4> Factors;
+  };
+
+  /// Expands S into a sum of products, looking through extensions (whose
+  /// no-wrap checks the bounds used carry). False when it grows too large.
+  bool expand(const SCEV *S, int64_t Scale, SmallVectorImpl<Term> &Out) {
+    if (Out.size() > 32)
+      return false;
+    if (auto *C = dyn_cast<SCEVConstant>(S)) {
+      Term T;
+      if (C->getAPInt().getSignificantBits() > 64 ||
+          __builtin_mul_overflow(Scale, C->getAPInt().getSExtValue(), &T.Coef))
+        return false;
+      Out.push_back(T);
+      return true;
+    }
+    if (auto *Cast = dyn_cast<SCEVIntegralCastExpr>(S))
+      return expand(Cast->getOperand(), Scale, Out);
+    if (auto *Sum = dyn_cast<SCEVAddExpr>(S)) {
+      for (const SCEV *Op : Sum->operands())
+        if (!expand(Op, Scale, Out))
+          return false;
+      return true;
+    }
+    if (auto *Prod = dyn_cast<SCEVMulExpr>(S)) {
+      SmallVector<Term, 8> Partial(1);
+      Partial[0].Coef = Scale;
+      for (const SCEV *Op : Prod->operands()) {
+        SmallVector<Term, 8> Parts, Next;
+        if (!expand(Op, 1, Parts))
+          return false;
+        for (const Term &A : Partial)
+          for (const Term &B : Parts) {
+            Term T;
+            if (__builtin_mul_overflow(A.Coef, B.Coef, &T.Coef))
+              return false;
+            T.Factors.append(A.Factors.begin(), A.Factors.end());
+            T.Factors.append(B.Factors.begin(), B.Factors.end());
+            Next.push_back(T);
+          }
+        if (Next.size() > 32)
+          return false;
+        Partial = std::move(Next);
+      }
+      Out.append(Partial.begin(), Partial.end());
+      return true;
+    }
+    Term T;
+    T.Coef = Scale;
+    T.Factors.push_back(S);
+    Out.push_back(T);
+    return true;
+  }
+
+  /// Affine form of Coef * product(Factors) / Div for one access copy.
+  std::optional<Form> termForm(const Term &T, int64_t Div, unsigned Copy, const Instruction *At) {
+    Form One;
+    One.K = 1;
+    std::optional<Form> F = One;
+    if (T.Factors.size() == 1) {
+      F = affine(T.Factors[0], Copy, At);
+    } else if (T.Factors.size() > 1) {
+      SmallVector<const SCEV *, 4> Ops(T.Factors.begin(), T.Factors.end());
+      for (const SCEV *Op : Ops)
+        if (Op->getType() != Ops[0]->getType())
+          return std::nullopt;
+      F = affine(SR.scev().getMulExpr(Ops), Copy, At);
+    }
+    return F ? scaleForm(*F, T.Coef / Div) : std::nullopt;
   }
 
 private:
@@ -273,10 +353,16 @@ private:
         if (C->getAPInt().getSignificantBits() > 64)
           return std::nullopt;
         auto Term = scaleForm(K, C->getAPInt().getSExtValue());
-        return Term ? addForms(*Start, *Term) : std::nullopt;
+        if (!Term)
+          return std::nullopt;
+        // A guard on {x,+,s} bounds {x+y,+,s} too: give it its rows.
+        for (const SCEVAddRecExpr *G : SR.guardedRecurrences(AR, At))
+          (void)affine(G, Copy, At);
+        return addForms(*Start, *Term);
       }
       // Symbolic step (grid-stride): step * k is one fresh variable with the
       // step's sign; the bounds on the whole recurrence do the rest.
+      // (Guarded recurrences sharing loop and step tie in through bounds.)
       Form P = freshColumn();
       if (SR.scev().isKnownNonNegative(Step))
         nonNegative(P);
@@ -338,38 +424,155 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Rows saying [r, r + rs) and [w, w + ws) share a byte (sizes >= 1).
+std::vector<Form> overlapRows(const Form &RF, const Form &RS, const Form &WF, const Form &WS) {
+  std::vector<Form> Rows;
+  auto Sub = [](const Form &A, const Form &B) { return addForms(A, B, -1); };
+  auto A = Sub(*addForms(WF, WS), RF); // w + ws - 1 - r >= 0
+  auto B = Sub(*addForms(RF, RS), WF); // r + rs - 1 - w >= 0
+  if (!A || !B)
+    return {};
+  A->K -= 1;
+  B->K -= 1;
+  Form RS1 = RS, WS1 = WS;
+  RS1.K -= 1;
+  WS1.K -= 1;
+  return {*A, *B, RS1, WS1};
+}
+
+bool isLaunchInvariantArg(const SCEV *S) {
+  auto *U = dyn_cast<SCEVUnknown>(S);
+  return U && isa<Argument>(U->getValue()) && U->getType()->isIntegerTy();
+}
+
+} // namespace
+
+// Row splitting (delinearization) for symbolic strides. If both offsets are
+// S*A + B with one stride S = g*X (X a scalar parameter) and each access is
+// proven to stay inside its row (0 <= B, B + size <= S), accesses in
+// different rows cannot share a byte, so overlap needs A_r = A_w and
+// overlapping B's: linear again. `m[(2R-1-r)*cols + c] = m[r*cols + c]`
+// and memcpy of chunk k+1 from chunk 0 are proven this way.
+static bool proveByRows(Problem &P, const MemAccess &R, const MemAccess &W, const Form &RS,
+                        const Form &WS) {
+  SmallVector<Problem::Term, 16> RT, WT;
+  if (!P.expand(R.Offset, 1, RT) || !P.expand(W.Offset, 1, WT))
+    return false;
+  SmallVector<const SCEV *, 4> Candidates;
+  for (auto *Terms : {&RT, &WT})
+    for (const Problem::Term &T : *Terms)
+      for (const SCEV *F : T.Factors)
+        if (isLaunchInvariantArg(F) && !llvm::is_contained(Candidates, F))
+          Candidates.push_back(F);
+  for (const SCEV *X : Candidates) {
+    // Split each side into A (terms with X once, X removed) and B (the rest).
+    struct Side {
+      SmallVector<Problem::Term, 8> A, B;
+    } Sides[2];
+    bool Ok = true;
+    int64_t G = 0;
+    const SmallVector<Problem::Term, 16> *Terms[2] = {&RT, &WT};
+    for (int I = 0; I < 2 && Ok; ++I)
+      for (const Problem::Term &T : *Terms[I]) {
+        unsigned Count = llvm::count(T.Factors, X);
+        if (Count > 1) {
+          Ok = false;
+          break;
+        }
+        if (!Count) {
+          Sides[I].B.push_back(T);
+          continue;
+        }
+        Problem::Term Rest = T;
+        Rest.Factors.erase(llvm::find(Rest.Factors, X));
+        Sides[I].A.push_back(Rest);
+        G = std::gcd(G, T.Coef < 0 ? -T.Coef : T.Coef);
+      }
+    if (!Ok || G == 0)
+      continue;
+    const Instruction *At[2] = {R.Inst, W.Inst};
+    std::optional<Form> A[2], B[2];
+    for (int I = 0; I < 2 && Ok; ++I) {
+      Form SumA, SumB;
+      for (const Problem::Term &T : Sides[I].A) {
+        auto F = P.termForm(T, G, I, At[I]);
+        auto S = F ? addForms(SumA, *F) : std::nullopt;
+        if (!S) {
+          Ok = false;
+          break;
+        }
+        SumA = *S;
+      }
+      for (const Problem::Term &T : Sides[I].B) {
+        auto F = Ok ? P.termForm(T, 1, I, At[I]) : std::nullopt;
+        auto S = F ? addForms(SumB, *F) : std::nullopt;
+        if (!S) {
+          Ok = false;
+          break;
+        }
+        SumB = *S;
+      }
+      A[I] = SumA;
+      B[I] = SumB;
+    }
+    auto XF = P.affine(X, 0, R.Inst);
+    auto Stride = XF ? scaleForm(*XF, G) : std::nullopt;
+    if (!Ok || !Stride)
+      continue;
+    // Each access stays in its row: B >= 0 and B + size <= S.
+    const Form *Size[2] = {&RS, &WS};
+    for (int I = 0; I < 2 && Ok; ++I) {
+      Form Neg = *scaleForm(*B[I], -1); // B <= -1
+      Neg.K -= 1;
+      Form SizeOne = *Size[I];
+      SizeOne.K -= 1;
+      auto Over = addForms(*addForms(*B[I], *Size[I]), *Stride, -1); // B + size - S >= 1
+      if (!Over) {
+        Ok = false;
+        break;
+      }
+      Over->K -= 1;
+      Ok = P.isEmptyWith({Neg, SizeOne}) && P.isEmptyWith({*Over, SizeOne});
+    }
+    if (!Ok)
+      continue;
+    // Same row and overlapping within it.
+    std::vector<Form> Rows = overlapRows(*B[0], RS, *B[1], WS);
+    auto D1 = addForms(*A[0], *A[1], -1), D2 = addForms(*A[1], *A[0], -1);
+    if (Rows.empty() || !D1 || !D2)
+      continue;
+    Rows.push_back(*D1);
+    Rows.push_back(*D2);
+    if (P.isEmptyWith(Rows))
+      return true;
+  }
+  return false;
+}
+
 bool DisjointnessProver::proveDisjoint(const MemAccess &R, const MemAccess &W,
                                        std::vector<RangeCheck> &Checks) {
   if (!R.Offset || !W.Offset || !R.Size || !W.Size)
     return false;
-  auto *RS = dyn_cast<SCEVConstant>(R.Size);
-  auto *WS = dyn_cast<SCEVConstant>(W.Size);
-  if (!RS || !WS)
-    return false;
-  int64_t RSize = RS->getAPInt().getSExtValue(), WSize = WS->getAPInt().getSExtValue();
-  if (RSize <= 0 || WSize <= 0)
-    return RSize <= 0 || WSize <= 0; // an empty access touches nothing
-
   std::vector<RangeCheck> Local;
   Problem P(SR, Local);
   auto RF = P.affine(R.Offset, 0, R.Inst);
   auto WF = P.affine(W.Offset, 1, W.Inst);
-  if (!RF || !WF)
+  auto RS = P.affine(R.Size, 0, R.Inst);
+  auto WS = P.affine(W.Size, 1, W.Inst);
+  if (!RS || !WS)
     return false;
-  // Overlap of [r, r + RSize) and [w, w + WSize):
-  //   w + WSize - 1 - r >= 0  and  r + RSize - 1 - w >= 0.
-  auto A = addForms(*WF, *RF, -1);
-  auto B = addForms(*RF, *WF, -1);
-  if (!A || !B)
-    return false;
-  A->K += WSize - 1;
-  B->K += RSize - 1;
-  P.nonNegative(*A);
-  P.nonNegative(*B);
-  if (!P.isEmpty())
-    return false;
-  Checks.insert(Checks.end(), Local.begin(), Local.end());
-  return true;
+  bool Proven = false;
+  if (RF && WF) {
+    std::vector<Form> Rows = overlapRows(*RF, *RS, *WF, *WS);
+    Proven = !Rows.empty() && P.isEmptyWith(Rows);
+  }
+  if (!Proven)
+    Proven = proveByRows(P, R, W, *RS, *WS);
+  if (Proven)
+    Checks.insert(Checks.end(), Local.begin(), Local.end());
+  return Proven;
 }
 
 } // namespace gmem

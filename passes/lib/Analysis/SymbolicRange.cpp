@@ -252,8 +252,33 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     R.Hi = A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr;
     return R;
   }
-  case scAddRecExpr:
-    return addRec(cast<SCEVAddRecExpr>(S), C);
+  case scAddRecExpr: {
+    auto *AR = cast<SCEVAddRecExpr>(S);
+    Bounds B = addRec(AR, C);
+    // {x + y,+,s} where a guard bounds {x,+,s}: bound it as that guarded
+    // recurrence plus the invariant y, and keep the tighter of both.
+    if (C.At && C.Depth < 6)
+      for (const SCEVAddRecExpr *G : guardedRecurrences(AR, C.At, /*SameStep=*/false)) {
+        // AR = F * G + D with F = step(AR) / step(G) (e.g. kb*N for a guarded kb).
+        const SCEV *F = SE.getOne(AR->getType());
+        const SCEV *T = AR->getStepRecurrence(SE), *T2 = G->getStepRecurrence(SE);
+        if (T != T2) {
+          auto *C2 = dyn_cast<SCEVConstant>(T2);
+          if (!C2 || C2->isZero())
+            continue;
+          F = SE.getUDivExactExpr(T, T2);
+          if (SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
+            continue;
+        }
+        const SCEV *D = SE.getMinusSCEV(AR, SE.getMulExpr(F, G));
+        if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()))
+          continue;
+        Bounds Split = addBounds(mulBounds(walk(G, C), walk(F, C)), walk(D, C));
+        B.Lo = greater(B.Lo, Split.Lo);
+        B.Hi = lesser(B.Hi, Split.Hi);
+      }
+    return B;
+  }
   case scUMaxExpr:
   case scSMaxExpr:
   case scUMinExpr:
@@ -531,6 +556,20 @@ std::vector<const SCEVAddExpr *> SymbolicRange::guardedSubSums(const SCEV *S,
       Parts.push_back(Part);
   }
   return Parts;
+}
+
+std::vector<const SCEVAddRecExpr *>
+SymbolicRange::guardedRecurrences(const SCEVAddRecExpr *AR, const Instruction *At,
+                                  bool SameStep) {
+  std::vector<const SCEVAddRecExpr *> Out;
+  for (const GuardFact &G : guardsAt(At)) {
+    auto *GR = dyn_cast<SCEVAddRecExpr>(G.LHS);
+    if (GR && GR != AR && GR->getLoop() == AR->getLoop() && GR->isAffine() && AR->isAffine() &&
+        (!SameStep || GR->getStepRecurrence(SE) == AR->getStepRecurrence(SE)) &&
+        GR->getType() == AR->getType() && !llvm::is_contained(Out, GR))
+      Out.push_back(GR);
+  }
+  return Out;
 }
 
 bool removeOperands(SmallVectorImpl<const SCEV *> &Ops, const SCEVAddExpr *Part) {

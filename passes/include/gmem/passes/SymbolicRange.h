@@ -65,6 +65,12 @@ public:
   std::vector<const llvm::SCEVAddExpr *> guardedSubSums(const llvm::SCEV *S,
                                                         const llvm::Instruction *At);
 
+  /// Guarded recurrences of AR's loop ({x,+,s} for {x+y,+,s}); with
+  /// SameStep only those whose step equals AR's.
+  std::vector<const llvm::SCEVAddRecExpr *> guardedRecurrences(const llvm::SCEVAddRecExpr *AR,
+                                                               const llvm::Instruction *At,
+                                                               bool SameStep = true);
+
   /// Exact expression of a launch-invariant SCEV (parameters, dims), if any.
   ExprRef invariantExpr(const llvm::SCEV *S);
 
