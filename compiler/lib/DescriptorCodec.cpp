@@ -202,6 +202,8 @@ public:
     P.IsPointer = F & 1;
     P.Atomic = F & 2;
     P.RWDisjoint = F & 4;
+    if (P.RWDisjoint && P.Atomic)
+      throw DecodeError("parameter both atomic and read/write-disjoint");
     P.Read = region();
     P.Write = region();
     P.DisjointChecks = checks();

@@ -188,14 +188,14 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
       if (R.Owner == W.Owner && R.Owner >= 0) {
         const ParamInfo &P = K.Params[R.Owner];
         std::string Ignored;
-        if (P.RWDisjoint && R.Access->ReadExact && R.Access->WriteExact &&
+        if (P.RWDisjoint && !P.Atomic && R.Access->ReadExact && R.Access->WriteExact &&
             checksHold(P.DisjointChecks, V, &Ignored, Names))
           continue; // proven disjoint for this launch
       }
       if (R.Owner == W.Owner && R.Owner < 0 && R.Owner != UnknownMemory) {
         const ParamInfo &G = K.Globals[-(R.Owner + 1)];
         std::string Ignored;
-        if (G.RWDisjoint && R.Access->ReadExact && R.Access->WriteExact &&
+        if (G.RWDisjoint && !G.Atomic && R.Access->ReadExact && R.Access->WriteExact &&
             checksHold(G.DisjointChecks, V, &Ignored, Names))
           continue;
       }

@@ -337,7 +337,7 @@ TEST(SymExprRender, Shapes) {
             "4*blockDim.x*gridDim.x + 4");
   EXPECT_EQ(render(Expr::smin(Expr::mul(C(4), A(0)), Expr::mul(G(), B())), Names),
             "min(4*n, blockDim.x*gridDim.x)");
-  EXPECT_EQ(render(Expr::smax(A(0), C(0)), Names), "max(n, 0)");
+  EXPECT_EQ(render(Expr::smax(A(0), C(0)), Names), "max(0, n)");
   EXPECT_EQ(render(Expr::udiv(Expr::add(A(0), C(3)), C(4)), Names), "(n + 3) /u 4");
   EXPECT_EQ(render(Expr::sdiv(A(0), A(1)), Names), "n /s m");
   EXPECT_EQ(render(Expr::sub(A(0), Expr::mul(C(3), A(1))), Names), "-3*m + n");

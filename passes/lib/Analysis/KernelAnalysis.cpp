@@ -176,12 +176,14 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     if (O.Reads.empty() || O.Writes.empty())
       continue;
     ParamInfo &P = Key >= 0 ? K.Params[Key] : K.Globals[-(Key + 1)];
-    bool AllProven = P.Read.Kind == RegionKind::Bounded && P.Write.Kind == RegionKind::Bounded;
+    // An atomic access reads and writes the same bytes: never disjoint.
+    bool AllProven = P.Read.Kind == RegionKind::Bounded &&
+                     P.Write.Kind == RegionKind::Bounded && !P.Atomic;
     std::vector<RangeCheck> Checks;
     unsigned Pairs = 0;
     for (const MemAccess *R : O.Reads) {
       for (const MemAccess *W : O.Writes) {
-        if (R == W) // one atomic access reads and writes the same bytes
+        if (R == W) // one atomic access: overlap is certain, already classified
           continue;
         if (++Pairs > MaxProverPairs) {
           AllProven = false;
