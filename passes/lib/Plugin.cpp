@@ -4,14 +4,17 @@
 // `clang -fpass-plugin=GmemPlugin.so`. Passes:
 //   gmem-print       text report of every kernel's regions and class
 //   gmem-print-json  the same in the JSON schema of docs/JSON_SCHEMA.md
+//   gmem-embed       embed each kernel's descriptor (DescriptorEmitter.h)
 // Under clang the analysis runs at the start of the optimisation pipeline
 // (after inlining, before unrolling and vectorisation) and writes its report
-// where GMEM_REPORT names (a file, or '-' for stderr). Host modules have no
+// where GMEM_REPORT names (a file, or '-' for stderr), and the descriptors
+// are embedded for the runtime. Host modules have no
 // kernels, so the host half of a CUDA/HIP compile is left untouched.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gmem/compiler/Report.h"
+#include "gmem/passes/DescriptorEmitter.h"
 #include "gmem/passes/GpuTarget.h"
 #include "gmem/passes/KernelAnalysis.h"
 
@@ -86,6 +89,10 @@ void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(KernelReportPrinter(true));
           return true;
         }
+        if (Name == "gmem-embed") {
+          MPM.addPass(gmem::DescriptorEmitterPass());
+          return true;
+        }
         if (Name == "gmem-report") {
           MPM.addPass(KernelReportWriter());
           return true;
@@ -95,7 +102,10 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerAnalysisRegistrationCallback(
       [](ModuleAnalysisManager &MAM) { MAM.registerPass([] { return gmem::KernelRegionAnalysis(); }); });
   PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(KernelReportWriter()); });
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(KernelReportWriter());
+        MPM.addPass(gmem::DescriptorEmitterPass());
+      });
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "gmem/compiler/DescriptorCodec.h"
 #include "gmem/compiler/InstanceCheck.h"
 #include "gmem/compiler/Report.h"
+#include "gmem/passes/DescriptorEmitter.h"
 #include "gmem/passes/GpuTarget.h"
 #include "gmem/passes/KernelAnalysis.h"
 
@@ -19,6 +20,7 @@
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -255,6 +257,28 @@ void optimizeForAnalysis(Module &M) {
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(M, MAM);
 }
 
+/// The pass plugin next to this tool (build/lib), or $GMEM_PLUGIN.
+std::string findPlugin() {
+  if (const char *Env = std::getenv("GMEM_PLUGIN"))
+    return sys::fs::exists(Env) ? std::string(Env) : std::string();
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable("gmem-analyze", &Anchor);
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(P, "lib", "GmemPlugin.so");
+  return sys::fs::exists(P) ? std::string(P) : std::string();
+}
+
+/// What the compiler embedded, else a fresh in-process analysis.
+std::vector<KernelDescriptor> descriptorsOf(Module &M, const std::string &Path) {
+  std::vector<std::string> Errors;
+  std::vector<KernelDescriptor> Embedded = readDescriptors(M, &Errors);
+  if (!Errors.empty())
+    fail(Path + ": malformed gmem descriptor " + Errors.front());
+  if (!Embedded.empty())
+    return Embedded;
+  return analyzeModule(M);
+}
+
 std::unique_ptr<Module> loadModule(const std::string &Path, const Options &O, LLVMContext &Ctx) {
   tool::SourceKind Kind = tool::classifySource(Path);
   if (!sys::fs::exists(Path))
@@ -264,9 +288,16 @@ std::unique_ptr<Module> loadModule(const std::string &Path, const Options &O, LL
   std::unique_ptr<Module> M;
   if (Kind == tool::SourceKind::CUDA || Kind == tool::SourceKind::HIP) {
     tool::DeviceCompileOptions C = O.Compile;
-    // The analysis wants whole loops and source names for parameters; the
-    // user's own flags come after ours and win.
-    C.ExtraArgs.insert(C.ExtraArgs.begin(), {"-fno-unroll-loops", "-fno-discard-value-names"});
+    // Compile as a gmem build does: the plugin analyses before unrolling and
+    // embeds the descriptors, which we then read back. Without the plugin,
+    // analyse in-process with whole loops. Source names label parameters;
+    // the user's own flags come after ours and win.
+    std::string Plugin = findPlugin();
+    if (!Plugin.empty())
+      C.ExtraArgs.insert(C.ExtraArgs.begin(),
+                         {"-fpass-plugin=" + Plugin, "-fno-discard-value-names"});
+    else
+      C.ExtraArgs.insert(C.ExtraArgs.begin(), {"-fno-unroll-loops", "-fno-discard-value-names"});
     auto Buf = tool::compileDeviceBitcode(Path, C);
     if (!Buf)
       fail(toString(Buf.takeError()));
@@ -342,8 +373,15 @@ int main(int argc, char **argv) {
     auto T0 = Clock::now();
     std::unique_ptr<Module> M = loadModule(In, O, Ctx);
     auto T1 = Clock::now();
-    std::vector<KernelDescriptor> Found = analyzeModule(*M);
+    std::vector<KernelDescriptor> Found = descriptorsOf(*M, In);
     auto T2 = Clock::now();
+    // With the plugin the analysis ran inside clang; time it here in-process
+    // on the same module so that --stats always has an analysis figure.
+    if (O.Stats && !readDescriptors(*M).empty()) {
+      T1 = Clock::now();
+      (void)analyzeModule(*M);
+      T2 = Clock::now();
+    }
     if (O.Stats)
       errs() << "gmem-stats: input=" << In << " kernels=" << Found.size()
              << " compile_ms=" << format("%.3f", Ms(T1 - T0))
