@@ -254,6 +254,8 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
     uint32_t N = H.u32();
     if (N > size_t(H.End - H.P))
       throw DecodeError("truncated descriptor");
+    if (N < size_t(H.End - H.P))
+      throw DecodeError("bytes after the descriptor's payload");
     Reader R(H.P, N);
     KernelDescriptor K;
     K.Symbol = R.str();

@@ -359,6 +359,12 @@ std::optional<int64_t> evaluate(const Expr &E, const LaunchValues &L) {
 }
 
 namespace {
+// |V| as text; INT64_MIN has no int64 negation, so go through uint64.
+std::string magnitude(int64_t V) {
+  uint64_t M = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+  return std::to_string(M);
+}
+
 // Precedence: 0 = sum, 1 = product, 2 = atom.
 std::string renderP(const ExprRef &E, const std::vector<std::string> &Names, int Ctx) {
   auto R = [&](const ExprRef &X, int C) { return renderP(X, Names, C); };
@@ -385,11 +391,11 @@ std::string renderP(const ExprRef &E, const std::vector<std::string> &Names, int
       bool Neg = T->isConst() ? T->constant() < 0 : C < 0;
       std::string Body;
       if (T->isConst())
-        Body = std::to_string(Neg ? -T->constant() : T->constant());
+        Body = magnitude(T->constant());
       else if (C == -1)
         Body = R(Base, 1);
       else if (Neg)
-        Body = std::to_string(-C) + "*" + R(Base, 2);
+        Body = magnitude(C) + "*" + R(Base, 2);
       else
         Body = R(T, 1);
       if (First)

@@ -476,7 +476,7 @@ TEST(DescriptorCodecErrors, TrailingBytesInsidePayload) {
 // bytes than that is malformed ("decodes one blob").
 // BUG: decodeDescriptor only checks payload_size <= remaining bytes and
 // silently ignores anything after the payload, so this blob decodes.
-TEST(DescriptorCodecErrors, DISABLED_TrailingBytesAfterPayload) {
+TEST(DescriptorCodecErrors, TrailingBytesAfterPayload) {
   std::vector<uint8_t> B = encodeDescriptor(richDescriptor());
   B.push_back(0);
   B.push_back(0x42);
