@@ -57,6 +57,7 @@ public:
       expr(X.Value);
       sleb(X.Min);
       sleb(X.Max);
+      u8(X.Assumed ? 1 : 0);
     }
   }
   void region(const AccessRegion &R) {
@@ -76,6 +77,9 @@ public:
     region(P.Read);
     region(P.Write);
     checks(P.DisjointChecks);
+    uleb(P.ByteSize);
+    sleb(P.FieldParam);
+    uleb(P.FieldOffset);
   }
 };
 
@@ -140,7 +144,7 @@ public:
     case ExprOp::Const: return Expr::raw(ExprOp::Const, sleb(), {});
     case ExprOp::Var: {
       uint64_t V = uleb();
-      if (V >> 32 || (V >> 24) > uint64_t(VarKind::Arg))
+      if (V >> 32 || (V >> 24) > uint64_t(VarKind::ArgField))
         throw DecodeError("bad variable");
       return Expr::raw(ExprOp::Var, int64_t(V), {});
     }
@@ -171,6 +175,10 @@ public:
       X.Value = expr();
       X.Min = sleb();
       X.Max = sleb();
+      uint8_t F = u8();
+      if (F > 1)
+        throw DecodeError("unknown check flags");
+      X.Assumed = F & 1;
     }
     return C;
   }
@@ -207,6 +215,15 @@ public:
     P.Read = region();
     P.Write = region();
     P.DisjointChecks = checks();
+    P.ByteSize = uint32_t(uleb());
+    int64_t FP = sleb();
+    if (FP < -1 || FP > 255)
+      throw DecodeError("bad field parameter");
+    P.FieldParam = int(FP);
+    uint64_t FO = uleb();
+    if (FO > 0x3fff)
+      throw DecodeError("bad field offset");
+    P.FieldOffset = uint32_t(FO);
     return P;
   }
 };
@@ -227,6 +244,9 @@ std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
   Body.uleb(K.Globals.size());
   for (auto &G : K.Globals)
     Body.param(G);
+  Body.uleb(K.Fields.size());
+  for (auto &F : K.Fields)
+    Body.param(F);
   Body.region(K.UnknownRead);
   Body.region(K.UnknownWrite);
 
@@ -273,6 +293,12 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
     K.Globals.resize(R.count());
     for (auto &G : K.Globals)
       G = R.param();
+    K.Fields.resize(R.count());
+    for (auto &F : K.Fields) {
+      F = R.param();
+      if (F.FieldParam < 0 || size_t(F.FieldParam) >= K.Params.size())
+        throw DecodeError("pointer field of a parameter that does not exist");
+    }
     K.UnknownRead = R.region();
     K.UnknownWrite = R.region();
     if (R.P != R.End)

@@ -113,6 +113,10 @@ int64_t argValue(ScalarType T, uint64_t Bits) {
 std::string accessOwnerName(const KernelDescriptor &K, int Index) {
   if (Index == UnknownMemory)
     return "unknown memory";
+  if (Index >= FieldOwnerBase) {
+    size_t F = size_t(Index - FieldOwnerBase);
+    return F < K.Fields.size() ? K.Fields[F].Name : "field";
+  }
   if (Index >= 0)
     return Index < int(K.Params.size()) && !K.Params[Index].Name.empty()
                ? K.Params[Index].Name
@@ -130,6 +134,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     V.Block[I] = L.Block[I];
   }
   V.Args.resize(K.Params.size(), 0);
+  V.ArgBytes = &L.ArgBytes;
   for (size_t I = 0; I < K.Params.size() && I < L.ArgBits.size(); ++I)
     V.Args[I] = argValue(K.Params[I].Type, L.ArgBits[I]);
   std::vector<std::string> Names = K.paramNames();
@@ -157,9 +162,30 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     }
   }
 
+  // Pointers held in by-value aggregates: the pointer is read from the
+  // parameter's bytes; without them the target is unknown.
+  D.Fields.resize(K.Fields.size());
+  for (size_t F = 0; F < K.Fields.size(); ++F) {
+    const ParamInfo &P = K.Fields[F];
+    if (!P.Read.accessed() && !P.Write.accessed())
+      continue;
+    auto Ptr = readArgField(V, unsigned(P.FieldParam), P.FieldOffset, 8);
+    std::optional<Allocation> Alloc =
+        Ptr && FindAlloc ? FindAlloc(uint64_t(*Ptr)) : std::nullopt;
+    evaluateParam(P, Ptr ? uint64_t(*Ptr) : 0, Alloc, V, Names, D.Fields[F]);
+    if (!Ptr) {
+      D.Fields[F] = ConcreteAccess();
+      D.Fields[F].ReadAnything = P.Read.accessed();
+      D.Fields[F].WriteAnything = P.Write.accessed();
+      D.Fields[F].Note = "bytes of the aggregate parameter holding this pointer not given";
+    }
+  }
+
   std::vector<Side> Sides;
   for (size_t I = 0; I < D.Params.size(); ++I)
     Sides.push_back({int(I), &D.Params[I]});
+  for (size_t F = 0; F < D.Fields.size(); ++F)
+    Sides.push_back({FieldOwnerBase + int(F), &D.Fields[F]});
   for (size_t G = 0; G < D.Globals.size(); ++G)
     Sides.push_back({-int(G) - 1, &D.Globals[G]});
   ConcreteAccess Unknown;
@@ -186,7 +212,8 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
         return D;
       }
       if (R.Owner == W.Owner && R.Owner >= 0) {
-        const ParamInfo &P = K.Params[R.Owner];
+        const ParamInfo &P = R.Owner >= FieldOwnerBase ? K.Fields[R.Owner - FieldOwnerBase]
+                                                       : K.Params[R.Owner];
         std::string Ignored;
         if (P.RWDisjoint && !P.Atomic && R.Access->ReadExact && R.Access->WriteExact &&
             checksHold(P.DisjointChecks, V, &Ignored, Names))

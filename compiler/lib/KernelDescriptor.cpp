@@ -101,13 +101,17 @@ void AccessRegion::unite(const AccessRegion &O) {
     if (!Merged)
       Ranges.push_back(R);
   }
-  for (const RangeCheck &C : O.Checks) {
-    bool Dup = false;
-    for (const RangeCheck &M : Checks)
-      Dup |= sameExpr(M.Value, C.Value) && M.Min == C.Min && M.Max == C.Max;
-    if (!Dup)
-      Checks.push_back(C);
-  }
+  for (const RangeCheck &C : O.Checks)
+    addCheckOnce(Checks, C);
+}
+
+void addCheckOnce(std::vector<RangeCheck> &Checks, const RangeCheck &C) {
+  for (RangeCheck &M : Checks)
+    if (sameExpr(M.Value, C.Value) && M.Min == C.Min && M.Max == C.Max) {
+      M.Assumed = M.Assumed && C.Assumed;
+      return;
+    }
+  Checks.push_back(C);
 }
 
 std::vector<std::string> KernelDescriptor::paramNames() const {

@@ -129,6 +129,10 @@ std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
     }
     for (const ParamInfo &G : K.Globals)
       Row("global @" + G.Name, G);
+    for (const ParamInfo &F : K.Fields)
+      Row("field " + F.Name + " : ptr (in #" + std::to_string(F.FieldParam) + " at byte " +
+              std::to_string(F.FieldOffset) + ")",
+          F);
     if (K.UnknownRead.accessed())
       O << "  unknown memory read:  " << K.UnknownRead.Reason << "\n";
     if (K.UnknownWrite.accessed())
@@ -156,6 +160,17 @@ std::string kernelJson(const KernelDescriptor &K, int Ind) {
   for (size_t I = 0; I < K.Globals.size(); ++I)
     O << (I ? ",\n" : "\n") << paramJson(K.Globals[I], int(I), Names, true, Ind + 4);
   O << (K.Globals.empty() ? "" : "\n" + pad(Ind + 2)) << "],\n";
+  O << pad(Ind + 2) << "\"fields\": [";
+  for (size_t I = 0; I < K.Fields.size(); ++I) {
+    const ParamInfo &F = K.Fields[I];
+    std::string J = paramJson(F, int(I), Names, true, Ind + 4);
+    // {"symbol": name, ...} -> {"param": i, "offset": n, "name": ..., ...}
+    J.replace(J.find("\"symbol\""), 8,
+              "\"param\": " + std::to_string(F.FieldParam) + ", \"offset\": " +
+                  std::to_string(F.FieldOffset) + ", \"name\"");
+    O << (I ? ",\n" : "\n") << J;
+  }
+  O << (K.Fields.empty() ? "" : "\n" + pad(Ind + 2)) << "],\n";
   O << pad(Ind + 2) << "\"unknown_read\": " << regionJson(K.UnknownRead, Names) << ",\n";
   O << pad(Ind + 2) << "\"unknown_write\": " << regionJson(K.UnknownWrite, Names) << "\n";
   O << pad(Ind) << "}";
@@ -191,6 +206,19 @@ std::string instanceJson(const KernelDescriptor &K, const LaunchConfig &L,
     O << "}";
   }
   O << (First ? "" : "\n" + pad(Ind + 2)) << "],\n";
+  O << pad(Ind + 2) << "\"fields\": [";
+  for (size_t F = 0; F < D.Fields.size() && F < K.Fields.size(); ++F) {
+    const ConcreteAccess &A = D.Fields[F];
+    O << (F ? ",\n" : "\n") << pad(Ind + 4) << "{\"param\": " << K.Fields[F].FieldParam
+      << ", \"offset\": " << K.Fields[F].FieldOffset << ", \"alloc\": ";
+    if (A.Alloc)
+      O << "{\"base\": " << A.Alloc->Base << ", \"size\": " << A.Alloc->Size << "}";
+    else
+      O << "null";
+    O << ", \"read\": " << rangesJson(A.Read, A.ReadAnything)
+      << ", \"write\": " << rangesJson(A.Write, A.WriteAnything) << "}";
+  }
+  O << (D.Fields.empty() ? "" : "\n" + pad(Ind + 2)) << "],\n";
   O << pad(Ind + 2) << "\"conflict\": ";
   if (D.Clash)
     O << "{\"read_arg\": " << D.Clash->ReadIndex << ", \"write_arg\": " << D.Clash->WriteIndex
@@ -224,6 +252,21 @@ std::string instanceText(const KernelDescriptor &K, const LaunchConfig &L,
     };
     Show("read", A.Read, A.ReadAnything);
     Show("write", A.Write, A.WriteAnything);
+    if (!A.Note.empty())
+      O << "  (" << A.Note << ")";
+    O << "\n";
+  }
+  for (size_t F = 0; F < D.Fields.size() && F < K.Fields.size(); ++F) {
+    const ConcreteAccess &A = D.Fields[F];
+    if (A.Read.empty() && A.Write.empty() && !A.ReadAnything && !A.WriteAnything)
+      continue;
+    O << "  field " << K.Fields[F].Name;
+    for (auto &R : A.Read)
+      O << "  read [" << hex(R.Lo) << ", " << hex(R.Hi) << ")";
+    for (auto &R : A.Write)
+      O << "  write [" << hex(R.Lo) << ", " << hex(R.Hi) << ")";
+    if (A.ReadAnything || A.WriteAnything)
+      O << "  anything";
     if (!A.Note.empty())
       O << "  (" << A.Note << ")";
     O << "\n";

@@ -24,6 +24,9 @@ std::string varText(Var V) {
   case VarKind::GridDim: return std::string("gridDim.") + Dim[V.Index % 3];
   case VarKind::BlockDim: return std::string("blockDim.") + Dim[V.Index % 3];
   case VarKind::Arg: return "arg" + std::to_string(V.Index);
+  case VarKind::ArgField:
+    return "arg" + std::to_string(V.fieldParam()) + ".i" + std::to_string(8 * V.fieldBytes()) +
+           "@" + std::to_string(V.fieldOffset());
   }
   return "?";
 }
@@ -285,7 +288,7 @@ bool isKnownNonNegative(const ExprRef &E) {
   auto All = [&](bool (*P)(const ExprRef &)) { return std::all_of(Ops.begin(), Ops.end(), P); };
   switch (E->op()) {
   case ExprOp::Const: return E->constant() >= 0;
-  case ExprOp::Var: return E->var().Kind != VarKind::Arg;
+  case ExprOp::Var: return E->var().Kind == VarKind::GridDim || E->var().Kind == VarKind::BlockDim;
   case ExprOp::Add:
   case ExprOp::Mul:
   case ExprOp::SMin: return All(isKnownNonNegative);
@@ -300,7 +303,7 @@ bool isKnownPositive(const ExprRef &E) {
   const auto &Ops = E->operands();
   switch (E->op()) {
   case ExprOp::Const: return E->constant() >= 1;
-  case ExprOp::Var: return E->var().Kind != VarKind::Arg;
+  case ExprOp::Var: return E->var().Kind == VarKind::GridDim || E->var().Kind == VarKind::BlockDim;
   case ExprOp::Mul:
   case ExprOp::SMin: return std::all_of(Ops.begin(), Ops.end(), isKnownPositive);
   case ExprOp::Add:
@@ -311,6 +314,20 @@ bool isKnownPositive(const ExprRef &E) {
   }
 }
 
+std::optional<int64_t> readArgField(const LaunchValues &L, unsigned Param, unsigned Offset,
+                                    unsigned Bytes) {
+  if (!L.ArgBytes || Param >= L.ArgBytes->size())
+    return std::nullopt;
+  const std::vector<uint8_t> &B = (*L.ArgBytes)[Param];
+  if (Bytes == 0 || Bytes > 8 || Offset + Bytes > B.size())
+    return std::nullopt;
+  uint64_t V = 0;
+  for (unsigned I = 0; I < Bytes; ++I)
+    V |= uint64_t(B[Offset + I]) << (8 * I);
+  unsigned Shift = 64 - 8 * Bytes;
+  return Shift ? int64_t(V << Shift) >> Shift : int64_t(V);
+}
+
 std::optional<int64_t> evaluate(const Expr &E, const LaunchValues &L) {
   switch (E.op()) {
   case ExprOp::Const: return E.constant();
@@ -319,6 +336,8 @@ std::optional<int64_t> evaluate(const Expr &E, const LaunchValues &L) {
     if (V.Kind == VarKind::GridDim && V.Index < 3) return L.Grid[V.Index];
     if (V.Kind == VarKind::BlockDim && V.Index < 3) return L.Block[V.Index];
     if (V.Kind == VarKind::Arg && V.Index < L.Args.size()) return L.Args[V.Index];
+    if (V.Kind == VarKind::ArgField)
+      return readArgField(L, V.fieldParam(), V.fieldOffset(), V.fieldBytes());
     return std::nullopt;
   }
   default: break;
@@ -379,6 +398,10 @@ std::string renderP(const ExprRef &E, const std::vector<std::string> &Names, int
     Var V = E->var();
     if (V.Kind == VarKind::Arg && V.Index < Names.size() && !Names[V.Index].empty())
       S = Names[V.Index];
+    else if (V.Kind == VarKind::ArgField && V.fieldParam() < Names.size() &&
+             !Names[V.fieldParam()].empty())
+      S = Names[V.fieldParam()] + ".i" + std::to_string(8 * V.fieldBytes()) + "@" +
+          std::to_string(V.fieldOffset());
     else
       S = varText(V);
     break;

@@ -1,4 +1,4 @@
-/* gmem compiler -> runtime descriptor ABI, version 1.
+/* gmem compiler -> runtime descriptor ABI, version 2.
  *
  * One descriptor blob describes one kernel. It is written by the gmem pass
  * (and gmem-analyze) and read by libgmemrt without LLVM. All integers are
@@ -12,13 +12,19 @@
  *   payload := str symbol, str name, str plain_name, str target,
  *              u8 class (gmem_idempotence_class), str class_reason,
  *              uleb nparams, param*, uleb nglobals, param*,
+ *              uleb nfields, param*,
  *              region unknown_read, region unknown_write
  *   param   := str name, u8 scalar_type (gmem_scalar_type),
  *              u8 flags (bit0 pointer, bit1 atomic, bit2 rw_disjoint),
- *              region read, region write, checks disjoint_checks
+ *              region read, region write, checks disjoint_checks,
+ *              uleb byte_size (by-value aggregates: bytes of the parameter; else 0),
+ *              sleb field_param (-1, or for a pointer FIELD: the by-value parameter
+ *              holding it), uleb field_offset (byte offset of that pointer in it)
  *   region  := u8 kind (gmem_region_kind), str reason,
  *              uleb nranges, (expr lo, expr hi)*, checks
- *   checks  := uleb n, (expr value, sleb min, sleb max)*
+ *   checks  := uleb n, (expr value, sleb min, sleb max, u8 flags)*
+ *              flags bit0: "assumed" (geometry-only, or failing it is a signed
+ *              overflow / division by zero in the kernel: UB)
  *   expr    := u8 op (gmem_expr_op), then
  *                CONST: sleb value | VAR: uleb packed_var |
  *                ADD/MUL/SMIN/SMAX: uleb n, expr*n | UDIV/SDIV: expr expr
@@ -26,7 +32,11 @@
  *
  * packed_var = kind << 24 | index; kind 0 gridDim (index = dimension 0..2),
  * 1 blockDim, 2 scalar argument (index = parameter position; its value is
- * the parameter's bits sign-extended from the parameter's width).
+ * the parameter's bits sign-extended from the parameter's width), 3 integer
+ * field of a by-value aggregate parameter (index = param << 16 | log2(bytes)
+ * << 14 | byte offset; read little-endian from the parameter's bytes and
+ * sign-extended). Fields are how struct and functor (lambda) parameters,
+ * e.g. PyTorch-style parameter packs, get exact regions.
  *
  * Ranges are half-open byte ranges relative to the pointer parameter (or the
  * global's address). A region with kind BOUNDED is exact only for a launch
@@ -44,7 +54,7 @@
 #include <stdint.h>
 
 #define GMEM_DESC_MAGIC 0x31444d47u /* "GMD1" */
-#define GMEM_DESC_VERSION 1u
+#define GMEM_DESC_VERSION 2u
 #define GMEM_DESC_HEADER_SIZE 12u
 
 enum gmem_idempotence_class {

@@ -272,7 +272,9 @@ std::vector<uint8_t> payloadWithReadLo(const std::vector<uint8_t> &LoExpr) {
   P.uleb(0);                                     //   checks
   P.emptyRegion();                               // write
   P.uleb(0);                                     // disjoint checks
+  P.uleb(0).sleb(-1).uleb(0);                    // byte size, field param, field offset (v2)
   P.uleb(0);                                     // nglobals
+  P.uleb(0);                                     // nfields (v2)
   P.emptyRegion().emptyRegion();                 // unknown read/write
   return P.B;
 }
@@ -412,8 +414,8 @@ TEST(DescriptorCodecErrors, BadHeader) {
   }
   {
     auto B = Good;
-    B[4] = 2; // version 2
-    EXPECT_TRUE(Rejects(B, "version 2"));
+    B[4] = 3; // version 3
+    EXPECT_TRUE(Rejects(B, "version 3"));
   }
   {
     auto B = Good;
@@ -490,41 +492,41 @@ TEST(DescriptorCodecErrors, BadFieldValues) {
   // Class out of range.
   {
     Bytes P = payloadHead(4);
-    P.uleb(0).uleb(0).emptyRegion().emptyRegion();
+    P.uleb(0).uleb(0).uleb(0).emptyRegion().emptyRegion();
     EXPECT_TRUE(Rejects(wrap(P.B), "class"));
   }
   // Region kind out of range.
   {
     Bytes P = payloadHead();
-    P.uleb(0).uleb(0).u8(4).str("").uleb(0).uleb(0).emptyRegion();
+    P.uleb(0).uleb(0).uleb(0).u8(4).str("").uleb(0).uleb(0).emptyRegion();
     EXPECT_TRUE(Rejects(wrap(P.B), "region kind"));
   }
   // Scalar type out of range.
   {
     Bytes P = payloadHead();
     P.uleb(1).str("p").u8(GMEM_TYPE_OTHER + 1).u8(0).emptyRegion().emptyRegion().uleb(0);
-    P.uleb(0).emptyRegion().emptyRegion();
+    P.uleb(0).sleb(-1).uleb(0).uleb(0).uleb(0).emptyRegion().emptyRegion();
     EXPECT_TRUE(Rejects(wrap(P.B), "type"));
   }
   // Unknown parameter flag bit.
   {
     Bytes P = payloadHead();
     P.uleb(1).str("p").u8(GMEM_TYPE_PTR).u8(8).emptyRegion().emptyRegion().uleb(0);
-    P.uleb(0).emptyRegion().emptyRegion();
+    P.uleb(0).sleb(-1).uleb(0).uleb(0).uleb(0).emptyRegion().emptyRegion();
     EXPECT_TRUE(Rejects(wrap(P.B), "flags"));
   }
   // Atomic and read/write-disjoint together are contradictory.
   {
     Bytes P = payloadHead();
     P.uleb(1).str("p").u8(GMEM_TYPE_PTR).u8(7).emptyRegion().emptyRegion().uleb(0);
-    P.uleb(0).emptyRegion().emptyRegion();
+    P.uleb(0).sleb(-1).uleb(0).uleb(0).uleb(0).emptyRegion().emptyRegion();
     EXPECT_TRUE(Rejects(wrap(P.B), "atomic"));
   }
   // Sanity: the same payload with valid values decodes.
   for (uint8_t Flags : {1, 3, 5}) {
     Bytes P = payloadHead();
     P.uleb(1).str("p").u8(GMEM_TYPE_PTR).u8(Flags).emptyRegion().emptyRegion().uleb(0);
-    P.uleb(0).emptyRegion().emptyRegion();
+    P.uleb(0).sleb(-1).uleb(0).uleb(0).uleb(0).emptyRegion().emptyRegion();
     KernelDescriptor K;
     std::string Err;
     ASSERT_TRUE(decodeExact(wrap(P.B), K, &Err)) << Err;
@@ -552,7 +554,7 @@ TEST(DescriptorCodecErrors, BadExpressions) {
   // Variable of an unknown kind, and one that does not fit 32 bits.
   {
     Bytes E;
-    E.u8(GMEM_EXPR_VAR).uleb(3u << 24);
+    E.u8(GMEM_EXPR_VAR).uleb(4u << 24); // kinds 0..3 exist (3: struct field, v2)
     EXPECT_TRUE(Rejects(wrap(payloadWithReadLo(E.B)), "bad variable"));
   }
   {
@@ -613,7 +615,7 @@ TEST(DescriptorCodecErrors, AbsurdCounts) {
   // Huge number of ranges / checks / operands.
   {
     Bytes P = payloadHead();
-    P.uleb(0).uleb(0).u8(GMEM_REGION_BOUNDED).str("").uleb(uint64_t(1) << 50);
+    P.uleb(0).uleb(0).uleb(0).u8(GMEM_REGION_BOUNDED).str("").uleb(uint64_t(1) << 50);
     EXPECT_TRUE(Rejects(wrap(P.B), "count"));
   }
   {

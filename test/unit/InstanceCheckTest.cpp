@@ -710,3 +710,102 @@ TEST(InstanceCheck, MissingArgBitsAreZero) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// By-value aggregate parameters: integer fields as variables, pointer fields
+// as access targets (descriptor v2).
+//===----------------------------------------------------------------------===//
+
+namespace {
+// struct { const float *x; float *y; int n; } passed by value as param 0.
+gmem::KernelDescriptor structAxpy() {
+  using namespace gmem;
+  KernelDescriptor K;
+  K.Symbol = "axpy_struct";
+  ParamInfo P;
+  P.Name = "p";
+  P.Type = ScalarType::Other;
+  P.ByteSize = 24;
+  K.Params.push_back(P);
+  ExprRef N = Expr::variable(Var::argField(0, 16, 4));
+  auto Field = [&](const char *Name, unsigned Off, bool Write) {
+    ParamInfo F;
+    F.Name = Name;
+    F.Type = ScalarType::Ptr;
+    F.IsPointer = true;
+    F.FieldParam = 0;
+    F.FieldOffset = Off;
+    AccessRegion R;
+    R.Kind = RegionKind::Bounded;
+    R.Ranges.push_back({Expr::constant(0), Expr::mul(Expr::constant(4), N)});
+    (Write ? F.Write : F.Read) = R;
+    return F;
+  };
+  K.Fields.push_back(Field("p+0", 0, false));
+  K.Fields.push_back(Field("p+8", 8, true));
+  return K;
+}
+
+std::vector<uint8_t> structBytes(uint64_t X, uint64_t Y, int32_t N) {
+  std::vector<uint8_t> B(24, 0);
+  for (int I = 0; I < 8; ++I) {
+    B[I] = uint8_t(X >> (8 * I));
+    B[8 + I] = uint8_t(Y >> (8 * I));
+  }
+  for (int I = 0; I < 4; ++I)
+    B[16 + I] = uint8_t(uint32_t(N) >> (8 * I));
+  return B;
+}
+} // namespace
+
+TEST(InstanceCheckFields, ArgFieldReadsSignExtendedLittleEndian) {
+  using namespace gmem;
+  std::vector<std::vector<uint8_t>> Bytes{structBytes(0, 0, -7)};
+  LaunchValues L;
+  L.ArgBytes = &Bytes;
+  EXPECT_EQ(evaluate(*Expr::variable(Var::argField(0, 16, 4)), L), -7);
+  EXPECT_EQ(evaluate(*Expr::variable(Var::argField(0, 16, 2)), L), -7);
+  EXPECT_EQ(evaluate(*Expr::variable(Var::argField(0, 22, 4)), L), std::nullopt); // past the end
+  EXPECT_EQ(evaluate(*Expr::variable(Var::argField(1, 0, 4)), L), std::nullopt);  // no such param
+  Var V = Var::argField(3, 1000, 8);
+  EXPECT_EQ(V.fieldParam(), 3u);
+  EXPECT_EQ(V.fieldOffset(), 1000u);
+  EXPECT_EQ(V.fieldBytes(), 8u);
+}
+
+TEST(InstanceCheckFields, PointerFieldsResolveThroughTheStructBytes) {
+  using namespace gmem;
+  KernelDescriptor K = structAxpy();
+  auto Find = [](uint64_t P) -> std::optional<Allocation> {
+    if (P >= 0x1000 && P < 0x3000)
+      return Allocation{0x1000, 0x2000};
+    if (P >= 0x8000 && P < 0x9000)
+      return Allocation{0x8000, 0x1000};
+    return std::nullopt;
+  };
+  LaunchConfig L;
+  L.ArgBits = {0};
+  L.ArgBytes = {structBytes(0x1000, 0x8000, 100)};
+  InstanceDecision D = checkInstance(K, L, Find);
+  EXPECT_TRUE(D.Idempotent) << D.Reason;
+  ASSERT_EQ(D.Fields.size(), 2u);
+  ASSERT_EQ(D.Fields[1].Write.size(), 1u);
+  EXPECT_EQ(D.Fields[1].Write[0].Lo, 0x8000u);
+  EXPECT_EQ(D.Fields[1].Write[0].Hi, 0x8000u + 400);
+  // y aliases x shifted by 16 bytes: a conflict naming both fields.
+  L.ArgBytes = {structBytes(0x1000, 0x1010, 100)};
+  D = checkInstance(K, L, Find);
+  EXPECT_FALSE(D.Idempotent);
+  ASSERT_TRUE(D.Clash.has_value());
+  EXPECT_EQ(accessOwnerName(K, D.Clash->WriteIndex), "p+8");
+  EXPECT_EQ(accessOwnerName(K, D.Clash->ReadIndex), "p+0");
+}
+
+TEST(InstanceCheckFields, MissingStructBytesMeanAnything) {
+  using namespace gmem;
+  KernelDescriptor K = structAxpy();
+  LaunchConfig L;
+  L.ArgBits = {0}; // no ArgBytes: the pointers cannot be known
+  InstanceDecision D = checkInstance(K, L, nullptr);
+  EXPECT_FALSE(D.Idempotent);
+}

@@ -49,9 +49,10 @@ Instance mode (the decision the runtime makes at a launch):
   --block X[,Y,Z]        block dimensions (threads)
   --alloc BASE:SIZE      a device allocation (hex base, byte size); repeatable
   --arg V                one per kernel parameter, in order:
-                         ptr:0xADDR i32:N u32:N i64:N u64:N f32:X f64:X
+                         ptr:0xADDR i32:N u32:N i64:N u64:N f32:X f64:X;
+                         by-value structs: struct:KIND:V,... (C layout) or bytes:HEX
 Compilation of .cu/.hip inputs:
-  --emit-ptx OUT         write the device PTX of a .cu input and stop
+  --emit-ptx OUT         write the device PTX (with gmem descriptors) of a .cu input
   --cuda-arch ARCH       default sm_90        --hip-arch ARCH   default gfx90a
   -Xclang-arg FLAG       pass FLAG to clang (repeatable); also: -- FLAGS...
   -v, --verbose          show the clang command
@@ -109,6 +110,70 @@ Allocation parseAlloc(StringRef S) {
   return {*BV, *SV};
 }
 
+uint64_t parseArg(StringRef S, const ParamInfo &P, unsigned Index);
+
+/// Bytes of a by-value aggregate --arg: `bytes:HEX` (little-endian memory
+/// order) or `struct:KIND:V,KIND:V,...` laid out as C does (each field at
+/// its natural alignment, zero padding).
+std::vector<uint8_t> parseAggregate(StringRef S, const ParamInfo &P, unsigned Index) {
+  auto Bad = [&](const Twine &Why) -> std::vector<uint8_t> {
+    fail("--arg #" + Twine(Index) + " for by-value parameter '" + P.Name + "' (" +
+         Twine(P.ByteSize) + " bytes): " + Why);
+  };
+  std::vector<uint8_t> Out;
+  auto [Kind, Val] = S.split(':');
+  if (Kind == "bytes") {
+    std::string Hex = Val.str();
+    if (StringRef(Hex).starts_with_insensitive("0x"))
+      Hex = Hex.substr(2);
+    if (Hex.size() % 2)
+      return Bad("odd number of hex digits");
+    for (size_t I = 0; I < Hex.size(); I += 2) {
+      unsigned B;
+      if (StringRef(Hex).substr(I, 2).getAsInteger(16, B))
+        return Bad("not hex");
+      Out.push_back(uint8_t(B));
+    }
+  } else if (Kind == "struct") {
+    SmallVector<StringRef, 8> Fields;
+    Val.split(Fields, ',');
+    for (StringRef F : Fields) {
+      auto [FK, FV] = F.split(':');
+      unsigned Bytes = FK == "ptr" || FK == "i64" || FK == "u64" || FK == "f64" ? 8
+                       : FK == "i32" || FK == "u32" || FK == "f32"              ? 4
+                       : FK == "i16" || FK == "u16"                             ? 2
+                       : FK == "i8" || FK == "u8"                               ? 1
+                                                                                : 0;
+      if (!Bytes || FV.empty())
+        return Bad("field '" + F + "' is not KIND:VALUE (ptr i64 u64 f64 i32 u32 f32 i16 u16 i8 u8)");
+      while (Out.size() % Bytes)
+        Out.push_back(0);
+      ParamInfo Scalar;
+      Scalar.Name = P.Name;
+      Scalar.Type = FK == "ptr" ? ScalarType::Ptr : ScalarType::I64;
+      std::string Norm = (FK == "ptr" ? "ptr" : FK.starts_with("f") ? FK : (Bytes == 8 ? "i64" : "i64")).str();
+      uint64_t V = parseArg(Norm + ":" + FV.str(), Scalar, Index);
+      if (FK == "f32") { // parseArg gives the float's bits for f32
+      } else if (Bytes < 8 && !FK.starts_with("f")) {
+        int64_t SV = int64_t(V);
+        int64_t Lo = FK[0] == 'u' ? 0 : -(int64_t(1) << (8 * Bytes - 1));
+        int64_t Hi = FK[0] == 'u' ? (int64_t(1) << (8 * Bytes)) - 1 : (int64_t(1) << (8 * Bytes - 1)) - 1;
+        if (SV < Lo || SV > Hi)
+          return Bad("field '" + F + "' out of range");
+      }
+      for (unsigned I = 0; I < Bytes; ++I)
+        Out.push_back(uint8_t(V >> (8 * I)));
+    }
+    while (Out.size() < P.ByteSize)
+      Out.push_back(0);
+  } else {
+    return Bad("give bytes:HEX or struct:KIND:V,...");
+  }
+  if (P.ByteSize && Out.size() != P.ByteSize)
+    return Bad("got " + Twine(Out.size()) + " bytes");
+  return Out;
+}
+
 /// Bits of one --arg, checked against the parameter it is for.
 uint64_t parseArg(StringRef S, const ParamInfo &P, unsigned Index) {
   auto [Kind, Val] = S.split(':');
@@ -118,6 +183,8 @@ uint64_t parseArg(StringRef S, const ParamInfo &P, unsigned Index) {
   };
   if (Val.empty())
     return Bad("expected KIND:VALUE");
+  if (P.Type == ScalarType::Other)
+    return Bad("a by-value aggregate takes bytes:HEX or struct:KIND:V,...");
   if (Kind == "ptr") {
     if (P.Type != ScalarType::Ptr)
       return Bad("parameter is not a pointer");
@@ -328,10 +395,14 @@ const KernelDescriptor &pickKernel(const std::vector<KernelDescriptor> &All, con
   std::vector<const KernelDescriptor *> Hits;
   for (int Pass = 0; Pass < 3 && Hits.empty(); ++Pass)
     for (const KernelDescriptor &K : All) {
+      // Last name component (after ::) and that without template arguments.
+      StringRef Plain = K.PlainName, Last = Plain.rsplit("::").second;
+      if (Last.empty())
+        Last = Plain;
       bool Match = Pass == 0   ? (K.Symbol == N || K.Name == N)
                    : Pass == 1 ? K.PlainName == N
-                               : StringRef(K.PlainName).rsplit("::").second == N ||
-                                     StringRef(K.PlainName).split('<').first == N;
+                               : Last == N || Last.split('<').first == N ||
+                                     Plain.split('<').first == N;
       if (Match)
         Hits.push_back(&K);
     }
@@ -360,7 +431,12 @@ int main(int argc, char **argv) {
       fail("--emit-ptx takes exactly one .cu input");
     if (tool::classifySource(O.Inputs[0]) != tool::SourceKind::CUDA)
       fail(O.Inputs[0] + ": --emit-ptx needs a .cu input");
-    if (Error E = tool::compileDevicePTX(O.Inputs[0], O.EmitPTX, O.Compile))
+    // The PTX carries the descriptors, as a gmem build's would.
+    tool::DeviceCompileOptions C = O.Compile;
+    std::string Plugin = findPlugin();
+    if (!Plugin.empty())
+      C.ExtraArgs.insert(C.ExtraArgs.begin(), "-fpass-plugin=" + Plugin);
+    if (Error E = tool::compileDevicePTX(O.Inputs[0], O.EmitPTX, C))
       fail(toString(std::move(E)));
     return 0;
   }
@@ -422,8 +498,15 @@ int main(int argc, char **argv) {
     L.Grid[I] = O.Grid[I];
     L.Block[I] = O.Block[I];
   }
-  for (size_t I = 0; I < K.Params.size(); ++I)
-    L.ArgBits.push_back(parseArg(O.Args[I], K.Params[I], unsigned(I)));
+  L.ArgBytes.resize(K.Params.size());
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    if (K.Params[I].Type == ScalarType::Other) {
+      L.ArgBytes[I] = parseAggregate(O.Args[I], K.Params[I], unsigned(I));
+      L.ArgBits.push_back(0);
+    } else {
+      L.ArgBits.push_back(parseArg(O.Args[I], K.Params[I], unsigned(I)));
+    }
+  }
   for (size_t I = 0; I < O.Allocs.size(); ++I)
     for (size_t J = I + 1; J < O.Allocs.size(); ++J)
       if (O.Allocs[I].Base < O.Allocs[J].end() && O.Allocs[J].Base < O.Allocs[I].end())

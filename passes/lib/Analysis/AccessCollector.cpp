@@ -36,14 +36,19 @@ private:
   AccessList Result;
 
   const SCEV *bytes(uint64_t N) { return SE.getConstant(Type::getInt64Ty(F.getContext()), N); }
-  const SCEV *sizeOf(Type *T) { return bytes(DL.getTypeStoreSize(T).getFixedValue()); }
+  /// Bytes of T; null for scalable vectors (no constant size: the region
+  /// then becomes the whole allocation).
+  const SCEV *sizeOf(Type *T) {
+    TypeSize TS = DL.getTypeStoreSize(T);
+    return TS.isScalable() ? nullptr : bytes(TS.getFixedValue());
+  }
 
   void visit(Instruction &I) {
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       // Loads of AMDGPU launch sizes from the dispatch packet are not user memory.
       if (classifyGeometry(LI))
         return;
-      add(I, LI->getPointerOperand(), sizeOf(LI->getType()), true, false, LI->isAtomic() && false);
+      add(I, LI->getPointerOperand(), sizeOf(LI->getType()), true, false, false);
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       add(I, SI->getPointerOperand(), sizeOf(SI->getValueOperand()->getType()), false, true,
           false);
@@ -64,6 +69,28 @@ private:
   }
 
   void visitCall(CallBase &CB) {
+    // Inline asm: clang marks asm without a "memory" clobber memory(none),
+    // yet `ld.global [%1]` reads through a pointer operand. Trust nothing:
+    // every pointer operand's object is read and written, and an asm that
+    // takes 64-bit integers (possible addresses) or clobbers memory may
+    // touch anything.
+    if (CB.isInlineAsm()) {
+      bool MayTouchAnything = !CB.doesNotAccessMemory();
+      for (Value *Arg : CB.args()) {
+        if (Arg->getType()->isPointerTy())
+          addWhole(CB, Arg, true, true, "passed to inline asm");
+        else if (Arg->getType()->isIntegerTy(64))
+          MayTouchAnything = true;
+      }
+      if (MayTouchAnything) {
+        MemAccess A;
+        A.Inst = &CB;
+        A.Reads = A.Writes = true;
+        A.WidenReason = "inline asm may touch any memory";
+        Result.Accesses.push_back(A);
+      }
+      return;
+    }
     if (isMemoryNeutralCall(CB))
       return;
     Function *Callee = CB.getCalledFunction();
@@ -161,6 +188,10 @@ private:
     } else if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
       A.Target = AccessTarget::Global;
       A.Global = const_cast<GlobalVariable *>(GV);
+    } else if (auto F = matchParamField(Obj); F && F->IsPointer) {
+      A.Target = AccessTarget::Field;
+      A.ParamIndex = F->Param;
+      A.FieldOffset = F->Offset;
     } else {
       A.Target = AccessTarget::Unknown;
       A.WidenReason = isa<LoadInst>(Obj) ? "pointer loaded from memory"
@@ -192,6 +223,10 @@ private:
     } else if (auto *GV = dyn_cast<GlobalVariable>(O)) {
       A.Target = AccessTarget::Global;
       A.Global = const_cast<GlobalVariable *>(GV);
+    } else if (auto F = matchParamField(O); F && F->IsPointer) {
+      A.Target = AccessTarget::Field;
+      A.ParamIndex = F->Param;
+      A.FieldOffset = F->Offset;
     } else {
       A.Target = AccessTarget::Unknown;
     }

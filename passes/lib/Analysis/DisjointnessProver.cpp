@@ -181,7 +181,7 @@ private:
   Form sharedVar(Var V) {
     bool New;
     Form F = column("var:" + std::to_string(V.pack()), &New);
-    if (New && V.Kind != VarKind::Arg) { // launch dimensions are >= 1
+    if (New && (V.Kind == VarKind::GridDim || V.Kind == VarKind::BlockDim)) { // dims >= 1
       Form G = F;
       G.K = -1;
       nonNegative(G);
@@ -405,6 +405,8 @@ private:
       if (auto *A = dyn_cast<Argument>(V))
         if (A->getType()->isIntegerTy())
           return sharedVar(Var::arg(A->getArgNo()));
+      if (auto PF = matchParamField(V); PF && !PF->IsPointer)
+        return sharedVar(Var::argField(PF->Param, PF->Offset, PF->Bytes));
       return opaque(S, Copy);
     }
     default:

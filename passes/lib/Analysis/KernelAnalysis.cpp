@@ -1,6 +1,7 @@
 //===- KernelAnalysis.cpp - Regions and idempotence of kernels ------------===//
 
 #include "gmem/passes/KernelAnalysis.h"
+#include "gmem/compiler/InstanceCheck.h"
 #include "gmem/passes/AccessCollector.h"
 #include "gmem/passes/DisjointnessProver.h"
 #include "gmem/passes/GpuTarget.h"
@@ -108,6 +109,9 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     P.Name = !Name.empty() ? Name.str() : "arg" + std::to_string(A.getArgNo());
     P.Type = scalarTypeOf(A);
     P.IsPointer = P.Type == ScalarType::Ptr;
+    if (A.hasByValAttr())
+      P.ByteSize = uint32_t(
+          F.getDataLayout().getTypeAllocSize(A.getParamByValType()).getFixedValue());
     K.Params.push_back(std::move(P));
   }
 
@@ -115,25 +119,44 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   SymbolicRange SR(F, SE, DT, LI);
   DisjointnessProver Prover(SR);
 
+  // Objects are keyed: parameter index; FieldOwnerBase + field index (a
+  // pointer inside a by-value parameter); -(1 + global index).
   std::map<const GlobalVariable *, int> GlobalIndex;
+  std::map<std::pair<unsigned, unsigned>, int> FieldIndex;
   std::map<int, ObjectAccesses> Objects;
-  auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * {
+  auto KeyOf = [&](const MemAccess &A) -> int {
     if (A.Target == AccessTarget::Param)
-      return &K.Params[A.ParamIndex];
-    auto It = GlobalIndex.find(A.Global);
-    if (It == GlobalIndex.end()) {
-      It = GlobalIndex.emplace(A.Global, int(K.Globals.size())).first;
+      return int(A.ParamIndex);
+    if (A.Target == AccessTarget::Field) {
+      auto [It, New] = FieldIndex.emplace(std::make_pair(A.ParamIndex, A.FieldOffset),
+                                          int(K.Fields.size()));
+      if (New) {
+        ParamInfo P;
+        P.Name = K.Params[A.ParamIndex].Name + "+" + std::to_string(A.FieldOffset);
+        P.Type = ScalarType::Ptr;
+        P.IsPointer = true;
+        P.FieldParam = int(A.ParamIndex);
+        P.FieldOffset = A.FieldOffset;
+        K.Fields.push_back(std::move(P));
+      }
+      return FieldOwnerBase + It->second;
+    }
+    auto [It, New] = GlobalIndex.emplace(A.Global, int(K.Globals.size()));
+    if (New) {
       ParamInfo G;
       G.Name = A.Global->getName().str();
       G.Type = ScalarType::Ptr;
       G.IsPointer = true;
       K.Globals.push_back(std::move(G));
     }
-    return &K.Globals[It->second];
+    return -(1 + It->second);
   };
-  auto KeyOf = [&](const MemAccess &A) {
-    return A.Target == AccessTarget::Param ? int(A.ParamIndex) : -(1 + GlobalIndex[A.Global]);
+  auto Info = [&](int Key) -> ParamInfo & {
+    if (Key >= FieldOwnerBase)
+      return K.Fields[Key - FieldOwnerBase];
+    return Key >= 0 ? K.Params[Key] : K.Globals[-(Key + 1)];
   };
+  auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * { return &Info(KeyOf(A)); };
 
   Classifier Cls(K);
   for (const MemAccess &A : Accesses.Accesses) {
@@ -175,7 +198,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   for (auto &[Key, O] : Objects) {
     if (O.Reads.empty() || O.Writes.empty())
       continue;
-    ParamInfo &P = Key >= 0 ? K.Params[Key] : K.Globals[-(Key + 1)];
+    ParamInfo &P = Info(Key);
     // An atomic access reads and writes the same bytes: never disjoint.
     bool AllProven = P.Read.Kind == RegionKind::Bounded &&
                      P.Write.Kind == RegionKind::Bounded && !P.Atomic;
@@ -207,13 +230,18 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     }
     if (AllProven) {
       P.RWDisjoint = true;
-      for (auto &C : Checks) {
-        bool Dup = false;
-        for (auto &M : P.DisjointChecks)
-          Dup |= sameExpr(M.Value, C.Value) && M.Min == C.Min && M.Max == C.Max;
-        if (!Dup)
-          P.DisjointChecks.push_back(C);
-      }
+      for (auto &C : Checks)
+        addCheckOnce(P.DisjointChecks, C);
+      // The runtime trusts the proof per launch after its checks. The static
+      // class may only rest on checks whose failure is UB (RangeCheck).
+      for (const RangeCheck &C : P.DisjointChecks)
+        if (!C.Assumed) {
+          Cls.conditional("reads and writes of '" + P.Name + "' are proven apart only while " +
+                          render(C.Value, K.paramNames()) + " stays in [" +
+                          std::to_string(C.Min) + ", " + std::to_string(C.Max) +
+                          "], decided per launch");
+          break;
+        }
     }
   }
 
@@ -224,9 +252,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     for (auto &[WK, WO] : Objects) {
       if (WK == RK || WO.Writes.empty())
         continue;
-      auto Name = [&](int Key) {
-        return Key >= 0 ? K.Params[Key].Name : K.Globals[-(Key + 1)].Name;
-      };
+      auto Name = [&](int Key) { return Info(Key).Name; };
       Cls.conditional("reads '" + Name(RK) + "' and writes '" + Name(WK) +
                       "': idempotent when they do not overlap at a launch");
     }

@@ -84,7 +84,9 @@ bool staticallyWithin(const ExprRef &E, int64_t Min, int64_t Max,
       Var V = X.var();
       if (V.Kind == VarKind::GridDim) return {1, INT32_MAX};
       if (V.Kind == VarKind::BlockDim) return {1, 1024};
-      unsigned W = V.Index < ArgBits.size() ? ArgBits[V.Index] : 64;
+      unsigned W = V.Kind == VarKind::ArgField ? 8 * V.fieldBytes()
+                   : V.Index < ArgBits.size()    ? ArgBits[V.Index]
+                                                 : 64;
       if (W == 0 || W > 64) W = 64;
       return {-(I128(1) << (W - 1)), (I128(1) << (W - 1)) - 1};
     }
@@ -123,21 +125,35 @@ SymbolicRange::SymbolicRange(Function &F, ScalarEvolution &SE, DominatorTree &DT
     ArgBits.push_back(A.getType()->isIntegerTy() ? A.getType()->getIntegerBitWidth() : 64);
 }
 
-void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max) {
+static bool onlyGeometry(const ExprRef &E) {
+  if (E->op() == ExprOp::Var)
+    return E->var().Kind == VarKind::GridDim || E->var().Kind == VarKind::BlockDim;
+  for (const ExprRef &O : E->operands())
+    if (!onlyGeometry(O))
+      return false;
+  return true;
+}
+
+void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed) {
   if (!E || staticallyWithin(E, Min, Max, ArgBits))
     return;
-  for (const RangeCheck &R : C.Checks)
+  Assumed |= onlyGeometry(E);
+  for (RangeCheck &R : C.Checks)
     if (sameExpr(R.Value, E) && R.Min <= Min && R.Max >= Max) {
+      R.Assumed &= Assumed; // one semantic use makes it semantic
       return;
     }
-  C.Checks.push_back({E, Min, Max});
+  C.Checks.push_back({E, Min, Max, Assumed});
 }
 
 void SymbolicRange::requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C) {
+  // A wrap of a 32/64-bit signed value is C's signed overflow (UB); a wrap
+  // of an unsigned or narrower value is something a correct program may do.
+  bool Assumed = Signed && Bits >= 32;
   if (B.Lo)
-    addCheck(C, B.Lo, typeMin(Bits, Signed), INT64_MAX);
+    addCheck(C, B.Lo, typeMin(Bits, Signed), INT64_MAX, Assumed);
   if (B.Hi)
-    addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, Signed));
+    addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, Signed), Assumed);
 }
 
 Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
@@ -246,7 +262,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     Bounds B = inType(D->getRHS(), false, C);
     if (!B.Lo)
       return {};
-    addCheck(C, B.Lo, 1, INT64_MAX);
+    addCheck(C, B.Lo, 1, INT64_MAX, /*Assumed=*/true); // division by zero is UB
     Bounds R;
     R.Lo = A.Lo && B.Hi ? Expr::udiv(A.Lo, B.Hi) : cst(0);
     R.Hi = A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr;
@@ -335,6 +351,10 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
     case GeometryKind::LaneId:
       return {cst(0), cst(63)};
     }
+  }
+  if (auto PF = matchParamField(V); PF && !PF->IsPointer) {
+    ExprRef E = Expr::variable(Var::argField(PF->Param, PF->Offset, PF->Bytes));
+    return {E, E};
   }
   if (auto *A = dyn_cast<Argument>(V)) {
     if (A->getParent() == &F && A->getType()->isIntegerTy() &&
@@ -453,8 +473,8 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         if (!PostInc)
           Lim = Expr::add(Lim, T.Hi);
         ExprRef Hi = Expr::smax(S.Hi, Lim);
-        addCheck(C, Expr::add(Hi, T.Hi), INT64_MIN, typeMax(Bits, Signed));
-        addCheck(C, S.Lo, typeMin(Bits, Signed), INT64_MAX);
+        addCheck(C, Expr::add(Hi, T.Hi), INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
+        addCheck(C, S.Lo, typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
         R.Hi = lesser(R.Hi, Hi);
         if (!R.Lo)
           R.Lo = S.Lo;
@@ -463,8 +483,8 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         if (!PostInc)
           Lim = Expr::add(Lim, T.Lo);
         ExprRef Lo = Expr::smin(S.Lo, Lim);
-        addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX);
-        addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed));
+        addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
+        addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
         R.Lo = greater(R.Lo, Lo);
         if (!R.Hi)
           R.Hi = S.Hi;
@@ -501,7 +521,7 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
     if (Machine && !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE)) {
       if (!Y.Hi)
         continue;
-      addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true));
+      addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
     }
     if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE &&
         G.Pred != CmpInst::ICMP_EQ)
@@ -638,9 +658,10 @@ AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
     R.Reason = A.WidenReason;
     return R;
   }
-  if (!A.Offset) {
-    R.widenToAllocation(A.WidenReason.empty() ? "offset the analysis cannot follow"
-                                              : A.WidenReason);
+  if (!A.Offset || !A.Size) {
+    R.widenToAllocation(!A.WidenReason.empty() ? A.WidenReason
+                        : !A.Size             ? "access of scalable (run-time) size"
+                                              : "offset the analysis cannot follow");
     return R;
   }
   std::vector<RangeCheck> Checks;

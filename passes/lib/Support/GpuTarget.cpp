@@ -158,6 +158,51 @@ std::optional<GeometryValue> classifyGeometry(const Value *V) {
   return std::nullopt;
 }
 
+/// Every use of the by-value parameter only reads it (through GEPs).
+static bool isReadOnlyAggregate(const Argument &A) {
+  if (!A.hasByValAttr())
+    return false;
+  if (A.onlyReadsMemory())
+    return true;
+  SmallVector<const Value *, 8> Work{&A};
+  unsigned Budget = 256;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (!Budget--)
+        return false;
+      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U))
+        Work.push_back(U);
+      else if (auto *LI = dyn_cast<LoadInst>(U); !LI || LI->getPointerOperand() != V)
+        return false;
+    }
+  }
+  return true;
+}
+
+std::optional<ParamField> matchParamField(const Value *V) {
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || LI->isVolatile())
+    return std::nullopt;
+  Type *T = LI->getType();
+  if (!T->isIntegerTy() && !T->isPointerTy())
+    return std::nullopt;
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true);
+  auto *A = dyn_cast<Argument>(Base);
+  if (!A || !isKernel(*A->getParent()) || !isReadOnlyAggregate(*A))
+    return std::nullopt;
+  uint64_t Bytes = DL.getTypeStoreSize(T).getFixedValue();
+  uint64_t Size = DL.getTypeAllocSize(A->getParamByValType()).getFixedValue();
+  if (Off.isNegative() || Off.getZExtValue() + Bytes > Size || Off.getZExtValue() > 0x3fff ||
+      A->getArgNo() > 255 || (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8))
+    return std::nullopt;
+  return ParamField{A->getArgNo(), unsigned(Off.getZExtValue()), unsigned(Bytes),
+                    T->isPointerTy()};
+}
+
 bool isMemoryNeutralCall(const CallBase &CB) {
   if (CB.doesNotAccessMemory() || CB.onlyAccessesInaccessibleMemory())
     return true;

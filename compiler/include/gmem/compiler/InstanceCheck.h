@@ -31,6 +31,9 @@ struct LaunchConfig {
   /// Raw bits of each parameter (pointers: the address; integers: the value
   /// zero- or sign-extended, only the low bits of the parameter's width count).
   std::vector<uint64_t> ArgBits;
+  /// Raw bytes of by-value aggregate parameters, by index (empty for the
+  /// others); struct fields and pointers held in structs are read from here.
+  std::vector<std::vector<uint8_t>> ArgBytes;
 };
 
 struct ByteRange {
@@ -51,8 +54,12 @@ struct ConcreteAccess {
   std::string Note; ///< why a region was widened at this launch
 };
 
+constexpr int FieldOwnerBase = 1 << 20;
+
 struct Conflict {
-  int ReadIndex = -1;  ///< parameter index, or -(1 + global index), or INT32_MIN for unknown memory
+  /// Owner of an access: parameter index; FieldOwnerBase + field index;
+  /// -(1 + global index); INT32_MIN for unknown memory.
+  int ReadIndex = -1;
   int WriteIndex = -1;
   ByteRange Range;     ///< overlapping bytes (whole address space for "anything")
 };
@@ -62,6 +69,7 @@ struct InstanceDecision {
   std::string Reason;
   std::vector<ConcreteAccess> Params;  ///< one per kernel parameter
   std::vector<ConcreteAccess> Globals; ///< one per descriptor global
+  std::vector<ConcreteAccess> Fields;  ///< one per pointer field
   std::optional<Conflict> Clash;
 };
 

@@ -26,7 +26,17 @@ struct RangeCheck {
   ExprRef Value;
   int64_t Min;
   int64_t Max;
+  /// Implied by the launch assumptions a static class may rely on: the
+  /// expression involves launch geometry only (fewer than 2^31 threads per
+  /// dimension), or failing it means a signed 32/64-bit overflow or a
+  /// division by zero in the kernel (UB). Other checks (unsigned or narrow
+  /// wraps, truncations) describe launches a correct program may make.
+  bool Assumed = false;
 };
+
+/// Appends C unless an identical check is there (then a semantic use of it
+/// makes it semantic).
+void addCheckOnce(std::vector<RangeCheck> &Checks, const RangeCheck &C);
 
 /// Half-open byte range [Lo, Hi) relative to the parameter's pointer value.
 struct SymRange {
@@ -69,9 +79,17 @@ struct ParamInfo {
   AccessRegion Write;
   bool Atomic = false;
   /// Same-parameter read and write sets proven disjoint for every launch
-  /// that passes DisjointChecks and whose regions evaluate bounded.
+  /// that passes DisjointChecks and whose regions evaluate bounded (the
+  /// runtime checks this per launch; the static class only counts it when
+  /// every check is Assumed).
   bool RWDisjoint = false;
   std::vector<RangeCheck> DisjointChecks;
+  /// By-value aggregate parameters: their size in bytes (else 0).
+  uint32_t ByteSize = 0;
+  /// Pointer fields (KernelDescriptor::Fields): the by-value parameter that
+  /// holds the pointer and its byte offset there; -1 otherwise.
+  int FieldParam = -1;
+  uint32_t FieldOffset = 0;
 };
 
 struct KernelDescriptor {
@@ -83,6 +101,8 @@ struct KernelDescriptor {
   std::string ClassReason;
   std::vector<ParamInfo> Params;
   std::vector<ParamInfo> Globals;
+  /// Pointers held in by-value aggregate parameters (struct/functor fields).
+  std::vector<ParamInfo> Fields;
   /// Accesses whose target object is unknown (pointer loaded from memory...).
   AccessRegion UnknownRead;
   AccessRegion UnknownWrite;

@@ -24,6 +24,7 @@ enum class VarKind : uint8_t {
   GridDim = 0,  ///< gridDim.{x,y,z}  (number of blocks)
   BlockDim = 1, ///< blockDim.{x,y,z} (threads per block)
   Arg = 2,      ///< value of scalar kernel parameter N (signed value of its width)
+  ArgField = 3, ///< integer field of a by-value aggregate parameter (struct, functor)
 };
 
 /// Variable identity, packed into 32 bits: kind in the top byte, then the
@@ -35,6 +36,15 @@ struct Var {
   static Var gridDim(unsigned D) { return {VarKind::GridDim, D}; }
   static Var blockDim(unsigned D) { return {VarKind::BlockDim, D}; }
   static Var arg(unsigned I) { return {VarKind::Arg, I}; }
+  /// Field of Bytes (1, 2, 4, 8) bytes at byte Offset (< 16384) of by-value
+  /// parameter Param (< 256), read little-endian and sign-extended.
+  static Var argField(unsigned Param, unsigned Offset, unsigned Bytes) {
+    unsigned Log = Bytes == 8 ? 3 : Bytes == 4 ? 2 : Bytes == 2 ? 1 : 0;
+    return {VarKind::ArgField, (Param & 0xff) << 16 | Log << 14 | (Offset & 0x3fff)};
+  }
+  unsigned fieldParam() const { return Index >> 16 & 0xff; }
+  unsigned fieldOffset() const { return Index & 0x3fff; }
+  unsigned fieldBytes() const { return 1u << (Index >> 14 & 3); }
   uint32_t pack() const { return (uint32_t(Kind) << 24) | (Index & 0xffffff); }
   static Var unpack(uint32_t P) { return {VarKind(P >> 24), P & 0xffffff}; }
   bool operator==(const Var &O) const { return Kind == O.Kind && Index == O.Index; }
@@ -111,7 +121,14 @@ struct LaunchValues {
   int64_t Grid[3] = {1, 1, 1};
   int64_t Block[3] = {1, 1, 1};
   std::vector<int64_t> Args; ///< scalar parameter values (signed, by index)
+  /// Raw bytes of by-value aggregate parameters (by index; may be empty).
+  const std::vector<std::vector<uint8_t>> *ArgBytes = nullptr;
 };
+
+/// Reads an N-byte little-endian signed integer at Offset of parameter
+/// Param's bytes; nullopt when those bytes are not available.
+std::optional<int64_t> readArgField(const LaunchValues &L, unsigned Param, unsigned Offset,
+                                    unsigned Bytes);
 
 /// Evaluates in int64; std::nullopt on overflow, division by zero, a
 /// negative operand of UDiv, or a variable with no value.

@@ -21,6 +21,7 @@ namespace gmem {
 enum class AccessTarget {
   Param,   ///< a pointer parameter of the kernel
   Global,  ///< a module global variable in global memory
+  Field,   ///< a pointer held in a by-value aggregate parameter
   Unknown, ///< pointer the analysis cannot trace to a parameter or global
 };
 
@@ -30,7 +31,8 @@ struct MemAccess {
   bool Writes = false;
   bool Atomic = false;
   AccessTarget Target = AccessTarget::Unknown;
-  unsigned ParamIndex = 0;
+  unsigned ParamIndex = 0;  ///< Param, or the aggregate holding a Field
+  unsigned FieldOffset = 0; ///< Field: byte offset of the pointer in the aggregate
   llvm::GlobalVariable *Global = nullptr;
   /// Byte offset from the parameter/global; null when not computable.
   const llvm::SCEV *Offset = nullptr;

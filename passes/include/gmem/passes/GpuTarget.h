@@ -43,6 +43,18 @@ struct GeometryValue {
 /// block/grid sizes read from the dispatch packet or implicit kernel args.
 std::optional<GeometryValue> classifyGeometry(const llvm::Value *V);
 
+/// A field of a by-value aggregate kernel parameter (a struct or a functor
+/// such as a lambda with captures): a load at a constant offset from a
+/// `byval` parameter the kernel never writes. Its value is part of the
+/// launch's argument bytes, so it is as launch-invariant as a scalar.
+struct ParamField {
+  unsigned Param;
+  unsigned Offset;
+  unsigned Bytes;
+  bool IsPointer;
+};
+std::optional<ParamField> matchParamField(const llvm::Value *V);
+
 /// True for calls that touch no user-visible global memory (barriers,
 /// fences, shuffles, geometry reads, math, debug, lifetime markers...).
 bool isMemoryNeutralCall(const llvm::CallBase &CB);

@@ -93,7 +93,8 @@ private:
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
   void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
-  void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max);
+  /// Assumed: failing the check is UB in the kernel (see RangeCheck).
+  void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed);
 
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
