@@ -309,8 +309,8 @@ private:
         Acc = *Sum;
       }
       // Guarded sub-sums (`c` in `r*N + c`) get their bounds as rows too.
-      for (const SCEVAddExpr *Part : SR.guardedSubSums(S, At))
-        (void)affine(Part, Copy, At);
+      for (const SymbolicRange::GuardedPart &Part : SR.guardedSubSums(S, At))
+        (void)affine(Part.Guarded, Copy, At);
       return Acc;
     }
     case scMulExpr: {

@@ -16,6 +16,10 @@ namespace gmem {
 namespace {
 
 constexpr unsigned MaxDepth = 24;
+// Guards are applied down to this depth: deep enough for (z*Y + y)*X + x
+// style 3D offsets, shallow enough that guard operands (which are bounded
+// with guards again) cannot blow up.
+constexpr unsigned GuardDepth = 16;
 
 int64_t typeMin(unsigned Bits, bool Signed) {
   if (!Signed || Bits == 0)
@@ -205,7 +209,7 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   }
   ++C.Depth;
   Bounds B = natural(S, C);
-  if (C.At && C.Depth < 6)
+  if (C.At && C.Depth < GuardDepth)
     B = applyGuards(S, B, C);
   --C.Depth;
   return B;
@@ -240,11 +244,15 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     SmallVector<const SCEV *, 8> Rest;
     for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
       Rest.push_back(Op);
-    if (C.At && C.Depth < 6)
-      for (const SCEVAddExpr *Part : guardedSubSums(S, C.At)) {
-        if (!removeOperands(Rest, Part))
+    if (C.At && C.Depth < GuardDepth)
+      for (const GuardedPart &Part : guardedSubSums(S, C.At)) {
+        if (!removeOperands(Rest, Part.Flat))
           continue;
-        Acc = addBounds(Acc, walk(Part, C));
+        // Scale * ext(X): X bounded with its guard; an extension reads X in
+        // its type (checks say so unless SCEV proved no wrap).
+        Bounds X = Part.Ext == 0 ? walk(Part.Guarded, C) : inType(Part.Guarded, Part.Ext == 1, C);
+        Bounds K{cst(Part.Scale), cst(Part.Scale)};
+        Acc = addBounds(Acc, mulBounds(K, X));
       }
     for (const SCEV *Op : Rest)
       Acc = addBounds(Acc, walk(Op, C));
@@ -273,7 +281,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     Bounds B = addRec(AR, C);
     // {x + y,+,s} where a guard bounds {x,+,s}: bound it as that guarded
     // recurrence plus the invariant y, and keep the tighter of both.
-    if (C.At && C.Depth < 6)
+    if (C.At && C.Depth < GuardDepth)
       for (const SCEVAddRecExpr *G : guardedRecurrences(AR, C.At, /*SameStep=*/false)) {
         // AR = F * G + D with F = step(AR) / step(G) (e.g. kb*N for a guarded kb).
         const SCEV *F = SE.getOne(AR->getType());
@@ -560,20 +568,46 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
   return B;
 }
 
-std::vector<const SCEVAddExpr *> SymbolicRange::guardedSubSums(const SCEV *S,
-                                                               const Instruction *At) {
-  std::vector<const SCEVAddExpr *> Parts;
+std::vector<SymbolicRange::GuardedPart> SymbolicRange::guardedSubSums(const SCEV *S,
+                                                                      const Instruction *At) {
+  std::vector<GuardedPart> Parts;
   auto *Sum = dyn_cast<SCEVAddExpr>(S);
   if (!Sum)
     return Parts;
+  // Constant factors the sum's terms carry: candidates for a distributed c*X.
+  SmallVector<int64_t, 4> Scales{1};
+  for (const SCEV *Op : Sum->operands())
+    if (auto *M = dyn_cast<SCEVMulExpr>(Op))
+      if (auto *C = dyn_cast<SCEVConstant>(M->getOperand(0)))
+        if (C->getAPInt().getSignificantBits() <= 32 && !C->isZero() &&
+            !llvm::is_contained(Scales, C->getAPInt().getSExtValue()))
+          Scales.push_back(C->getAPInt().getSExtValue());
+  Type *Ty = S->getType();
   for (const GuardFact &G : guardsAt(At)) {
-    auto *Part = dyn_cast<SCEVAddExpr>(G.LHS);
-    if (!Part || Part == S || Part->getNumOperands() >= Sum->getNumOperands() ||
-        llvm::is_contained(Parts, Part))
+    if (!isa<SCEVAddExpr>(G.LHS) || G.LHS == S)
       continue;
-    SmallVector<const SCEV *, 8> Ops(Sum->operands().begin(), Sum->operands().end());
-    if (removeOperands(Ops, Part))
-      Parts.push_back(Part);
+    unsigned From = SE.getTypeSizeInBits(G.LHS->getType()), To = SE.getTypeSizeInBits(Ty);
+    for (int Ext = 0; Ext < 3; ++Ext) {
+      if ((Ext == 0) != (From == To) || From > To)
+        continue;
+      const SCEV *E = Ext == 0 ? G.LHS
+                      : Ext == 1 ? SE.getSignExtendExpr(G.LHS, Ty)
+                                 : SE.getZeroExtendExpr(G.LHS, Ty);
+      for (int64_t Scale : Scales) {
+        auto *Flat = dyn_cast<SCEVAddExpr>(
+            Scale == 1 ? E : SE.getMulExpr(SE.getConstant(Ty, Scale, /*isSigned=*/true), E));
+        // (S itself as an unscaled, unextended guard is applyGuards' job.)
+        if (!Flat || (Flat == S && Ext == 0 && Scale == 1) ||
+            Flat->getNumOperands() > Sum->getNumOperands())
+          continue;
+        bool Seen = false;
+        for (const GuardedPart &P : Parts)
+          Seen |= P.Flat == Flat;
+        SmallVector<const SCEV *, 8> Ops(Sum->operands().begin(), Sum->operands().end());
+        if (!Seen && removeOperands(Ops, Flat))
+          Parts.push_back({Flat, G.LHS, Ext, Scale});
+      }
+    }
   }
   return Parts;
 }

@@ -1,18 +1,16 @@
 ; `int i = blockIdx.x * blockDim.x + threadIdx.x` written with nsw flags
-; (as a front end may for signed int arithmetic): SCEV then distributes the
-; sign extension over the sum, sext(b*d + t) -> sext(b*d) + sext(t), so the
-; 64-bit offset no longer contains the 32-bit value that `i < n` speaks of.
-; Imprecise today: the guard is lost and the region is bounded by the launch
-; only, [0, 4*blockDim.x*gridDim.x) instead of min(..., n - 1). Sound. (The
-; same kernel without nsw, as clang emits CUDA code, gets the min with n:
-; see nvptx/ptx_kernel_cc.ll.)
+; (as a front end may for signed int arithmetic): SCEV distributes the sign
+; extension over the sum, sext(b*d + t) -> sext(b*d) + sext(t), so the 64-bit
+; offset no longer contains the 32-bit value that `i < n` speaks of. The
+; analysis matches the guard through the distributed extension and still
+; bounds the region by n.
 ; RUN: %gmem-analyze %s | FileCheck %s
 
 ; CHECK:      kernel scale_nsw  [nvptx]
 ; CHECK:      #1 x : ptr  R
-; CHECK-NEXT:     read:  [0, 4*blockDim.x*gridDim.x)
+; CHECK-NEXT:     read:  [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
 ; CHECK-NEXT: #2 y : ptr  W
-; CHECK-NEXT:     write: [0, 4*blockDim.x*gridDim.x)
+; CHECK-NEXT:     write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -19,16 +19,14 @@ __global__ void planes(int nz, int plane, float *out) {
     out[z * plane + p] = 0.0f;
 }
 
-// A full (z*Y + y)*X + x volume: the region involves blockDim.z*gridDim.z.
-// Imprecise today: only the x guard is used, the y < Y and z < Z guards are
-// not (y and z enter as factors of the flattened product), so the bound
-// comes from the grid in y and z. Sound, but larger than needed.
+// A full (z*Y + y)*X + x volume: all three guards bound the region, through
+// the flattened sum (y) and the nested products (z).
 // VOLUME:      kernel volume(int, int, int, float const*, float*)
 // VOLUME:      class:  conditional
 // VOLUME:      #3 in : ptr  R
-// VOLUME-NEXT:     read:  [{{.*}}blockDim.z*gridDim.z{{.*}})
+// VOLUME-NEXT:     read:  [0, 4*min(blockDim.x*gridDim.x - 1, X - 1) + 4*min(blockDim.y*gridDim.y - 1, Y - 1)*X + 4*min(blockDim.z*gridDim.z - 1, Z - 1)*X*Y + 4)
 // VOLUME-NEXT: #4 out : ptr  W
-// VOLUME-NEXT:     write: [{{.*}}blockDim.z*gridDim.z{{.*}})
+// VOLUME-NEXT:     write: [0, 4*min(blockDim.x*gridDim.x - 1, X - 1) + 4*min(blockDim.y*gridDim.y - 1, Y - 1)*X + 4*min(blockDim.z*gridDim.z - 1, Z - 1)*X*Y + 4)
 __global__ void volume(int X, int Y, int Z, const float *in, float *out) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -38,8 +36,8 @@ __global__ void volume(int X, int Y, int Z, const float *in, float *out) {
 }
 
 // X=8, Y=4, Z=2 on a 16x8x4 thread grid: the kernel really touches floats
-// 0..63, i.e. [0x100000, 0x100100). The analysis gives a superset (z up to
-// 3, y up to 7 from the grid: (3*4 + 7)*8 + 7 = 159 -> 640 bytes).
-// INST:      #3 in  read [0x100000, 0x100280)
-// INST-NEXT: #4 out  write [0x300000, 0x300280)
+// 0..63, i.e. [0x100000, 0x100100), and the analysis gives exactly that
+// (x up to 7, y up to 3, z up to 1 by the guards: (1*4 + 3)*8 + 7 = 63).
+// INST:      #3 in  read [0x100000, 0x100100)
+// INST-NEXT: #4 out  write [0x300000, 0x300100)
 // INST-NEXT: idempotent: yes

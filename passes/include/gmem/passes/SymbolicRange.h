@@ -61,9 +61,16 @@ public:
   /// Conditions that hold whenever At executes (dominating branches).
   const std::vector<GuardFact> &guardsAt(const llvm::Instruction *At);
 
-  /// Sub-sums of the sum S that a guard at At speaks about (`c` in `r*N + c`).
-  std::vector<const llvm::SCEVAddExpr *> guardedSubSums(const llvm::SCEV *S,
-                                                        const llvm::Instruction *At);
+  /// A part of a sum that is Scale * Ext(Guarded) for a guarded Guarded, as
+  /// SCEV flattened it (`c` in `r*N + c`; sext(b*d + t) distributed into
+  /// sext(b*d) + sext(t) over an nsw sum; 8*(y) distributed by a constant).
+  struct GuardedPart {
+    const llvm::SCEVAddExpr *Flat; ///< operands of the sum it covers
+    const llvm::SCEV *Guarded;     ///< the expression a guard bounds
+    int Ext;                       ///< 0 none, 1 sign-, 2 zero-extended
+    int64_t Scale;
+  };
+  std::vector<GuardedPart> guardedSubSums(const llvm::SCEV *S, const llvm::Instruction *At);
 
   /// Guarded recurrences of AR's loop ({x,+,s} for {x+y,+,s}); with
   /// SameStep only those whose step equals AR's.
