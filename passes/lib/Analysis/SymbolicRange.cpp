@@ -229,13 +229,37 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     requireInType(B, SE.getTypeSizeInBits(T->getType()), /*Signed=*/true, C);
     return B;
   }
-  case scZeroExtend: {
-    auto *Z = cast<SCEVZeroExtendExpr>(S);
-    return inType(Z->getOperand(), /*Signed=*/false, C);
-  }
+  case scZeroExtend:
   case scSignExtend: {
-    auto *X = cast<SCEVSignExtendExpr>(S);
-    return inType(X->getOperand(), /*Signed=*/true, C);
+    auto *E = cast<SCEVCastExpr>(S);
+    bool Signed = S->getSCEVType() == scSignExtend;
+    // An extended narrow value (a mask such as i & 255 or (unsigned char)x,
+    // which SCEV writes ext(trunc x) or ext(7 * trunc x)) is always inside
+    // its narrow type. Keep the operand's own bounds only when they fit
+    // statically without checks; otherwise the type's range, check-free.
+    const SCEV *Op = E->getOperand();
+    unsigned OpBits = SE.getTypeSizeInBits(Op->getType());
+    // zext(trunc x) with x >= 0 is x mod 2^k <= min(x, 2^k - 1).
+    if (!Signed && OpBits < 63)
+      if (auto *T = dyn_cast<SCEVTruncateExpr>(Op)) {
+        Bounds X = walk(T->getOperand(), C);
+        if (nonNeg(X.Lo) && X.Hi)
+          return {cst(0), Expr::smin(X.Hi, cst(typeMax(OpBits, false)))};
+      }
+    if (OpBits <= 16 || isa<SCEVTruncateExpr>(Op)) {
+      unsigned Bits = OpBits;
+      std::vector<RangeCheck> Scratch;
+      std::string Ignored;
+      Ctx Sub{C.At, Scratch, Ignored, C.Depth + 1};
+      Bounds X = walk(Op, Sub);
+      if (X.bounded() && Scratch.empty() &&
+          staticallyWithin(X.Lo, typeMin(Bits, Signed), typeMax(Bits, Signed), ArgBits) &&
+          staticallyWithin(X.Hi, typeMin(Bits, Signed), typeMax(Bits, Signed), ArgBits))
+        return X;
+      if (Bits < 63)
+        return {cst(typeMin(Bits, Signed)), cst(typeMax(Bits, Signed))};
+    }
+    return inType(E->getOperand(), Signed, C);
   }
   case scAddExpr: {
     // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
@@ -616,6 +640,27 @@ std::vector<const SCEVAddRecExpr *>
 SymbolicRange::guardedRecurrences(const SCEVAddRecExpr *AR, const Instruction *At,
                                   bool SameStep) {
   std::vector<const SCEVAddRecExpr *> Out;
+  // The recurrence the loop's latch tests (`k < n` while AR is {k0+n,+,s}):
+  // its latch bound carries over to AR = it + invariant.
+  if (BasicBlock *Latch = AR->getLoop()->getLoopLatch())
+    if (auto *Br = dyn_cast<BranchInst>(Latch->getTerminator()))
+      if (Br->isConditional())
+        if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
+          for (Value *Op : Cmp->operands()) {
+            if (!SE.isSCEVable(Op->getType()))
+              continue;
+            auto *G = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Op));
+            if (!G || G->getLoop() != AR->getLoop() || !G->isAffine())
+              continue;
+            // Post-increment form {k0+s,+,s}: use the pre-increment one.
+            const SCEV *Pre = SE.getMinusSCEV(G, G->getStepRecurrence(SE));
+            if (auto *P = dyn_cast<SCEVAddRecExpr>(Pre))
+              G = P;
+            if (G != AR && G->getType() == AR->getType() &&
+                (!SameStep || G->getStepRecurrence(SE) == AR->getStepRecurrence(SE)) &&
+                !llvm::is_contained(Out, G))
+              Out.push_back(G);
+          }
   for (const GuardFact &G : guardsAt(At)) {
     auto *GR = dyn_cast<SCEVAddRecExpr>(G.LHS);
     if (GR && GR != AR && GR->getLoop() == AR->getLoop() && GR->isAffine() && AR->isAffine() &&
