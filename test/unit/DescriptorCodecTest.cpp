@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmem/compiler/DescriptorCodec.h"
+#include "Builders.h"
 #include "gmem/descriptor_abi.h"
 
 #include "gtest/gtest.h"
@@ -21,35 +22,15 @@
 #include <vector>
 
 using namespace gmem;
+using namespace gmem::test;
 
 namespace {
 
-constexpr int64_t I64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t I64Min = std::numeric_limits<int64_t>::min();
 
-ExprRef C(int64_t V) { return Expr::constant(V); }
-ExprRef A(unsigned I) { return Expr::variable(Var::arg(I)); }
-ExprRef G(unsigned D = 0) { return Expr::variable(Var::gridDim(D)); }
-ExprRef B(unsigned D = 0) { return Expr::variable(Var::blockDim(D)); }
 
 //===----------------------------------------------------------------------===//
 // A rich descriptor
 //===----------------------------------------------------------------------===//
-
-AccessRegion bounded(std::vector<SymRange> Ranges, std::vector<RangeCheck> Checks = {}) {
-  AccessRegion R;
-  R.Kind = RegionKind::Bounded;
-  R.Ranges = std::move(Ranges);
-  R.Checks = std::move(Checks);
-  return R;
-}
-
-AccessRegion widened(RegionKind K, std::string Reason) {
-  AccessRegion R;
-  R.Kind = K;
-  R.Reason = std::move(Reason);
-  return R;
-}
 
 KernelDescriptor richDescriptor() {
   KernelDescriptor K;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmem/compiler/InstanceCheck.h"
+#include "Builders.h"
 
 #include "gtest/gtest.h"
 
@@ -16,26 +17,10 @@
 #include <vector>
 
 using namespace gmem;
+using namespace gmem::test;
 
 namespace {
 
-ExprRef C(int64_t V) { return Expr::constant(V); }
-ExprRef A(unsigned I) { return Expr::variable(Var::arg(I)); }
-
-AccessRegion bounded(std::vector<SymRange> Ranges, std::vector<RangeCheck> Checks = {}) {
-  AccessRegion R;
-  R.Kind = RegionKind::Bounded;
-  R.Ranges = std::move(Ranges);
-  R.Checks = std::move(Checks);
-  return R;
-}
-
-AccessRegion widened(RegionKind K, std::string Reason) {
-  AccessRegion R;
-  R.Kind = K;
-  R.Reason = std::move(Reason);
-  return R;
-}
 
 ParamInfo ptrParam(std::string Name, AccessRegion Read, AccessRegion Write) {
   ParamInfo P;

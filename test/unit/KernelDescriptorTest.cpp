@@ -1,6 +1,7 @@
 //===- KernelDescriptorTest.cpp - AccessRegion::unite and friends ---------===//
 
 #include "gmem/compiler/KernelDescriptor.h"
+#include "Builders.h"
 
 #include "gtest/gtest.h"
 
@@ -8,28 +9,12 @@
 #include <vector>
 
 using namespace gmem;
+using namespace gmem::test;
 
 namespace {
 
-ExprRef C(int64_t V) { return Expr::constant(V); }
-ExprRef A(unsigned I) { return Expr::variable(Var::arg(I)); }
 ExprRef plus(const ExprRef &E, int64_t K) { return Expr::add(E, C(K)); }
 ExprRef times(int64_t K, const ExprRef &E) { return Expr::mul(C(K), E); }
-
-AccessRegion bounded(std::vector<SymRange> Ranges, std::vector<RangeCheck> Checks = {}) {
-  AccessRegion R;
-  R.Kind = RegionKind::Bounded;
-  R.Ranges = std::move(Ranges);
-  R.Checks = std::move(Checks);
-  return R;
-}
-
-AccessRegion widened(RegionKind K, std::string Reason) {
-  AccessRegion R;
-  R.Kind = K;
-  R.Reason = std::move(Reason);
-  return R;
-}
 
 ::testing::AssertionResult SameRange(const SymRange &R, const ExprRef &Lo, const ExprRef &Hi) {
   if (sameExpr(R.Lo, Lo) && sameExpr(R.Hi, Hi))

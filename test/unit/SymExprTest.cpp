@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmem/compiler/SymExpr.h"
+#include "Builders.h"
 
 #include "gtest/gtest.h"
 
@@ -16,16 +17,11 @@
 #include <vector>
 
 using namespace gmem;
+using namespace gmem::test;
 
 namespace {
 
-constexpr int64_t I64Max = std::numeric_limits<int64_t>::max();
-constexpr int64_t I64Min = std::numeric_limits<int64_t>::min();
 
-ExprRef C(int64_t V) { return Expr::constant(V); }
-ExprRef A(unsigned I) { return Expr::variable(Var::arg(I)); }
-ExprRef G(unsigned D = 0) { return Expr::variable(Var::gridDim(D)); }
-ExprRef B(unsigned D = 0) { return Expr::variable(Var::blockDim(D)); }
 
 ::testing::AssertionResult Same(const ExprRef &X, const ExprRef &Y) {
   if (sameExpr(X, Y))
