@@ -16,6 +16,15 @@ namespace gmem {
 namespace {
 
 constexpr unsigned MaxDepth = 24;
+// Node budget of one access region (bounds plus checks).
+constexpr size_t MaxRegionNodes = 400;
+
+size_t exprSize(const ExprRef &E) {
+  size_t N = 1;
+  for (const ExprRef &O : E->operands())
+    N += exprSize(O);
+  return N;
+}
 // Guards are applied down to this depth: deep enough for (z*Y + y)*X + x
 // style 3D offsets, shallow enough that guard operands (which are bounded
 // with guards again) cannot blow up.
@@ -507,7 +516,9 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         ExprRef Hi = Expr::smax(S.Hi, Lim);
         addCheck(C, Expr::add(Hi, T.Hi), INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
         addCheck(C, S.Lo, typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
-        R.Hi = lesser(R.Hi, Hi);
+        // The latch bound is exact for `i < n` loops and small; a trip-count
+        // bound next to it mostly adds size, so it replaces it.
+        R.Hi = Hi;
         if (!R.Lo)
           R.Lo = S.Lo;
       } else if (Down && !Less && BB.Lo) {
@@ -517,7 +528,7 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         ExprRef Lo = Expr::smin(S.Lo, Lim);
         addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
         addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
-        R.Lo = greater(R.Lo, Lo);
+        R.Lo = Lo;
         if (!R.Hi)
           R.Hi = S.Hi;
       }
@@ -751,8 +762,26 @@ AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
     R.widenToAllocation(Why.empty() ? "index range the analysis cannot bound" : Why);
     return R;
   }
+  // Bounds are evaluated at every launch: past a size they cost more than
+  // they save, and the whole allocation is the honest answer.
+  ExprRef Hi = Expr::add(Off.Hi, Size.Hi);
+  size_t Cost = exprSize(Off.Lo) + exprSize(Hi);
+  for (const RangeCheck &C : Checks)
+    Cost += exprSize(C.Value);
+  if (Cost > MaxRegionNodes) {
+    R.widenToAllocation("index bounds too complex to evaluate per launch");
+    return R;
+  }
+  // A check that no launch can pass (e.g. unsigned i - 1 at i = 0): the
+  // symbolic range is never used, so do not show it.
+  for (const RangeCheck &C : Checks)
+    if (C.Value->isConst() && (C.Value->constant() < C.Min || C.Value->constant() > C.Max)) {
+      R.widenToAllocation("index wraps around (" + render(C.Value) + " outside [" +
+                          std::to_string(C.Min) + ", " + std::to_string(C.Max) + "])");
+      return R;
+    }
   R.Kind = RegionKind::Bounded;
-  R.Ranges.push_back({Off.Lo, Expr::add(Off.Hi, Size.Hi)});
+  R.Ranges.push_back({Off.Lo, Hi});
   R.Checks = std::move(Checks);
   return R;
 }

@@ -1,0 +1,79 @@
+// Shapes outside the corpus, checked for soundness by hand: reverse and
+// negative-step loops, pointer bumping with a signed stride, unsigned i - 1
+// at i = 0 (wraps: never a small negative offset), 64-bit indices, a pointer
+// selected between two parameters, data-dependent while loops, float4, CAS
+// loops, early returns, % and / indices.
+// RUN: %gmem-analyze %s | FileCheck %s
+// CHECK-LABEL: kernel reverse_loop
+// CHECK:       write: [-4*n + 4*max(1, n), 4*n)
+// CHECK-LABEL: kernel ptr_bump
+// CHECK:       write: [min(-4*stride + 4*n*stride, 0), max(-4*stride + 4*n*stride + 4*blockDim.x - 4, 4*blockDim.x - 4) + 4)
+// CHECK-LABEL: kernel unsigned_minus_one
+// CHECK:       read:  whole allocation (index wraps around
+// CHECK-LABEL: kernel size_t_index
+// CHECK:       write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
+// CHECK-LABEL: kernel select_ptr
+// CHECK:       class:  unknown
+// CHECK:       read:  whole allocation (pointer may point into one of several objects)
+// CHECK-LABEL: kernel data_while
+// CHECK:       write: [0, 8589934592)
+// CHECK-LABEL: kernel vec4
+// CHECK:       write: [0, 16*min(blockDim.x*gridDim.x - 1, n4 - 1) + 16)
+// CHECK-LABEL: kernel cas_max
+// CHECK:       class:  non-idempotent -- atomic read-modify-write of 'm'
+// CHECK-LABEL: kernel early_return
+// CHECK:       read:  [4, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 8)
+// CHECK-LABEL: kernel neg_step
+// CHECK:       write: whole allocation (index bounds too complex to evaluate per launch)
+// CHECK-LABEL: kernel mod_index
+// CHECK:       read:  whole allocation
+// CHECK-LABEL: kernel div_index
+// CHECK:       read:  [-4294967296, 4294967296)
+__global__ void reverse_loop(float *a, const float *b, int n) {
+  for (int i = n - 1; i >= 0; --i) a[i] = b[i];
+}
+__global__ void ptr_bump(float *a, int n, int stride) {
+  float *p = a + threadIdx.x;
+  for (int k = 0; k < n; ++k) { *p = 0.f; p += stride; }
+}
+__global__ void unsigned_minus_one(float *a, const float *b) {
+  unsigned i = threadIdx.x;
+  a[i] = b[i - 1];
+}
+__global__ void size_t_index(float *a, long n) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  if (i < (size_t)n) a[i] = 1.f;
+}
+__global__ void select_ptr(float *a, float *b, int flag, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float *p = flag ? a : b;
+  if (i < n) p[i] = p[i + n];
+}
+__global__ void data_while(float *a, const int *next, int start) {
+  int j = start;
+  while (j >= 0) { a[j] = 1.f; j = next[j]; }
+}
+__global__ void vec4(float4 *out, const float4 *in, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) { float4 v = in[i]; v.x *= 2; out[i] = v; }
+}
+__global__ void cas_max(int *m, const int *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { int old = *m; while (old < v[i]) { int a = atomicCAS(m, old, v[i]); if (a == old) break; old = a; } }
+}
+__global__ void early_return(float *a, const float *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  a[i] = b[i + 1];
+}
+__global__ void neg_step(float *a, int n) {
+  for (int i = n - 1 - threadIdx.x; i >= 0; i -= blockDim.x) a[i] = 0.f;
+}
+__global__ void mod_index(float *a, const float *b, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = b[i % m];
+}
+__global__ void div_index(float *a, const float *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = b[i / 2];
+}
