@@ -30,6 +30,8 @@
 
 #include <stdint.h>
 
+#include "descriptor_abi.h" /* gmem_idempotence_class (GMEM_CLASS_*) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -59,11 +61,15 @@ extern "C" {
  * without a (valid) descriptor. */
 #define GMEM_CLASS_NONE (-1)
 
-/* Owners in a conflict: a parameter index (>= 0), a module global
+/* Owners of accesses and conflicts: a parameter index (0 <= i < 2^20), a
+ * pointer held in a by-value struct/functor parameter (GMEM_OWNER_FIELD(f),
+ * f = position among the descriptor's pointer fields), a module global
  * (GMEM_OWNER_GLOBAL(g), g = position among the descriptor's globals), or
- * memory the analysis cannot attribute to any argument. */
+ * memory the analysis cannot attribute to any of them. */
 #define GMEM_OWNER_UNKNOWN_MEMORY (-2147483647 - 1)
 #define GMEM_OWNER_GLOBAL(g) (-1 - (int32_t)(g))
+#define GMEM_OWNER_FIELD_BASE (1 << 20)
+#define GMEM_OWNER_FIELD(f) (GMEM_OWNER_FIELD_BASE + (int32_t)(f))
 
 /* gmemLaunchInfo.api: the entry point that launched. */
 #define GMEM_API_DRIVER 1  /* cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel */
@@ -79,12 +85,16 @@ extern "C" {
 #define GMEM_ARG_WRITE_EXACT 0x40
 #define GMEM_ARG_WIDENED 0x80       /* a region was widened at this launch */
 
-/* What one pointer argument may access at one launch. Ranges are absolute
- * device addresses, half-open. When an argument reads (writes) several
- * disjoint ranges, read_lo/read_hi is their hull and read_count their number.
- * "Anything" is reported as [0, UINT64_MAX). */
+/* What one pointer argument may access at one launch: a pointer parameter,
+ * or a pointer held in a by-value struct/functor parameter. Ranges are
+ * absolute device addresses, half-open. When an argument reads (writes)
+ * several disjoint ranges, read_lo/read_hi is their hull and read_count
+ * their number. "Anything" is reported as [0, UINT64_MAX). */
 typedef struct gmemArgAccess {
   int32_t param_index;   /* position among the kernel's parameters */
+  int32_t field_offset;  /* -1: the parameter itself; else byte offset of the
+                            pointer inside by-value parameter param_index */
+  int32_t owner;         /* as in conflicts: param_index or GMEM_OWNER_FIELD(f) */
   uint32_t flags;        /* GMEM_ARG_* */
   uint64_t pointer;      /* the argument's value */
   uint64_t alloc_base;   /* allocation containing pointer (GMEM_ARG_HAS_ALLOC) */
@@ -112,7 +122,7 @@ typedef struct gmemLaunchInfo {
   int32_t conflict_write;    /* owner written */
   uint64_t conflict_lo;      /* overlapping bytes, half-open, absolute */
   uint64_t conflict_hi;
-  int32_t num_ptr_args;      /* pointer parameters of the kernel */
+  int32_t num_ptr_args;      /* pointer parameters + pointer fields of the kernel */
   int32_t num_ptr_args_recorded; /* min(num_ptr_args, GMEM_MAX_PTR_ARGS) */
   gmemArgAccess ptr_args[GMEM_MAX_PTR_ARGS];
   char reason[GMEM_REASON_MAX]; /* why (not) idempotent, or why uninstrumented */

@@ -1,0 +1,49 @@
+// The few CUDA driver calls the runtime makes on its own behalf, behind an
+// interface so that unit tests can fake the driver (test/runtime/FakeDriver.h)
+// and the library never links libcuda at build time.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gmem {
+namespace rt {
+
+class DriverApi {
+public:
+  virtual ~DriverApi() = default;
+
+  /// False when no driver could be loaded at all.
+  virtual bool available() = 0;
+
+  virtual CUresult funcGetName(const char **Name, CUfunction F) = 0;
+  virtual CUresult funcGetModule(CUmodule *M, CUfunction F) = 0;
+  virtual CUresult funcGetParamInfo(CUfunction F, size_t Index, size_t *Offset, size_t *Size) = 0;
+  virtual CUresult moduleGetGlobal(CUdeviceptr *Ptr, size_t *Bytes, CUmodule M, const char *Name) = 0;
+
+  virtual CUresult kernelGetFunction(CUfunction *F, CUkernel K) = 0;
+  virtual CUresult kernelGetLibrary(CUlibrary *L, CUkernel K) = 0;
+  virtual CUresult kernelGetName(const char **Name, CUkernel K) = 0;
+  virtual CUresult libraryGetGlobal(CUdeviceptr *Ptr, size_t *Bytes, CUlibrary L, const char *Name) = 0;
+
+  virtual CUresult ctxGetCurrent(CUcontext *C) = 0;
+  virtual CUresult memGetAddressRange(CUdeviceptr *Base, size_t *Size, CUdeviceptr Ptr) = 0;
+
+  /// Copies device bytes to the host without joining any stream capture
+  /// and without synchronising with the program's streams (descriptor reads
+  /// happen inside the program's launch call).
+  virtual CUresult readDevice(void *Dst, CUdeviceptr Src, size_t Bytes) = 0;
+};
+
+/// The process's real driver (libcuda.so.1, loaded at first use).
+DriverApi &realDriver();
+
+/// dlsym that is not interposed by libgmemrt (see Interpose.cpp).
+void *realDlsym(void *Handle, const char *Name);
+/// The handle of libcuda.so.1 (dlopen at first use), or null.
+void *libcudaHandle();
+
+} // namespace rt
+} // namespace gmem

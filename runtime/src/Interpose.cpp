@@ -1,0 +1,805 @@
+// libgmemrt's ways in: the exported CUDA driver and runtime entry points,
+// cuGetProcAddress, and dlsym.
+//
+// * LD_PRELOAD or linking (libgmemrt before libcudart/libcuda): calls that
+//   bind by symbol (cuLaunchKernel, cudaLaunchKernel, cudaFree, ...) land here.
+// * CUDA 12+ runtimes (shared or static) dlopen libcuda.so.1 and fetch
+//   cuGetProcAddress(_v2) with dlsym on that handle, then every other entry
+//   point through it. Our dlsym returns our cuGetProcAddress for that, and
+//   our cuGetProcAddress returns our wrappers for the launch, allocation,
+//   free and unload entry points (the driver's own pointers otherwise).
+//
+// Each hooked entry point exists in several variants (exported legacy and
+// _ptsz symbols; cuGetProcAddress results for the default, legacy-stream and
+// per-thread-stream flags), each with its own slot for the real function,
+// so that a wrapper always calls exactly what the caller would have called.
+//
+// dlsym is interposed, so a dlsym(RTLD_NEXT, ...) made by someone else would
+// otherwise be resolved relative to libgmemrt instead of the caller; that
+// case is emulated from the caller's position in the link map.
+#include "Runtime.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <atomic>
+#include <climits>
+#include <cstring>
+
+#define GMEM_EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace gmem::rt;
+
+namespace {
+
+enum Family {
+  F_LaunchKernel,
+  F_LaunchKernelEx,
+  F_LaunchCoop,
+  F_GetProcAddressV2,
+  F_GetProcAddressV1,
+  F_MemAlloc,
+  F_MemAllocManaged,
+  F_MemAllocPitch,
+  F_MemAllocAsync,
+  F_MemAllocFromPoolAsync,
+  F_MemAllocHost,
+  F_MemHostAlloc,
+  F_MemFree,
+  F_MemFreeAsync,
+  F_MemFreeHost,
+  F_MemHostUnregister,
+  F_MemMap,
+  F_MemUnmap,
+  F_ModuleUnload,
+  F_LibraryUnload,
+  F_CtxDestroy,
+  F_PrimaryCtxReset,
+  F_PrimaryCtxRelease,
+  NumFamilies
+};
+
+enum Variant { V_Export, V_ExportPtsz, V_GpaDefault, V_GpaLegacy, V_GpaPtds, NumVariants };
+
+struct FamilyInfo {
+  const char *GpaName;    ///< name given to cuGetProcAddress
+  const char *Export;     ///< exported symbol (legacy stream)
+  const char *ExportPtsz; ///< exported _ptsz symbol, or null
+  int MinVersion, MaxVersion; ///< cudaVersion range with our wrapper's ABI
+};
+
+const FamilyInfo Families[NumFamilies] = {
+    {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel_ptsz", 0, INT_MAX},
+    {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", 11060, INT_MAX},
+    {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel_ptsz", 9000, INT_MAX},
+    {"cuGetProcAddress", "cuGetProcAddress_v2", nullptr, 12000, INT_MAX},
+    {"cuGetProcAddress", "cuGetProcAddress", nullptr, 0, 11999},
+    {"cuMemAlloc", "cuMemAlloc_v2", nullptr, 3020, INT_MAX},
+    {"cuMemAllocManaged", "cuMemAllocManaged", nullptr, 0, INT_MAX},
+    {"cuMemAllocPitch", "cuMemAllocPitch_v2", nullptr, 3020, INT_MAX},
+    {"cuMemAllocAsync", "cuMemAllocAsync", "cuMemAllocAsync_ptsz", 11020, INT_MAX},
+    {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", 11020, INT_MAX},
+    {"cuMemAllocHost", "cuMemAllocHost_v2", nullptr, 3020, INT_MAX},
+    {"cuMemHostAlloc", "cuMemHostAlloc", nullptr, 0, INT_MAX},
+    {"cuMemFree", "cuMemFree_v2", nullptr, 3020, INT_MAX},
+    {"cuMemFreeAsync", "cuMemFreeAsync", "cuMemFreeAsync_ptsz", 11020, INT_MAX},
+    {"cuMemFreeHost", "cuMemFreeHost", nullptr, 0, INT_MAX},
+    {"cuMemHostUnregister", "cuMemHostUnregister", nullptr, 0, INT_MAX},
+    {"cuMemMap", "cuMemMap", nullptr, 10020, INT_MAX},
+    {"cuMemUnmap", "cuMemUnmap", nullptr, 10020, INT_MAX},
+    {"cuModuleUnload", "cuModuleUnload", nullptr, 0, INT_MAX},
+    {"cuLibraryUnload", "cuLibraryUnload", nullptr, 12000, INT_MAX},
+    {"cuCtxDestroy", "cuCtxDestroy_v2", nullptr, 4000, INT_MAX},
+    {"cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxReset_v2", nullptr, 11000, INT_MAX},
+    {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", nullptr, 11000, INT_MAX},
+};
+
+std::atomic<void *> RealFn[NumFamilies][NumVariants];
+
+template <typename Fn> Fn realOf(int F, int V) {
+  void *P = RealFn[F][V].load(std::memory_order_acquire);
+  if (!P && (V == V_Export || V == V_ExportPtsz)) {
+    const char *Name = V == V_Export ? Families[F].Export : Families[F].ExportPtsz;
+    void *H = libcudaHandle();
+    if (Name && H) {
+      P = realDlsym(H, Name);
+      if (P)
+        RealFn[F][V].store(P, std::memory_order_release);
+    }
+  }
+  return reinterpret_cast<Fn>(P);
+}
+
+// Runtime::before itself returns null under a runtime-API launch (the
+// driver launch underneath a cudaLaunchKernel), so a hook needs no TLS access
+// of its own.
+inline bool active(Runtime &R) { return R.enabled(); }
+
+// --- launches ---------------------------------------------------------------
+
+using LaunchKernelFn = CUresult(CUDAAPI *)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                           unsigned, unsigned, unsigned, CUstream, void **, void **);
+template <int V>
+CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,
+                                void **extra) {
+  auto Real = realOf<LaunchKernelFn>(F_LaunchKernel, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  Runtime &RT = Runtime::global();
+  if (!active(RT))
+    return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(f);
+  L.Grid[0] = gx, L.Grid[1] = gy, L.Grid[2] = gz;
+  L.Block[0] = bx, L.Block[1] = by, L.Block[2] = bz;
+  L.Shmem = shmem;
+  L.Stream = reinterpret_cast<uint64_t>(s);
+  L.Params = params;
+  L.Extra = extra;
+  LaunchRecord *Rec = RT.before(L);
+  CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  RT.after(Rec, R);
+  return R;
+}
+
+using LaunchKernelExFn = CUresult(CUDAAPI *)(const CUlaunchConfig *, CUfunction, void **, void **);
+template <int V>
+CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **params,
+                                  void **extra) {
+  auto Real = realOf<LaunchKernelExFn>(F_LaunchKernelEx, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  Runtime &RT = Runtime::global();
+  if (!active(RT) || !cfg)
+    return Real(cfg, f, params, extra);
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(f);
+  L.Grid[0] = cfg->gridDimX, L.Grid[1] = cfg->gridDimY, L.Grid[2] = cfg->gridDimZ;
+  L.Block[0] = cfg->blockDimX, L.Block[1] = cfg->blockDimY, L.Block[2] = cfg->blockDimZ;
+  L.Shmem = cfg->sharedMemBytes;
+  L.Stream = reinterpret_cast<uint64_t>(cfg->hStream);
+  L.Params = params;
+  L.Extra = extra;
+  LaunchRecord *Rec = RT.before(L);
+  CUresult R = Real(cfg, f, params, extra);
+  RT.after(Rec, R);
+  return R;
+}
+
+using LaunchCoopFn = CUresult(CUDAAPI *)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                         unsigned, unsigned, unsigned, CUstream, void **);
+template <int V>
+CUresult CUDAAPI hkLaunchCoop(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                              unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params) {
+  auto Real = realOf<LaunchCoopFn>(F_LaunchCoop, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  Runtime &RT = Runtime::global();
+  if (!active(RT))
+    return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(f);
+  L.Grid[0] = gx, L.Grid[1] = gy, L.Grid[2] = gz;
+  L.Block[0] = bx, L.Block[1] = by, L.Block[2] = bz;
+  L.Shmem = shmem;
+  L.Stream = reinterpret_cast<uint64_t>(s);
+  L.Params = params;
+  LaunchRecord *Rec = RT.before(L);
+  CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+  RT.after(Rec, R);
+  return R;
+}
+
+// --- cuGetProcAddress -------------------------------------------------------
+
+void *wrapperOf(int F, int V);
+
+void *hookProc(const char *Sym, void *P, int Version, cuuint64_t Flags) {
+  if (!Sym || !P || Sym[0] != 'c' || Sym[1] != 'u')
+    return P;
+  for (int F = 0; F < NumFamilies; ++F) {
+    const FamilyInfo &I = Families[F];
+    if (std::strcmp(Sym, I.GpaName) != 0 || Version < I.MinVersion || Version > I.MaxVersion)
+      continue;
+    int V = (Flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) ? V_GpaPtds
+            : (Flags & CU_GET_PROC_ADDRESS_LEGACY_STREAM)          ? V_GpaLegacy
+                                                                    : V_GpaDefault;
+    void *Expected = nullptr;
+    if (!RealFn[F][V].compare_exchange_strong(Expected, P, std::memory_order_acq_rel) &&
+        Expected != P)
+      return P; // another function for the same slot: leave it alone
+    return wrapperOf(F, V);
+  }
+  return P;
+}
+
+using GetProcV2Fn = CUresult(CUDAAPI *)(const char *, void **, int, cuuint64_t,
+                                        CUdriverProcAddressQueryResult *);
+template <int V>
+CUresult CUDAAPI hkGetProcAddressV2(const char *sym, void **pfn, int ver, cuuint64_t flags,
+                                    CUdriverProcAddressQueryResult *status) {
+  auto Real = realOf<GetProcV2Fn>(F_GetProcAddressV2, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(sym, pfn, ver, flags, status);
+  if (R == CUDA_SUCCESS && pfn && *pfn && Runtime::global().enabled())
+    *pfn = hookProc(sym, *pfn, ver, flags);
+  return R;
+}
+
+using GetProcV1Fn = CUresult(CUDAAPI *)(const char *, void **, int, cuuint64_t);
+template <int V>
+CUresult CUDAAPI hkGetProcAddressV1(const char *sym, void **pfn, int ver, cuuint64_t flags) {
+  auto Real = realOf<GetProcV1Fn>(F_GetProcAddressV1, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(sym, pfn, ver, flags);
+  if (R == CUDA_SUCCESS && pfn && *pfn && Runtime::global().enabled())
+    *pfn = hookProc(sym, *pfn, ver, flags);
+  return R;
+}
+
+// --- allocations and frees --------------------------------------------------
+
+template <int V> CUresult CUDAAPI hkMemAlloc(CUdeviceptr *p, size_t n) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t)>(F_MemAlloc, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(*p, n);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, unsigned)>(F_MemAllocManaged, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n, flags);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(*p, n);
+  return R;
+}
+template <int V>
+CUresult CUDAAPI hkMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsigned e) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t *, size_t, size_t, unsigned)>(
+      F_MemAllocPitch, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, pitch, w, h, e);
+  if (R == CUDA_SUCCESS && p && pitch)
+    Runtime::global().onAlloc(*p, *pitch * h);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, CUstream)>(F_MemAllocAsync, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n, s);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(*p, n);
+  return R;
+}
+template <int V>
+CUresult CUDAAPI hkMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUstream s) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, CUmemoryPool, CUstream)>(
+      F_MemAllocFromPoolAsync, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n, pool, s);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(*p, n);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemAllocHost(void **p, size_t n) {
+  auto Real = realOf<CUresult(CUDAAPI *)(void **, size_t)>(F_MemAllocHost, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemHostAlloc(void **p, size_t n, unsigned flags) {
+  auto Real = realOf<CUresult(CUDAAPI *)(void **, size_t, unsigned)>(F_MemHostAlloc, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n, flags);
+  if (R == CUDA_SUCCESS && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemFree(CUdeviceptr p) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr)>(F_MemFree, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onFree(p);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemFreeAsync(CUdeviceptr p, CUstream s) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, CUstream)>(F_MemFreeAsync, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, s);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onFree(p);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemFreeHost(void *p) {
+  auto Real = realOf<CUresult(CUDAAPI *)(void *)>(F_MemFreeHost, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemHostUnregister(void *p) {
+  auto Real = realOf<CUresult(CUDAAPI *)(void *)>(F_MemHostUnregister, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+template <int V>
+CUresult CUDAAPI hkMemMap(CUdeviceptr p, size_t n, size_t off, CUmemGenericAllocationHandle h,
+                          unsigned long long flags) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                                         unsigned long long)>(F_MemMap, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n, off, h, flags);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onAlloc(p, n);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkMemUnmap(CUdeviceptr p, size_t n) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, size_t)>(F_MemUnmap, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(p, n);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onAlloc(p, n);
+  return R;
+}
+
+// --- modules and contexts ---------------------------------------------------
+
+template <int V> CUresult CUDAAPI hkModuleUnload(CUmodule m) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUmodule)>(F_ModuleUnload, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(m);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onModuleUnload(m);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkLibraryUnload(CUlibrary l) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUlibrary)>(F_LibraryUnload, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(l);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onLibraryUnload(l);
+  return R;
+}
+template <int V> CUresult CUDAAPI hkCtxDestroy(CUcontext c) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUcontext)>(F_CtxDestroy, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(c);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onContextDestroy();
+  return R;
+}
+template <int V> CUresult CUDAAPI hkPrimaryCtxReset(CUdevice d) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxReset, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(d);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onContextDestroy();
+  return R;
+}
+template <int V> CUresult CUDAAPI hkPrimaryCtxRelease(CUdevice d) {
+  auto Real = realOf<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxRelease, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(d);
+  if (R == CUDA_SUCCESS)
+    Runtime::global().onContextDestroy();
+  return R;
+}
+
+#define GMEM_VARIANTS(T)                                                                           \
+  {                                                                                                \
+    reinterpret_cast<void *>(&T<V_Export>), reinterpret_cast<void *>(&T<V_ExportPtsz>),            \
+        reinterpret_cast<void *>(&T<V_GpaDefault>), reinterpret_cast<void *>(&T<V_GpaLegacy>),     \
+        reinterpret_cast<void *>(&T<V_GpaPtds>)                                                    \
+  }
+
+void *const Wrappers[NumFamilies][NumVariants] = {
+    GMEM_VARIANTS(hkLaunchKernel),      GMEM_VARIANTS(hkLaunchKernelEx),
+    GMEM_VARIANTS(hkLaunchCoop),        GMEM_VARIANTS(hkGetProcAddressV2),
+    GMEM_VARIANTS(hkGetProcAddressV1),  GMEM_VARIANTS(hkMemAlloc),
+    GMEM_VARIANTS(hkMemAllocManaged),   GMEM_VARIANTS(hkMemAllocPitch),
+    GMEM_VARIANTS(hkMemAllocAsync),     GMEM_VARIANTS(hkMemAllocFromPoolAsync),
+    GMEM_VARIANTS(hkMemAllocHost),      GMEM_VARIANTS(hkMemHostAlloc),
+    GMEM_VARIANTS(hkMemFree),           GMEM_VARIANTS(hkMemFreeAsync),
+    GMEM_VARIANTS(hkMemFreeHost),       GMEM_VARIANTS(hkMemHostUnregister),
+    GMEM_VARIANTS(hkMemMap),            GMEM_VARIANTS(hkMemUnmap),
+    GMEM_VARIANTS(hkModuleUnload),      GMEM_VARIANTS(hkLibraryUnload),
+    GMEM_VARIANTS(hkCtxDestroy),        GMEM_VARIANTS(hkPrimaryCtxReset),
+    GMEM_VARIANTS(hkPrimaryCtxRelease),
+};
+
+void *wrapperOf(int F, int V) { return Wrappers[F][V]; }
+
+/// Our wrapper for an exported driver symbol name, or null.
+void *exportWrapper(const char *Name) {
+  for (int F = 0; F < NumFamilies; ++F) {
+    if (Families[F].Export && std::strcmp(Name, Families[F].Export) == 0)
+      return Wrappers[F][V_Export];
+    if (Families[F].ExportPtsz && std::strcmp(Name, Families[F].ExportPtsz) == 0)
+      return Wrappers[F][V_ExportPtsz];
+  }
+  return nullptr;
+}
+
+/// dlsym(RTLD_NEXT, Name) as the caller at Caller would have seen it: the
+/// first definition in an object loaded after the caller's.
+void *nextSymbol(void *Caller, const char *Name) {
+  Dl_info Info;
+  struct link_map *Self = nullptr;
+  if (!dladdr1(Caller, &Info, reinterpret_cast<void **>(&Self), RTLD_DL_LINKMAP) || !Self)
+    return realDlsym(RTLD_NEXT, Name);
+  for (struct link_map *L = Self->l_next; L; L = L->l_next) {
+    if (!L->l_name || !L->l_name[0])
+      continue;
+    void *H = dlopen(L->l_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!H)
+      continue;
+    void *S = realDlsym(H, Name);
+    dlclose(H);
+    if (!S)
+      continue;
+    Dl_info SI;
+    struct link_map *Def = nullptr;
+    if (dladdr1(S, &SI, reinterpret_cast<void **>(&Def), RTLD_DL_LINKMAP) && Def == L)
+      return S;
+  }
+  return nullptr;
+}
+
+// --- CUDA runtime API -------------------------------------------------------
+
+template <typename Fn> Fn cudartNext(std::atomic<void *> &Slot, const char *Name) {
+  void *P = Slot.load(std::memory_order_acquire);
+  if (!P) {
+    P = realDlsym(RTLD_NEXT, Name);
+    if (P)
+      Slot.store(P, std::memory_order_release);
+  }
+  return reinterpret_cast<Fn>(P);
+}
+
+/// The CUfunction of a host stub (current device), or null. Leaves the
+/// runtime's last-error state as it found it.
+CUfunction funcOfStub(const void *Func) {
+  static std::atomic<void *> SGet{nullptr}, SPeek{nullptr}, SLast{nullptr};
+  auto Get = cudartNext<cudaError_t (*)(cudaFunction_t *, const void *)>(SGet, "cudaGetFuncBySymbol");
+  auto Peek = cudartNext<cudaError_t (*)()>(SPeek, "cudaPeekAtLastError");
+  auto Last = cudartNext<cudaError_t (*)()>(SLast, "cudaGetLastError");
+  if (!Get || !Peek || !Last)
+    return nullptr;
+  cudaError_t Pending = Peek();
+  cudaFunction_t F = nullptr;
+  if (Get(&F, Func) != cudaSuccess) {
+    if (Pending == cudaSuccess)
+      Last(); // clear the error we caused
+    return nullptr;
+  }
+  return reinterpret_cast<CUfunction>(F);
+}
+
+using CudaLaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
+cudaError_t cudaLaunch(CudaLaunchFn Real, const void *func, dim3 g, dim3 b, void **args, size_t shmem,
+                       cudaStream_t s) {
+  if (!Real)
+    return cudaErrorInitializationError;
+  Runtime &RT = Runtime::global();
+  if (!active(RT))
+    return Real(func, g, b, args, shmem, s);
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(funcOfStub(func));
+  L.Grid[0] = g.x, L.Grid[1] = g.y, L.Grid[2] = g.z;
+  L.Block[0] = b.x, L.Block[1] = b.y, L.Block[2] = b.z;
+  L.Shmem = uint32_t(shmem);
+  L.Stream = reinterpret_cast<uint64_t>(s);
+  L.Params = args;
+  L.Api = GMEM_API_RUNTIME;
+  LaunchRecord *Rec = RT.before(L);
+  ++runtimeApiDepth();
+  cudaError_t R = Real(func, g, b, args, shmem, s);
+  --runtimeApiDepth();
+  RT.after(Rec, int(R));
+  return R;
+}
+
+using CudaLaunchExFn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
+cudaError_t cudaLaunchEx(CudaLaunchExFn Real, const cudaLaunchConfig_t *c, const void *func,
+                         void **args) {
+  if (!Real)
+    return cudaErrorInitializationError;
+  Runtime &RT = Runtime::global();
+  if (!active(RT) || !c)
+    return Real(c, func, args);
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(funcOfStub(func));
+  L.Grid[0] = c->gridDim.x, L.Grid[1] = c->gridDim.y, L.Grid[2] = c->gridDim.z;
+  L.Block[0] = c->blockDim.x, L.Block[1] = c->blockDim.y, L.Block[2] = c->blockDim.z;
+  L.Shmem = uint32_t(c->dynamicSmemBytes);
+  L.Stream = reinterpret_cast<uint64_t>(c->stream);
+  L.Params = args;
+  L.Api = GMEM_API_RUNTIME;
+  LaunchRecord *Rec = RT.before(L);
+  ++runtimeApiDepth();
+  cudaError_t R = Real(c, func, args);
+  --runtimeApiDepth();
+  RT.after(Rec, int(R));
+  return R;
+}
+
+std::atomic<void *> SLaunch{nullptr}, SLaunchPtsz{nullptr}, SLaunchEx{nullptr},
+    SLaunchExPtsz{nullptr}, SFree{nullptr}, SFreeAsync{nullptr}, SFreeAsyncPtsz{nullptr},
+    SFreeHost{nullptr}, SMalloc{nullptr}, SMallocManaged{nullptr}, SMallocAsync{nullptr},
+    SMallocAsyncPtsz{nullptr}, SMallocHost{nullptr}, SHostAlloc{nullptr}, SMallocPitch{nullptr};
+
+} // namespace
+
+// ===========================================================================
+// Exported symbols.
+
+// Driver API: launches.
+GMEM_EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                                            unsigned bx, unsigned by, unsigned bz, unsigned shmem,
+                                            CUstream s, void **params, void **extra) {
+  return hkLaunchKernel<V_Export>(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy,
+                                                 unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                                                 unsigned shmem, CUstream s, void **params,
+                                                 void **extra) {
+  return hkLaunchKernel<V_ExportPtsz>(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params,
+                                              void **extra) {
+  return hkLaunchKernelEx<V_Export>(c, f, params, extra);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *c, CUfunction f,
+                                                   void **params, void **extra) {
+  return hkLaunchKernelEx<V_ExportPtsz>(c, f, params, extra);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy,
+                                                       unsigned gz, unsigned bx, unsigned by,
+                                                       unsigned bz, unsigned shmem, CUstream s,
+                                                       void **params) {
+  return hkLaunchCoop<V_Export>(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy,
+                                                            unsigned gz, unsigned bx, unsigned by,
+                                                            unsigned bz, unsigned shmem,
+                                                            CUstream s, void **params) {
+  return hkLaunchCoop<V_ExportPtsz>(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+}
+
+// Driver API: entry-point lookup. cuda.h renames cuGetProcAddress to _v2,
+// so the 4-argument CUDA 11 symbol is defined through an asm label.
+GMEM_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *sym, void **pfn, int ver,
+                                                 cuuint64_t flags,
+                                                 CUdriverProcAddressQueryResult *status) {
+  return hkGetProcAddressV2<V_Export>(sym, pfn, ver, flags, status);
+}
+GMEM_EXPORT CUresult CUDAAPI gmemCuGetProcAddressV1(const char *sym, void **pfn, int ver,
+                                                    cuuint64_t flags) __asm__("cuGetProcAddress");
+GMEM_EXPORT CUresult CUDAAPI gmemCuGetProcAddressV1(const char *sym, void **pfn, int ver,
+                                                    cuuint64_t flags) {
+  return hkGetProcAddressV1<V_Export>(sym, pfn, ver, flags);
+}
+
+// Driver API: memory.
+GMEM_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *p, size_t n) { return hkMemAlloc<V_Export>(p, n); }
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
+  return hkMemAllocManaged<V_Export>(p, n, flags);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *p, size_t *pitch, size_t w, size_t h,
+                                                unsigned e) {
+  return hkMemAllocPitch<V_Export>(p, pitch, w, h, e);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
+  return hkMemAllocAsync<V_Export>(p, n, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s) {
+  return hkMemAllocAsync<V_ExportPtsz>(p, n, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool pool,
+                                                     CUstream s) {
+  return hkMemAllocFromPoolAsync<V_Export>(p, n, pool, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *p, size_t n,
+                                                          CUmemoryPool pool, CUstream s) {
+  return hkMemAllocFromPoolAsync<V_ExportPtsz>(p, n, pool, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void **p, size_t n) { return hkMemAllocHost<V_Export>(p, n); }
+GMEM_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned flags) {
+  return hkMemHostAlloc<V_Export>(p, n, flags);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr p) { return hkMemFree<V_Export>(p); }
+GMEM_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr p, CUstream s) {
+  return hkMemFreeAsync<V_Export>(p, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s) {
+  return hkMemFreeAsync<V_ExportPtsz>(p, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) { return hkMemFreeHost<V_Export>(p); }
+GMEM_EXPORT CUresult CUDAAPI cuMemHostUnregister(void *p) { return hkMemHostUnregister<V_Export>(p); }
+GMEM_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr p, size_t n, size_t off,
+                                      CUmemGenericAllocationHandle h, unsigned long long flags) {
+  return hkMemMap<V_Export>(p, n, off, h, flags);
+}
+GMEM_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr p, size_t n) { return hkMemUnmap<V_Export>(p, n); }
+
+// Driver API: modules and contexts.
+GMEM_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule m) { return hkModuleUnload<V_Export>(m); }
+GMEM_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary l) { return hkLibraryUnload<V_Export>(l); }
+GMEM_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext c) { return hkCtxDestroy<V_Export>(c); }
+GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice d) { return hkPrimaryCtxReset<V_Export>(d); }
+GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+  return hkPrimaryCtxRelease<V_Export>(d);
+}
+
+// Runtime API.
+GMEM_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem,
+                                         cudaStream_t s) {
+  return cudaLaunch(cudartNext<CudaLaunchFn>(SLaunch, "cudaLaunchKernel"), func, g, b, args, shmem, s);
+}
+GMEM_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 g, dim3 b, void **args,
+                                              size_t shmem, cudaStream_t s) {
+  return cudaLaunch(cudartNext<CudaLaunchFn>(SLaunchPtsz, "cudaLaunchKernel_ptsz"), func, g, b, args,
+                    shmem, s);
+}
+GMEM_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *func,
+                                            void **args) {
+  return cudaLaunchEx(cudartNext<CudaLaunchExFn>(SLaunchEx, "cudaLaunchKernelExC"), c, func, args);
+}
+GMEM_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *c, const void *func,
+                                                 void **args) {
+  return cudaLaunchEx(cudartNext<CudaLaunchExFn>(SLaunchExPtsz, "cudaLaunchKernelExC_ptsz"), c, func,
+                      args);
+}
+
+GMEM_EXPORT cudaError_t cudaFree(void *p) {
+  auto Real = cudartNext<cudaError_t (*)(void *)>(SFree, "cudaFree");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p);
+  if (R == cudaSuccess && p)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
+  auto Real = cudartNext<cudaError_t (*)(void *, cudaStream_t)>(SFreeAsync, "cudaFreeAsync");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, s);
+  if (R == cudaSuccess && p)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s) {
+  auto Real = cudartNext<cudaError_t (*)(void *, cudaStream_t)>(SFreeAsyncPtsz, "cudaFreeAsync_ptsz");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, s);
+  if (R == cudaSuccess && p)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaFreeHost(void *p) {
+  auto Real = cudartNext<cudaError_t (*)(void *)>(SFreeHost, "cudaFreeHost");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p);
+  if (R == cudaSuccess && p)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t)>(SMalloc, "cudaMalloc");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t, unsigned)>(SMallocManaged, "cudaMallocManaged");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n, flags);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t, cudaStream_t)>(SMallocAsync, "cudaMallocAsync");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n, s);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t, cudaStream_t)>(SMallocAsyncPtsz,
+                                                                         "cudaMallocAsync_ptsz");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n, s);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t)>(SMallocHost, "cudaMallocHost");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t, unsigned)>(SHostAlloc, "cudaHostAlloc");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, n, flags);
+  if (R == cudaSuccess && p)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  return R;
+}
+GMEM_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t *, size_t, size_t)>(SMallocPitch,
+                                                                             "cudaMallocPitch");
+  if (!Real)
+    return cudaErrorInitializationError;
+  cudaError_t R = Real(p, pitch, w, h);
+  if (R == cudaSuccess && p && pitch)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), *pitch * h);
+  return R;
+}
+
+// dlsym: see the top of this file.
+GMEM_EXPORT void *dlsym(void *Handle, const char *Name) {
+  if (Handle == RTLD_NEXT)
+    return nextSymbol(__builtin_return_address(0), Name);
+  void *R = realDlsym(Handle, Name);
+  if (!R || Name[0] != 'c' || Name[1] != 'u')
+    return R;
+  void *W = exportWrapper(Name);
+  if (!W)
+    return R;
+  // Replace only the driver's own definition (not another interposer's, nor ours).
+  void *H = libcudaHandle();
+  if (H && R == realDlsym(H, Name) && Runtime::global().enabled())
+    return W;
+  return R;
+}

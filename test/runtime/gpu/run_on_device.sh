@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# libgmemrt's GPU suite and GPU benchmark, in one command on the GPU machine
+# (repo root, ".stage" carried; staged by test/runtime/gpu/stage.py):
+#
+#   bash test/runtime/gpu/run_on_device.sh        # results in $OUT
+#
+# Steps (each under `timeout`; the exit status is 1 if any check failed):
+#   1. interpose_check under LD_PRELOAD (real driver): driver entry points,
+#      cuGetProcAddress, CUkernel handles, bad descriptor, error codes
+#   2. gpu_host (a) cuModuleLoadData / CUfunction and (b) cuLibraryLoadData /
+#      CUkernel over every corpus instance, LD_PRELOAD, GMEM_VERIFY=1 (the
+#      compiled evaluator is checked against gmem::checkInstance at every
+#      launch) and GMEM_GLOBALS=0 (globals unresolved, as gmem-analyze has
+#      them): every decision must equal gmem-analyze's
+#   3. gpu_host with the defaults (globals resolved, memo on): for information
+#   4. buffer checksums after every launch, without and with libgmemrt
+#   5. cudart_test (nvcc, -cudart shared and static) without and with libgmemrt
+#   6. gpu_bench plain / LD_PRELOAD, alternated, and with GMEM_DISABLE=1
+#   7. gmemrt-bench (CPU cost of the decision) on this machine's CPU
+set -u -o pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
+S=.stage/runtime
+OUT="${OUT:-$S/out}"
+mkdir -p "$OUT"
+LOG="$OUT/run.log"
+RT="$PWD/$S/lib/libgmemrt.so"
+export LD_LIBRARY_PATH="$PWD/$S/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+FAIL=0
+CPU=$(( $(nproc) > 2 ? 2 : 0 )); PIN=""   # benchmarks: pinned to one core when possible
+taskset -c $CPU true 2> /dev/null && PIN="taskset -c $CPU"
+step() { echo; echo "=== $*"; }
+{
+  echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(hostname)"
+  nvidia-smi -L
+  nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem --format=csv,noheader
+  grep -m1 "model name" /proc/cpuinfo; nproc; uname -r
+  chmod +x $S/bin/* 2>/dev/null
+
+  step "1. interpose_check (LD_PRELOAD, real driver, GMEM_VERIFY=1)"
+  LD_PRELOAD=$RT GMEM_VERIFY=1 timeout 60 $S/bin/interpose_check preload $S/kernels/interpose.ptx $S/kernels/interpose_plain.ptx || FAIL=1
+  step "1b. GMEM_LOG=launches (first lines)"
+  LD_PRELOAD=$RT GMEM_LOG=launches timeout 60 $S/bin/interpose_check preload $S/kernels/interpose.ptx $S/kernels/interpose_plain.ptx 2>&1 | grep "^gmem:" | head -8
+  step "1c. GMEM_DISABLE=1"
+  LD_PRELOAD=$RT GMEM_DISABLE=1 timeout 60 $S/bin/interpose_check disabled $S/kernels/interpose.ptx $S/kernels/interpose_plain.ptx | tail -1 || FAIL=1
+} 2>&1 | tee "$LOG"
+[ "${PIPESTATUS[0]}" = 0 ] || FAIL=1
+
+{
+  step "2a. gpu_host: cuModuleLoadData + CUfunction (GMEM_VERIFY=1 GMEM_GLOBALS=0)"
+  LD_PRELOAD=$RT GMEM_VERIFY=1 GMEM_GLOBALS=0 timeout 150 $S/bin/gpu_host $S/manifest.txt > "$OUT/host_a.txt" 2>&1; echo "exit $?"
+  grep -E "^(MISMATCH|CUDA-ERROR|gmem:|stats:|device|gpu_host)" "$OUT/host_a.txt"; tail -1 "$OUT/host_a.txt"
+  step "2b. gpu_host: cuLibraryLoadData + CUkernel (GMEM_VERIFY=1 GMEM_GLOBALS=0)"
+  LD_PRELOAD=$RT GMEM_VERIFY=1 GMEM_GLOBALS=0 timeout 150 $S/bin/gpu_host $S/manifest.txt --library > "$OUT/host_b.txt" 2>&1; echo "exit $?"
+  grep -E "^(MISMATCH|CUDA-ERROR|gmem:|stats:)" "$OUT/host_b.txt"; tail -1 "$OUT/host_b.txt"
+  step "3. gpu_host with the defaults (globals resolved, memo on)"
+  LD_PRELOAD=$RT timeout 150 $S/bin/gpu_host $S/manifest.txt --ex-every 3 2>&1 | grep -E "^(MISMATCH|CUDA-ERROR|gmem:|stats:)|instances ran"
+  step "4. checksums without / with libgmemrt"
+  timeout 150 $S/bin/gpu_host $S/manifest.txt --sums 2>&1 | grep "^SUM" > "$OUT/sums_plain.txt"
+  LD_PRELOAD=$RT timeout 150 $S/bin/gpu_host $S/manifest.txt --sums 2>&1 | grep "^SUM" > "$OUT/sums_gmem.txt"
+  echo "plain $(wc -l < "$OUT/sums_plain.txt") sums, gmem $(wc -l < "$OUT/sums_gmem.txt") sums"
+  diff "$OUT/sums_plain.txt" "$OUT/sums_gmem.txt" && echo "checksums identical"
+  step "5. cudart_test"
+  for M in shared static; do
+    echo "--- cudart_test_$M plain"; timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M | tail -3
+    echo "--- cudart_test_$M LD_PRELOAD"; LD_PRELOAD=$RT timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M
+  done
+} 2>&1 | tee -a "$LOG" | tee "$OUT/suite.txt"
+grep -q "^exit 0" "$OUT/suite.txt" || FAIL=1
+[ "$(grep -c '^exit 0' "$OUT/suite.txt")" = 2 ] || FAIL=1
+grep -q "^FAIL" "$OUT/suite.txt" && FAIL=1
+
+{
+  step "6. gpu_bench (N=20000 per configuration; plain and LD_PRELOAD alternated 5 times, $PIN)"
+  for R in 1 2 3 4 5; do
+    timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
+    LD_PRELOAD=$RT timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
+  done
+  LD_PRELOAD=$RT GMEM_DISABLE=1 timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
+  LD_PRELOAD=$RT GMEM_MEMO=0 timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
+} 2>&1 | tee -a "$LOG" | tee "$OUT/bench_gpu.txt"
+
+{
+  step "7. gmemrt-bench (CPU)"
+  if [ -x $S/bin/gmemrt-bench ]; then
+    GMEMRT_BENCH_PTX=$S/kernels/bench.ptx timeout 150 $PIN $S/bin/gmemrt-bench --benchmark_min_time=0.2 --benchmark_repetitions=3 \
+      --benchmark_report_aggregates_only=true --benchmark_out="$OUT/bench_cpu.json" --benchmark_out_format=json
+  fi
+  echo; echo "suite status: $([ $FAIL = 0 ] && echo PASS || echo FAIL)"
+} 2>&1 | tee -a "$LOG"
+exit $FAIL
