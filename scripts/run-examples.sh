@@ -21,7 +21,7 @@ echo "=== instance: vector_add writing c over b shifted by 16 bytes"
 echo "=== GPU demo: a program built with gmem-clang++ under libgmemrt"
 if [ ! -x build/bin/gmem-clang++ ]; then
   echo "GPU demo skipped: build/bin/gmem-clang++ was not built"
-elif ! build/bin/gmem-clang++ -O2 examples/demo/demo_app.cu -o build/demo_app; then
+elif ! build/bin/gmem-clang++ -O2 -Iinclude examples/demo/demo_app.cu -o build/demo_app -ldl; then
   echo "GPU demo skipped: the demo did not build (see above)"
 elif ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "GPU demo skipped: no NVIDIA GPU on this machine (built build/demo_app; run it on one"

@@ -36,6 +36,16 @@ public:
     Buf.insert(Buf.end(), S.begin(), S.end());
   }
   void expr(const ExprRef &E) {
+    // Only Expr::raw can build a malformed node (an n-ary op without
+    // operands, a division without two): write a variable no launch has, so
+    // that evaluation fails and the region widens, never a wrong bound.
+    bool Binary = E->op() == ExprOp::UDiv || E->op() == ExprOp::SDiv;
+    bool Nary = E->op() != ExprOp::Const && E->op() != ExprOp::Var && !Binary;
+    if ((Binary && E->operands().size() != 2) || (Nary && E->operands().empty())) {
+      u8(uint8_t(ExprOp::Var));
+      uleb(Var::arg(0xffffff).pack());
+      return;
+    }
     u8(uint8_t(E->op()));
     switch (E->op()) {
     case ExprOp::Const: sleb(E->constant()); return;

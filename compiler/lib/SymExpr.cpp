@@ -35,7 +35,7 @@ bool byText(const ExprRef &A, const ExprRef &B) { return A->str() < B->str(); }
 
 // Splits a term into (constant coefficient, rest) so that 3*x and 5*x merge.
 std::pair<int64_t, ExprRef> splitCoefficient(const ExprRef &T) {
-  if (T->op() == ExprOp::Mul && T->operands().front()->isConst()) {
+  if (T->op() == ExprOp::Mul && T->operands().size() >= 2 && T->operands().front()->isConst()) {
     const auto &Ops = T->operands();
     std::vector<ExprRef> Rest(Ops.begin() + 1, Ops.end());
     ExprRef R = Rest.size() == 1 ? Rest[0] : Expr::raw(ExprOp::Mul, 0, Rest);
@@ -344,8 +344,8 @@ std::optional<int64_t> evaluate(const Expr &E, const LaunchValues &L) {
   }
   // Fold operand by operand: no allocation on the launch path.
   const auto &Ops = E.operands();
-  if (Ops.empty())
-    return std::nullopt;
+  if (Ops.empty() || ((E.op() == ExprOp::UDiv || E.op() == ExprOp::SDiv) && Ops.size() != 2))
+    return std::nullopt; // malformed (only Expr::raw builds such nodes)
   auto First = evaluate(*Ops[0], L);
   if (!First)
     return std::nullopt;

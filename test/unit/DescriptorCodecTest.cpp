@@ -711,3 +711,27 @@ TEST(DescriptorCodecErrors, RandomMutationSmoke) {
 }
 
 } // namespace
+
+TEST(DescriptorCodecRobustness, MalformedRawNodesNeverYieldABound) {
+  // Expr::raw can build nodes the analysis never emits: an n-ary op with no
+  // operands, a division with one. Encoding and evaluating them must not
+  // crash, and must never produce a value (the region then widens).
+  KernelDescriptor K;
+  K.Symbol = "k";
+  ParamInfo P;
+  P.Name = "p";
+  P.Type = ScalarType::Ptr;
+  P.IsPointer = true;
+  P.Read = bounded({{Expr::raw(ExprOp::Add, 0, {}), Expr::raw(ExprOp::UDiv, 0, {C(8)})}});
+  K.Params.push_back(P);
+  std::vector<uint8_t> Blob = encodeDescriptor(K);
+  KernelDescriptor D;
+  std::string Err;
+  ASSERT_TRUE(decodeDescriptor(Blob.data(), Blob.size(), D, &Err)) << Err;
+  LaunchValues L;
+  L.Args = {0};
+  EXPECT_EQ(evaluate(*D.Params[0].Read.Ranges[0].Lo, L), std::nullopt);
+  EXPECT_EQ(evaluate(*D.Params[0].Read.Ranges[0].Hi, L), std::nullopt);
+  EXPECT_EQ(evaluate(*Expr::raw(ExprOp::UDiv, 0, {C(8)}), L), std::nullopt);
+  (void)Expr::add(Expr::raw(ExprOp::Mul, 0, {}), C(1)); // must not crash
+}

@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +49,8 @@ Instance mode (the decision the runtime makes at a launch):
   --grid X[,Y,Z]         grid dimensions (blocks)
   --block X[,Y,Z]        block dimensions (threads)
   --alloc BASE:SIZE      a device allocation (hex base, byte size); repeatable
+  --global SYM:BASE:SIZE where a module global the kernel uses lives (default:
+                         an object apart from every --alloc)
   --arg V                one per kernel parameter, in order:
                          ptr:0xADDR i32:N u32:N i64:N u64:N f32:X f64:X;
                          by-value structs: struct:KIND:V,... (C layout) or bytes:HEX
@@ -234,6 +237,7 @@ struct Options {
   bool HaveGrid = false, HaveBlock = false;
   int64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   std::vector<Allocation> Allocs;
+  std::map<std::string, Allocation> Globals;
   std::vector<std::string> Args;
   tool::DeviceCompileOptions Compile;
 };
@@ -264,6 +268,11 @@ Options parseCommandLine(int argc, char **argv) {
       O.HaveBlock = true;
     } else if (A == "--alloc") {
       O.Allocs.push_back(parseAlloc(Value()));
+    } else if (A == "--global") {
+      auto [Sym, Rest] = Value().split(':');
+      if (Sym.empty() || Rest.empty())
+        fail("--global takes SYM:BASE:SIZE");
+      O.Globals[Sym.str()] = parseAlloc(Rest);
     } else if (A == "--arg") {
       O.Args.push_back(Value().str());
     } else if (A == "--emit-ptx") {
@@ -288,8 +297,9 @@ Options parseCommandLine(int argc, char **argv) {
   if (O.Inputs.empty())
     fail("no input files (see --help)");
   bool Instance = !O.Kernel.empty();
-  if (!Instance && (O.HaveGrid || O.HaveBlock || !O.Allocs.empty() || !O.Args.empty()))
-    fail("--grid/--block/--alloc/--arg need --kernel");
+  if (!Instance && (O.HaveGrid || O.HaveBlock || !O.Allocs.empty() || !O.Args.empty() ||
+                    !O.Globals.empty()))
+    fail("--grid/--block/--alloc/--global/--arg need --kernel");
   if (Instance && (!O.HaveGrid || !O.HaveBlock))
     fail("instance mode needs --grid and --block");
   return O;
@@ -434,8 +444,10 @@ int main(int argc, char **argv) {
     // The PTX carries the descriptors, as a gmem build's would.
     tool::DeviceCompileOptions C = O.Compile;
     std::string Plugin = findPlugin();
+    // Same flags as analysis mode, so the PTX carries the same descriptors.
     if (!Plugin.empty())
-      C.ExtraArgs.insert(C.ExtraArgs.begin(), "-fpass-plugin=" + Plugin);
+      C.ExtraArgs.insert(C.ExtraArgs.begin(),
+                         {"-fpass-plugin=" + Plugin, "-fno-discard-value-names"});
     if (Error E = tool::compileDevicePTX(O.Inputs[0], O.EmitPTX, C))
       fail(toString(std::move(E)));
     return 0;
@@ -517,7 +529,11 @@ int main(int argc, char **argv) {
         return A;
     return std::nullopt;
   };
-  InstanceDecision D = checkInstance(K, L, Find);
+  auto FindGlobal = [&](const std::string &Sym) -> std::optional<Allocation> {
+    auto It = O.Globals.find(Sym);
+    return It == O.Globals.end() ? std::nullopt : std::optional<Allocation>(It->second);
+  };
+  InstanceDecision D = checkInstance(K, L, Find, FindGlobal);
   if (O.Json) {
     outs() << "{\n  \"schema\": 1,\n  \"inputs\": [";
     for (size_t I = 0; I < O.Inputs.size(); ++I)
