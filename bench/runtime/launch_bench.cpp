@@ -19,7 +19,11 @@
 // counters median_ns and p99_ns come from timing 200000 individual calls
 // with the TSC (timer overhead subtracted), which is what "per launch" means.
 // Results and the exact command: bench/runtime/RESULTS.md.
-#include "FlatEval.h"
+#include "gmem/compiler/FlatEval.h"
+
+namespace gmem::rt {
+using namespace gmem::flat;
+}
 #include "Runtime.h"
 
 #include "../../test/runtime/FakeDriver.h"

@@ -344,8 +344,8 @@ std::optional<int64_t> evaluate(const Expr &E, const LaunchValues &L) {
   }
   // Fold operand by operand: no allocation on the launch path.
   const auto &Ops = E.operands();
-  if (Ops.empty() || ((E.op() == ExprOp::UDiv || E.op() == ExprOp::SDiv) && Ops.size() != 2))
-    return std::nullopt; // malformed (only Expr::raw builds such nodes)
+  if (Ops.empty())
+    return std::nullopt;
   auto First = evaluate(*Ops[0], L);
   if (!First)
     return std::nullopt;

@@ -9,7 +9,11 @@
 #pragma once
 
 #include "Driver.h"
-#include "FlatEval.h"
+#include "gmem/compiler/FlatEval.h"
+
+namespace gmem::rt {
+using namespace gmem::flat; // the evaluator shared with gmem-analyze
+}
 
 #include "gmem/compiler/KernelDescriptor.h"
 

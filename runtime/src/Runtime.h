@@ -6,7 +6,11 @@
 
 #include "AllocMap.h"
 #include "Driver.h"
-#include "FlatEval.h"
+#include "gmem/compiler/FlatEval.h"
+
+namespace gmem::rt {
+using namespace gmem::flat; // the evaluator shared with gmem-analyze
+}
 #include "KernelCache.h"
 
 #include "gmem/gmem.h"

@@ -31,5 +31,5 @@ part corpus .stage/gpu bash test/gpu/run_on_device.sh
 # GMEM_LOG=launches: the *_gmemrt programs and the README's demo print one
 # line per launch with the runtime's decision.
 GMEM_LOG=launches part driver .stage/driver bash test/driver/gpu/run.sh
-[ -f test/runtime/gpu/run.sh ] && part runtime .stage/runtime bash test/runtime/gpu/run.sh
+part runtime .stage/runtime bash test/runtime/gpu/run_on_device.sh
 exit $status

@@ -2,7 +2,11 @@
 // gmem::evaluate and gmem::checkInstance: on random expressions, on random
 // descriptors and launches, and on every descriptor the analysis embeds in
 // the corpus PTX (built at test-build time when clang and CUDA are there).
-#include "FlatEval.h"
+#include "gmem/compiler/FlatEval.h"
+
+namespace gmem::rt {
+using namespace gmem::flat;
+}
 #include "TestDescriptors.h"
 
 #include "gmem/compiler/DescriptorCodec.h"

@@ -8,6 +8,7 @@
 #include "DeviceCompile.h"
 
 #include "gmem/compiler/DescriptorCodec.h"
+#include "gmem/compiler/FlatEval.h"
 #include "gmem/compiler/InstanceCheck.h"
 #include "gmem/compiler/Report.h"
 #include "gmem/passes/DescriptorEmitter.h"
@@ -533,7 +534,39 @@ int main(int argc, char **argv) {
     auto It = O.Globals.find(Sym);
     return It == O.Globals.end() ? std::nullopt : std::optional<Allocation>(It->second);
   };
+  // Decide with the evaluator libgmemrt uses at every launch (compiled
+  // descriptor, compiler/FlatEval), then confirm it against the reference
+  // checkInstance, whose form also carries the notes printed below.
+  flat::FlatKernel FK = flat::compileKernel(K);
+  flat::FastLaunch FL;
+  for (int I = 0; I < 3; ++I) {
+    FL.Grid[I] = L.Grid[I];
+    FL.Block[I] = L.Block[I];
+  }
+  FL.ArgBits = L.ArgBits.data();
+  FL.NumArgs = L.ArgBits.size();
+  std::vector<flat::ByteView> Views;
+  for (const std::vector<uint8_t> &B : L.ArgBytes)
+    Views.push_back({B.data(), B.size()});
+  FL.ArgBytes = Views.data();
+  FL.NumArgBytes = Views.size();
+  std::vector<std::optional<Allocation>> GlobalAllocs;
+  for (const ParamInfo &G : K.Globals)
+    GlobalAllocs.push_back(FindGlobal(G.Name));
+  FL.Globals = GlobalAllocs.data();
+  flat::FastDecision FD;
+  flat::fastCheck(FK, FL,
+                  [&](uint64_t P, Allocation &Out) {
+                    auto A = Find(P);
+                    if (A)
+                      Out = *A;
+                    return A.has_value();
+                  },
+                  FD);
   InstanceDecision D = checkInstance(K, L, Find, FindGlobal);
+  std::string Diff = flat::compareDecisions(K, FD, D);
+  if (!Diff.empty())
+    fail("internal: the launch evaluator and the reference disagree: " + Diff);
   if (O.Json) {
     outs() << "{\n  \"schema\": 1,\n  \"inputs\": [";
     for (size_t I = 0; I < O.Inputs.size(); ++I)

@@ -68,7 +68,7 @@ if [ "$RT" != "(none)" ] && [ -f "$RT" ]; then
   done
   build vadd_gmemrt      --gmem-runtime "$P/vadd.cu" "$P/check.cpp"
   build stencil2d_gmemrt --gmem-runtime "$P/stencil2d.cu" "$P/check.cpp"
-X
+  build demo_app         --gmem-runtime -I"$REPO/include" "$REPO/examples/demo/demo_app.cu" -ldl  # the README's GPU demo
 else
   echo "note    build/lib/libgmemrt.so not built: no *_gmemrt programs staged"
 fi

@@ -11,6 +11,10 @@
 // poisoning every node that uses it), then the instance check runs over
 // preallocated scratch buffers.
 //
+// It lives in compiler/ because it is THE evaluator: libgmemrt decides every
+// launch with it and gmem-analyze's instance mode decides with it too (and
+// checks the result against checkInstance, the reference).
+//
 // The semantics are exactly gmem::evaluate's and gmem::checkInstance's: same
 // ranges, flags, conflict and reason. test/runtime/FlatEvalTest.cpp checks
 // this on tens of thousands of random expressions, on random descriptors and
@@ -27,7 +31,7 @@
 #include <vector>
 
 namespace gmem {
-namespace rt {
+namespace flat {
 
 enum class FOp : uint8_t { Const, Slot, Field, Fail, Add, Mul, SMin, SMax, UDiv, SDiv };
 
@@ -445,5 +449,5 @@ void fastCheck(const FlatKernel &K, const FastLaunch &L, LookupFn &&Lookup, Fast
   D.Idempotent = true;
 }
 
-} // namespace rt
+} // namespace flat
 } // namespace gmem

@@ -1,10 +1,10 @@
-#include "FlatEval.h"
+#include "gmem/compiler/FlatEval.h"
 
 #include <sstream>
 #include <unordered_map>
 
 namespace gmem {
-namespace rt {
+namespace flat {
 namespace {
 
 uint32_t addNode(FProgram &P, InternMap &Ids, FOp Op, int64_t Imm, const uint32_t *Ops, uint32_t N) {
@@ -354,5 +354,5 @@ std::string compareDecisions(const KernelDescriptor &K, const FastDecision &F,
   return "";
 }
 
-} // namespace rt
+} // namespace flat
 } // namespace gmem
