@@ -151,6 +151,8 @@ void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max,
   if (!E || staticallyWithin(E, Min, Max, ArgBits))
     return;
   Assumed |= onlyGeometry(E);
+  for (std::vector<RangeCheck> *R : Recording)
+    R->push_back({E, Min, Max, Assumed});
   for (RangeCheck &R : C.Checks)
     if (sameExpr(R.Value, E) && R.Min <= Min && R.Max >= Max) {
       R.Assumed &= Assumed; // one semantic use makes it semantic
@@ -216,11 +218,27 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
       C.Why = "index expression too deep";
     return {};
   }
+  // Guards make bounds of one SCEV recur inside bounds of others; without
+  // this memo some kernels took hundreds of milliseconds. A cached bound is
+  // valid at any depth (depth only limits how many guards are used).
+  auto Key = std::make_pair(S, C.At ? C.At->getParent() : nullptr);
+  if (auto It = Memo.find(Key); It != Memo.end()) {
+    for (const RangeCheck &K : It->second.Checks)
+      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    if (C.Why.empty())
+      C.Why = It->second.Why;
+    return It->second.B;
+  }
+  std::vector<RangeCheck> Used;
+  std::string WhyBefore = C.Why;
+  Recording.push_back(&Used);
   ++C.Depth;
   Bounds B = natural(S, C);
   if (C.At && C.Depth < GuardDepth)
     B = applyGuards(S, B, C);
   --C.Depth;
+  Recording.pop_back();
+  Memo[Key] = {B, std::move(Used), C.Why != WhyBefore ? C.Why : std::string()};
   return B;
 }
 

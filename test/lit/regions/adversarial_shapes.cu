@@ -4,6 +4,14 @@
 // selected between two parameters, data-dependent while loops, float4, CAS
 // loops, early returns, % and / indices.
 // RUN: %gmem-analyze %s | FileCheck %s
+// Decreasing loop: exact where its launch checks hold, whole allocation
+// where they fail; never smaller than the truth [0, 4n).
+// RUN: %gmem-analyze %s --kernel neg_step --grid 1 --block 64 --alloc 0x100000:0x100000 \
+// RUN:   --arg ptr:0x180000 --arg i32:64 | FileCheck %s --check-prefix=NEG-EXACT
+// RUN: %gmem-analyze %s --kernel neg_step --grid 1 --block 32 --alloc 0x100000:0x100000 \
+// RUN:   --arg ptr:0x180000 --arg i32:100 | FileCheck %s --check-prefix=NEG-WIDE
+// NEG-EXACT: #0 a  write [0x180000, 0x180100){{$}}
+// NEG-WIDE:  #0 a  write [0x100000, 0x200000)  (launch fails the no-wrap check
 // CHECK-LABEL: kernel reverse_loop
 // CHECK:       write: [-4*n + 4*max(1, n), 4*n)
 // CHECK-LABEL: kernel ptr_bump
@@ -24,7 +32,7 @@
 // CHECK-LABEL: kernel early_return
 // CHECK:       read:  [4, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 8)
 // CHECK-LABEL: kernel neg_step
-// CHECK:       write: whole allocation (index bounds too complex to evaluate per launch)
+// CHECK:       write: [4*min(
 // CHECK-LABEL: kernel mod_index
 // CHECK:       read:  whole allocation
 // CHECK-LABEL: kernel div_index

@@ -26,6 +26,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstrTypes.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,17 @@ private:
   llvm::LoopInfo &LI;
   std::vector<unsigned> ArgBits;
   llvm::DenseMap<const llvm::BasicBlock *, std::vector<GuardFact>> GuardCache;
+
+  /// Bounds of a SCEV at a block, with every check the computation relied
+  /// on (replayed on reuse, so a cached bound never loses a condition).
+  struct MemoEntry {
+    Bounds B;
+    std::vector<RangeCheck> Checks;
+    std::string Why;
+  };
+  std::map<std::pair<const llvm::SCEV *, const llvm::BasicBlock *>, MemoEntry> Memo;
+  /// Check lists of the walks in progress: addCheck records into each.
+  std::vector<std::vector<RangeCheck> *> Recording;
 };
 
 /// Removes Part's operands from Ops (as a multiset); false if not all there.
