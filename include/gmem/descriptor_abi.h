@@ -44,6 +44,20 @@
  * it to the whole allocation. Evaluation is in int64 with overflow detection;
  * an overflow also widens. This keeps every region a superset of the truth.
  *
+ * Where a descriptor lives, and why. The pass stores each kernel's blob in
+ * the device module itself, as a global-memory byte array named
+ *   __gmem_desc_<mangled kernel name>
+ * The runtime meets kernels only as CUfunction (or CUkernel) handles, in
+ * every path: programs built with clang + the plugin (host and device halves
+ * from gmem-clang++), modules loaded from PTX/cubin with cuModuleLoadData or
+ * cuLibraryLoadData, and programs interposed with LD_PRELOAD. From any such
+ * handle cuFuncGetModule + cuFuncGetName + cuModuleGetGlobal reach the blob,
+ * read once with one device-to-host copy at the kernel's first launch and
+ * cached per handle. A host-side registration emitted by the plugin's host
+ * half would only cover the first path. Modules built without gmem simply
+ * lack the global: their launches pass through uninstrumented; loaders that
+ * do not know gmem ignore it.
+ *
  * Versioning: the version is bumped on any incompatible change; a runtime
  * that meets another version reports it once and leaves the kernel
  * uninstrumented.
