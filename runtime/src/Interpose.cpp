@@ -685,97 +685,40 @@ GMEM_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *c, co
                       args);
 }
 
-GMEM_EXPORT cudaError_t cudaFree(void *p) {
-  auto Real = cudartNext<cudaError_t (*)(void *)>(SFree, "cudaFree");
+// The cudart allocation entry points: call the real one, then tell the
+// allocation map what changed (a free invalidates cached lookups).
+template <typename... Rest>
+cudaError_t freeThrough(std::atomic<void *> &Slot, const char *Name, void *P, Rest... R) {
+  auto Real = cudartNext<cudaError_t (*)(void *, Rest...)>(Slot, Name);
   if (!Real)
     return cudaErrorInitializationError;
-  cudaError_t R = Real(p);
-  if (R == cudaSuccess && p)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
+  cudaError_t E = Real(P, R...);
+  if (E == cudaSuccess && P)
+    Runtime::global().onFree(reinterpret_cast<uint64_t>(P));
+  return E;
 }
-GMEM_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
-  auto Real = cudartNext<cudaError_t (*)(void *, cudaStream_t)>(SFreeAsync, "cudaFreeAsync");
+template <typename... Rest>
+cudaError_t allocThrough(std::atomic<void *> &Slot, const char *Name, void **P, size_t N,
+                         Rest... R) {
+  auto Real = cudartNext<cudaError_t (*)(void **, size_t, Rest...)>(Slot, Name);
   if (!Real)
     return cudaErrorInitializationError;
-  cudaError_t R = Real(p, s);
-  if (R == cudaSuccess && p)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
+  cudaError_t E = Real(P, N, R...);
+  if (E == cudaSuccess && P)
+    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*P), N);
+  return E;
 }
-GMEM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s) {
-  auto Real = cudartNext<cudaError_t (*)(void *, cudaStream_t)>(SFreeAsyncPtsz, "cudaFreeAsync_ptsz");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, s);
-  if (R == cudaSuccess && p)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaFreeHost(void *p) {
-  auto Real = cudartNext<cudaError_t (*)(void *)>(SFreeHost, "cudaFreeHost");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p);
-  if (R == cudaSuccess && p)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t)>(SMalloc, "cudaMalloc");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t, unsigned)>(SMallocManaged, "cudaMallocManaged");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n, flags);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t, cudaStream_t)>(SMallocAsync, "cudaMallocAsync");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n, s);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t, cudaStream_t)>(SMallocAsyncPtsz,
-                                                                         "cudaMallocAsync_ptsz");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n, s);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t)>(SMallocHost, "cudaMallocHost");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
-GMEM_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
-  auto Real = cudartNext<cudaError_t (*)(void **, size_t, unsigned)>(SHostAlloc, "cudaHostAlloc");
-  if (!Real)
-    return cudaErrorInitializationError;
-  cudaError_t R = Real(p, n, flags);
-  if (R == cudaSuccess && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
-}
+
+GMEM_EXPORT cudaError_t cudaFree(void *p) { return freeThrough(SFree, "cudaFree", p); }
+GMEM_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return freeThrough(SFreeAsync, "cudaFreeAsync", p, s); }
+GMEM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s) { return freeThrough(SFreeAsyncPtsz, "cudaFreeAsync_ptsz", p, s); }
+GMEM_EXPORT cudaError_t cudaFreeHost(void *p) { return freeThrough(SFreeHost, "cudaFreeHost", p); }
+GMEM_EXPORT cudaError_t cudaMalloc(void **p, size_t n) { return allocThrough(SMalloc, "cudaMalloc", p, n); }
+GMEM_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) { return allocThrough(SMallocManaged, "cudaMallocManaged", p, n, flags); }
+GMEM_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { return allocThrough(SMallocAsync, "cudaMallocAsync", p, n, s); }
+GMEM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s) { return allocThrough(SMallocAsyncPtsz, "cudaMallocAsync_ptsz", p, n, s); }
+GMEM_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return allocThrough(SMallocHost, "cudaMallocHost", p, n); }
+GMEM_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) { return allocThrough(SHostAlloc, "cudaHostAlloc", p, n, flags); }
 GMEM_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t w, size_t h) {
   auto Real = cudartNext<cudaError_t (*)(void **, size_t *, size_t, size_t)>(SMallocPitch,
                                                                              "cudaMallocPitch");
