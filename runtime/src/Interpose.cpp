@@ -122,6 +122,18 @@ inline bool active(Runtime &R) { return R.enabled(); }
 
 using LaunchKernelFn = CUresult(CUDAAPI *)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                            unsigned, unsigned, unsigned, CUstream, void **, void **);
+// Calls driver entry point F (version V) and hands its result to Then,
+// which updates the runtime's view (allocations, modules, contexts).
+template <typename Fn, typename ThenFn, typename... A>
+CUresult forwardThen(int F, int V, ThenFn &&Then, A... Args) {
+  auto Real = realOf<Fn>(F, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  CUresult R = Real(Args...);
+  Then(R);
+  return R;
+}
+
 template <int V>
 CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                 unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,
@@ -246,22 +258,16 @@ CUresult CUDAAPI hkGetProcAddressV1(const char *sym, void **pfn, int ver, cuuint
 // --- allocations and frees --------------------------------------------------
 
 template <int V> CUresult CUDAAPI hkMemAlloc(CUdeviceptr *p, size_t n) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t)>(F_MemAlloc, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n);
-  if (R == CUDA_SUCCESS && p)
-    Runtime::global().onAlloc(*p, n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr *, size_t)>(F_MemAlloc, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS && p)
+      Runtime::global().onAlloc(*p, n);
+  }, p, n);
 }
 template <int V> CUresult CUDAAPI hkMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, unsigned)>(F_MemAllocManaged, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n, flags);
-  if (R == CUDA_SUCCESS && p)
-    Runtime::global().onAlloc(*p, n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, unsigned)>(F_MemAllocManaged, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS && p)
+      Runtime::global().onAlloc(*p, n);
+  }, p, n, flags);
 }
 template <int V>
 CUresult CUDAAPI hkMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t h, unsigned e) {
@@ -275,13 +281,10 @@ CUresult CUDAAPI hkMemAllocPitch(CUdeviceptr *p, size_t *pitch, size_t w, size_t
   return R;
 }
 template <int V> CUresult CUDAAPI hkMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, CUstream)>(F_MemAllocAsync, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n, s);
-  if (R == CUDA_SUCCESS && p)
-    Runtime::global().onAlloc(*p, n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, CUstream)>(F_MemAllocAsync, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS && p)
+      Runtime::global().onAlloc(*p, n);
+  }, p, n, s);
 }
 template <int V>
 CUresult CUDAAPI hkMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool pool, CUstream s) {
@@ -295,127 +298,88 @@ CUresult CUDAAPI hkMemAllocFromPoolAsync(CUdeviceptr *p, size_t n, CUmemoryPool 
   return R;
 }
 template <int V> CUresult CUDAAPI hkMemAllocHost(void **p, size_t n) {
-  auto Real = realOf<CUresult(CUDAAPI *)(void **, size_t)>(F_MemAllocHost, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n);
-  if (R == CUDA_SUCCESS && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(void **, size_t)>(F_MemAllocHost, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS && p)
+      Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  }, p, n);
 }
 template <int V> CUresult CUDAAPI hkMemHostAlloc(void **p, size_t n, unsigned flags) {
-  auto Real = realOf<CUresult(CUDAAPI *)(void **, size_t, unsigned)>(F_MemHostAlloc, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n, flags);
-  if (R == CUDA_SUCCESS && p)
-    Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(void **, size_t, unsigned)>(F_MemHostAlloc, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS && p)
+      Runtime::global().onAlloc(reinterpret_cast<uint64_t>(*p), n);
+  }, p, n, flags);
 }
 template <int V> CUresult CUDAAPI hkMemFree(CUdeviceptr p) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr)>(F_MemFree, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onFree(p);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr)>(F_MemFree, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onFree(p);
+  }, p);
 }
 template <int V> CUresult CUDAAPI hkMemFreeAsync(CUdeviceptr p, CUstream s) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, CUstream)>(F_MemFreeAsync, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, s);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onFree(p);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr, CUstream)>(F_MemFreeAsync, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onFree(p);
+  }, p, s);
 }
 template <int V> CUresult CUDAAPI hkMemFreeHost(void *p) {
-  auto Real = realOf<CUresult(CUDAAPI *)(void *)>(F_MemFreeHost, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(void *)>(F_MemFreeHost, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  }, p);
 }
 template <int V> CUresult CUDAAPI hkMemHostUnregister(void *p) {
-  auto Real = realOf<CUresult(CUDAAPI *)(void *)>(F_MemHostUnregister, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(void *)>(F_MemHostUnregister, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onFree(reinterpret_cast<uint64_t>(p));
+  }, p);
 }
 template <int V>
 CUresult CUDAAPI hkMemMap(CUdeviceptr p, size_t n, size_t off, CUmemGenericAllocationHandle h,
                           unsigned long long flags) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
-                                         unsigned long long)>(F_MemMap, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n, off, h, flags);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onAlloc(p, n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                                         unsigned long long)>(F_MemMap, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onAlloc(p, n);
+  }, p, n, off, h, flags);
 }
 template <int V> CUresult CUDAAPI hkMemUnmap(CUdeviceptr p, size_t n) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdeviceptr, size_t)>(F_MemUnmap, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(p, n);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onAlloc(p, n);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr, size_t)>(F_MemUnmap, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onAlloc(p, n);
+  }, p, n);
 }
 
 // --- modules and contexts ---------------------------------------------------
 
 template <int V> CUresult CUDAAPI hkModuleUnload(CUmodule m) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUmodule)>(F_ModuleUnload, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(m);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onModuleUnload(m);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUmodule)>(F_ModuleUnload, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onModuleUnload(m);
+  }, m);
 }
 template <int V> CUresult CUDAAPI hkLibraryUnload(CUlibrary l) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUlibrary)>(F_LibraryUnload, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(l);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onLibraryUnload(l);
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUlibrary)>(F_LibraryUnload, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onLibraryUnload(l);
+  }, l);
 }
 template <int V> CUresult CUDAAPI hkCtxDestroy(CUcontext c) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUcontext)>(F_CtxDestroy, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(c);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onContextDestroy();
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUcontext)>(F_CtxDestroy, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onContextDestroy();
+  }, c);
 }
 template <int V> CUresult CUDAAPI hkPrimaryCtxReset(CUdevice d) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxReset, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(d);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onContextDestroy();
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxReset, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onContextDestroy();
+  }, d);
 }
 template <int V> CUresult CUDAAPI hkPrimaryCtxRelease(CUdevice d) {
-  auto Real = realOf<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxRelease, V);
-  if (!Real)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  CUresult R = Real(d);
-  if (R == CUDA_SUCCESS)
-    Runtime::global().onContextDestroy();
-  return R;
+  return forwardThen<CUresult(CUDAAPI *)(CUdevice)>(F_PrimaryCtxRelease, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onContextDestroy();
+  }, d);
 }
 
 #define GMEM_VARIANTS(T)                                                                           \
