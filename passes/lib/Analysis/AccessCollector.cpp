@@ -4,6 +4,7 @@
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -75,17 +76,25 @@ private:
     // takes 64-bit integers (possible addresses) or clobbers memory may
     // touch anything.
     if (CB.isInlineAsm()) {
-      bool MayTouchAnything = !CB.doesNotAccessMemory();
+      // What the asm text can do: memory is only reached through memory
+      // instructions, so an asm with none (shuffles, moves, conversions, as
+      // in CUB) touches nothing, and one with only loads only reads.
+      auto Use = scanAsmMemoryUse(cast<InlineAsm>(CB.getCalledOperand())->getAsmString(),
+                                  getGpuArch(*F.getParent()));
+      if (!Use.Reads && !Use.Writes)
+        return;
+      bool MayTouchAnything = CB.arg_empty();
       for (Value *Arg : CB.args()) {
         if (Arg->getType()->isPointerTy())
-          addWhole(CB, Arg, true, true, "passed to inline asm");
+          addWhole(CB, Arg, Use.Reads, Use.Writes, "passed to inline asm");
         else if (Arg->getType()->isIntegerTy(64))
-          MayTouchAnything = true;
+          MayTouchAnything = true; // a 64-bit integer may be an address
       }
-      if (MayTouchAnything) {
+      if (MayTouchAnything || !CB.doesNotAccessMemory()) {
         MemAccess A;
         A.Inst = &CB;
-        A.Reads = A.Writes = true;
+        A.Reads = Use.Reads;
+        A.Writes = Use.Writes;
         A.WidenReason = "inline asm may touch any memory";
         Result.Accesses.push_back(A);
       }

@@ -257,8 +257,9 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
                       "': idempotent when they do not overlap at a launch");
     }
   }
-  Cls.finish(AnyRead ? "every location it reads is proven apart from every location it writes"
-                     : "reads no global memory");
+  Cls.finish(!AnyRead    ? "reads no global memory"
+             : !AnyWrite ? "writes no global memory"
+                         : "every location it reads is proven apart from every location it writes");
   return K;
 }
 

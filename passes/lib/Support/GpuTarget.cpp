@@ -2,6 +2,7 @@
 
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -238,6 +239,49 @@ bool isMemoryNeutralCall(const CallBase &CB) {
     }
   }
   return false;
+}
+
+AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
+  AsmMemoryUse U;
+  if (Arch != GpuArch::NVPTX) {
+    // AMDGPU and anything else: any token naming a memory operation.
+    std::string Lower = Text.lower();
+    for (const char *K : {"load", "store", "atomic", "global_", "flat_", "buffer_", "scratch_",
+                          "ds_", "image_", "tbuffer_", "s_dcache", "gws"})
+      if (StringRef(Lower).contains(K))
+        U.Reads = U.Writes = true;
+    return U;
+  }
+  // PTX: the opcode is the identifier before the first '.' of a word that
+  // is not a register ($N operands, %regs). Unknown words count as nothing:
+  // only these opcodes reach memory.
+  static const char *ReadOps[] = {"ld",  "ldu",      "tex",      "tld4", "suld",   "atom",
+                                  "red", "cp",       "multimem", "ldmatrix", "wgmma", "mbarrier",
+                                  "prefetch", "prefetchu", "applypriority"};
+  static const char *WriteOps[] = {"st",       "atom",      "red",    "sust",     "sured",
+                                   "cp",       "multimem",  "discard", "stmatrix", "tensormap",
+                                   "mbarrier", "wgmma"};
+  size_t I = 0;
+  while (I < Text.size()) {
+    char C = Text[I];
+    if (!(isAlnum(C) || C == '_' || C == '.')) {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Text.size() && (isAlnum(Text[J]) || Text[J] == '_' || Text[J] == '.'))
+      ++J;
+    bool Register = I > 0 && (Text[I - 1] == '%' || Text[I - 1] == '$');
+    StringRef Word = Text.slice(I, J), Op = Word.split('.').first;
+    I = J;
+    if (Register || Op.empty())
+      continue;
+    for (const char *R : ReadOps)
+      U.Reads |= Op == R;
+    for (const char *W : WriteOps)
+      U.Writes |= Op == W;
+  }
+  return U;
 }
 
 std::string demangle(const std::string &Mangled) { return llvm::demangle(Mangled); }

@@ -1,18 +1,18 @@
-; `asm volatile` (sideeffect) may touch any memory: it is an access to
-; unknown memory (read and write), so a kernel that also reads or writes
-; global memory is class unknown. A pointer passed to asm is read and
-; written as a whole (the asm may use it any way it likes).
+; `asm volatile("ld.global.f32 ...")` with a pointer operand: its text
+; holds a load and no store, so the asm reads the operand's whole allocation
+; and, being volatile, possibly any memory (class unknown); it writes
+; nothing, so the store after it keeps its exact region.
 ; RUN: %gmem-analyze %s | FileCheck %s
 
 ; CHECK:      kernel asm_vol  [nvptx]
 ; CHECK-NEXT:   symbol: asm_vol
-; CHECK-NEXT:   class:  unknown -- writes memory it cannot bound (inline asm may touch any memory)
+; CHECK-NEXT:   class:  unknown -- reads memory it cannot bound (inline asm may touch any memory)
 ; CHECK-NEXT:   #0 n : i32
 ; CHECK-NEXT:   #1 a : ptr  RW
 ; CHECK-NEXT:       read:  whole allocation (passed to inline asm)
-; CHECK-NEXT:       write: whole allocation (passed to inline asm)
+; CHECK-NEXT:       write: [4*n, 4*n + 4*blockDim.x)
 ; CHECK-NEXT:   unknown memory read:  inline asm may touch any memory
-; CHECK-NEXT:   unknown memory write: inline asm may touch any memory
+; CHECK-NOT:    unknown memory write
 
 target triple = "nvptx64-nvidia-cuda"
 

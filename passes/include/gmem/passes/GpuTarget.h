@@ -55,6 +55,16 @@ struct ParamField {
 };
 std::optional<ParamField> matchParamField(const llvm::Value *V);
 
+/// Whether inline asm text can read or write memory: any memory instruction
+/// mnemonic counts (PTX: ld ldu st atom red tex tld4 suld sust sured cp
+/// multimem ...; AMDGPU: *load* *store* *atomic* global_ flat_ buffer_ ...).
+/// Sound: asm reaches memory only through such instructions.
+struct AsmMemoryUse {
+  bool Reads = false;
+  bool Writes = false;
+};
+AsmMemoryUse scanAsmMemoryUse(llvm::StringRef Text, GpuArch Arch);
+
 /// True for calls that touch no user-visible global memory (barriers,
 /// fences, shuffles, geometry reads, math, debug, lifetime markers...).
 bool isMemoryNeutralCall(const llvm::CallBase &CB);
