@@ -99,6 +99,21 @@ const FamilyInfo Families[NumFamilies] = {
 
 std::atomic<void *> RealFn[NumFamilies][NumVariants];
 
+// What every launch entry point tells the runtime.
+inline LaunchRequest request(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                             unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,
+                             void **extra) {
+  LaunchRequest L;
+  L.Handle = reinterpret_cast<uintptr_t>(f);
+  L.Grid[0] = gx, L.Grid[1] = gy, L.Grid[2] = gz;
+  L.Block[0] = bx, L.Block[1] = by, L.Block[2] = bz;
+  L.Shmem = shmem;
+  L.Stream = reinterpret_cast<uint64_t>(s);
+  L.Params = params;
+  L.Extra = extra;
+  return L;
+}
+
 template <typename Fn> Fn realOf(int F, int V) {
   void *P = RealFn[F][V].load(std::memory_order_acquire);
   if (!P && (V == V_Export || V == V_ExportPtsz)) {
@@ -144,14 +159,7 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
   Runtime &RT = Runtime::global();
   if (!active(RT))
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
-  LaunchRequest L;
-  L.Handle = reinterpret_cast<uintptr_t>(f);
-  L.Grid[0] = gx, L.Grid[1] = gy, L.Grid[2] = gz;
-  L.Block[0] = bx, L.Block[1] = by, L.Block[2] = bz;
-  L.Shmem = shmem;
-  L.Stream = reinterpret_cast<uint64_t>(s);
-  L.Params = params;
-  L.Extra = extra;
+  LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   LaunchRecord *Rec = RT.before(L);
   CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   RT.after(Rec, R);
@@ -168,14 +176,9 @@ CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
   Runtime &RT = Runtime::global();
   if (!active(RT) || !cfg)
     return Real(cfg, f, params, extra);
-  LaunchRequest L;
-  L.Handle = reinterpret_cast<uintptr_t>(f);
-  L.Grid[0] = cfg->gridDimX, L.Grid[1] = cfg->gridDimY, L.Grid[2] = cfg->gridDimZ;
-  L.Block[0] = cfg->blockDimX, L.Block[1] = cfg->blockDimY, L.Block[2] = cfg->blockDimZ;
-  L.Shmem = cfg->sharedMemBytes;
-  L.Stream = reinterpret_cast<uint64_t>(cfg->hStream);
-  L.Params = params;
-  L.Extra = extra;
+  LaunchRequest L = request(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX,
+                            cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream,
+                            params, extra);
   LaunchRecord *Rec = RT.before(L);
   CUresult R = Real(cfg, f, params, extra);
   RT.after(Rec, R);
@@ -193,13 +196,7 @@ CUresult CUDAAPI hkLaunchCoop(CUfunction f, unsigned gx, unsigned gy, unsigned g
   Runtime &RT = Runtime::global();
   if (!active(RT))
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
-  LaunchRequest L;
-  L.Handle = reinterpret_cast<uintptr_t>(f);
-  L.Grid[0] = gx, L.Grid[1] = gy, L.Grid[2] = gz;
-  L.Block[0] = bx, L.Block[1] = by, L.Block[2] = bz;
-  L.Shmem = shmem;
-  L.Stream = reinterpret_cast<uint64_t>(s);
-  L.Params = params;
+  LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, nullptr);
   LaunchRecord *Rec = RT.before(L);
   CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
   RT.after(Rec, R);

@@ -203,24 +203,23 @@ inline void setAccess(gmemArgAccess &P, int Index, int FieldOffset, int Owner, u
   uint32_t F = HasAlloc ? GMEM_ARG_HAS_ALLOC : 0;
   P.read_lo = P.read_hi = P.write_lo = P.write_hi = 0;
   P.read_count = P.write_count = 0;
-  if (ReadAnything) {
-    F |= GMEM_ARG_READS | GMEM_ARG_READ_ANYTHING;
-    P.read_hi = UINT64_MAX;
-    P.read_count = 1;
-  } else if (NRead) {
-    F |= GMEM_ARG_READS;
-    hull(Read, NRead, P.read_lo, P.read_hi);
-    P.read_count = uint32_t(NRead);
-  }
-  if (WriteAnything) {
-    F |= GMEM_ARG_WRITES | GMEM_ARG_WRITE_ANYTHING;
-    P.write_hi = UINT64_MAX;
-    P.write_count = 1;
-  } else if (NWrite) {
-    F |= GMEM_ARG_WRITES;
-    hull(Write, NWrite, P.write_lo, P.write_hi);
-    P.write_count = uint32_t(NWrite);
-  }
+  // One side (read or write): its hull, how many ranges, and its flags.
+  auto Side = [&](const ByteRange *R, size_t N, bool Anything, uint32_t Access, uint32_t Any,
+                  uint64_t &Lo, uint64_t &Hi, uint32_t &Count) {
+    if (Anything) {
+      F |= Access | Any;
+      Hi = UINT64_MAX;
+      Count = 1;
+    } else if (N) {
+      F |= Access;
+      hull(R, N, Lo, Hi);
+      Count = uint32_t(N);
+    }
+  };
+  Side(Read, NRead, ReadAnything, GMEM_ARG_READS, GMEM_ARG_READ_ANYTHING, P.read_lo, P.read_hi,
+       P.read_count);
+  Side(Write, NWrite, WriteAnything, GMEM_ARG_WRITES, GMEM_ARG_WRITE_ANYTHING, P.write_lo,
+       P.write_hi, P.write_count);
   F |= (ReadExact ? GMEM_ARG_READ_EXACT : 0) | (WriteExact ? GMEM_ARG_WRITE_EXACT : 0) |
        (Widened ? GMEM_ARG_WIDENED : 0);
   P.flags = F;
