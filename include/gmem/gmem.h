@@ -49,6 +49,8 @@ extern "C" {
 #define GMEM_ERROR_NO_LAUNCH 1     /* this thread has made no recorded launch */
 #define GMEM_ERROR_INVALID_VALUE 2 /* NULL output or negative count */
 #define GMEM_ERROR_DISABLED 3      /* GMEM_DISABLE=1: nothing is recorded */
+#define GMEM_ERROR_DRIVER 4        /* the CUDA driver refused the request */
+#define GMEM_ERROR_OUT_OF_MEMORY 5
 
 /* Pointer arguments described per launch (a kernel may have more; see
  * gmemLaunchInfo.num_ptr_args). */
@@ -163,6 +165,63 @@ GMEM_API int gmemIsEnabled(void);
 
 /* Process-wide counters. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
 GMEM_API int gmemGetStats(gmemStats *out);
+
+/* --- Managed memory: prefetch, budget, hints, pool (docs/RUNTIME.md) -------
+ *
+ * At every launch of an instrumented kernel, libgmemrt prefetches the
+ * launch's read and write ranges that lie in managed memory to the launch's
+ * device, on a copy stream the launch stream then waits for, skipping what it
+ * made resident before (GMEM_PREFETCH=0 turns this off). Regions the analysis
+ * could not bound are left to demand paging unless GMEM_PREFETCH_UNBOUNDED=whole
+ * or a GMEM_HINT_PREFETCH hint covers them. GMEM_DEVICE_BUDGET=<bytes>[KMG]
+ * keeps the managed bytes libgmemrt counts as resident under a budget,
+ * evicting to the host what no queued launch touches first. */
+
+/* Hints for gmemAdvise, in the spirit of GMEM's hmadvise. */
+#define GMEM_HINT_PREFETCH 1    /* move the range to the device now; unbounded
+                                   accesses to it prefetch it whole */
+#define GMEM_HINT_RANDOM 2      /* accessed sparsely: never prefetch it, let
+                                   demand paging bring what is touched */
+#define GMEM_HINT_DROP 3        /* contents no longer needed (lazy free):
+                                   discard without write-back where the driver
+                                   can, else evict to the host */
+#define GMEM_HINT_PIN 4         /* keep resident on the device, never evict */
+#define GMEM_HINT_UNPIN 5
+#define GMEM_HINT_READ_MOSTLY 6 /* cuMemAdvise read-mostly (duplicated copies) */
+#define GMEM_HINT_NORMAL 7      /* forget RANDOM / PREFETCH / READ_MOSTLY */
+
+/* Applies a hint to [ptr, ptr+bytes) of managed memory (stream-ordered
+ * actions go on libgmemrt's copy stream of the current context).
+ * GMEM_SUCCESS, GMEM_ERROR_INVALID_VALUE (null, not managed, unknown hint),
+ * or GMEM_ERROR_DRIVER. Works also under GMEM_DISABLE=1. */
+GMEM_API int gmemAdvise(const void *ptr, uint64_t bytes, int hint);
+
+/* A pool of managed memory: blocks are 2 MiB-aligned and padded to 2 MiB,
+ * so two allocations never share a migration block, and freed blocks are
+ * reused without a driver call (cuMemFree of managed memory synchronises
+ * the device). Usable from any thread. gmemFreeManaged takes only pointers
+ * gmemMallocManaged returned. */
+GMEM_API int gmemMallocManaged(void **ptr, uint64_t bytes);
+GMEM_API int gmemFreeManaged(void *ptr);
+
+typedef struct gmemMemoryStats {
+  uint64_t budget_bytes;          /* GMEM_DEVICE_BUDGET, 0: none */
+  uint64_t resident_bytes;        /* managed bytes counted as on the device now */
+  uint64_t peak_resident_bytes;
+  uint64_t prefetched_bytes;      /* moved to the device by prefetches */
+  uint64_t prefetch_ops;          /* cuMemPrefetchAsync calls to the device */
+  uint64_t evicted_bytes;         /* moved to the host (or discarded) to keep the budget */
+  uint64_t evict_ops;
+  uint64_t skipped_resident_bytes; /* needed by launches, already resident: not moved */
+  uint64_t unbounded_fallbacks;   /* launch arguments left to demand paging */
+  uint64_t remote_bytes;          /* mapped remotely (did not fit the budget) */
+  uint64_t launches_prefetched;   /* launches that waited for a prefetch */
+  uint64_t capture_skips;         /* launches in stream capture: nothing moved */
+  uint64_t pool_bytes;            /* managed bytes the pool holds (used + free) */
+  uint64_t pool_used_bytes;
+} gmemMemoryStats;
+
+GMEM_API int gmemGetMemoryStats(gmemMemoryStats *out);
 
 /* "idempotent", "conditional", "non-idempotent", "unknown", "none". */
 GMEM_API const char *gmemClassName(int kernel_class);

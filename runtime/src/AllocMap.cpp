@@ -33,6 +33,17 @@ bool AllocMap::slowLookup(uint64_t Ptr, uint64_t G, Allocation &Out, bool &Found
   Lookups.fetch_add(1, std::memory_order_relaxed);
   {
     std::shared_lock<std::shared_mutex> Lock(Mu);
+    if (!Blocks.empty()) {
+      auto B = Blocks.upper_bound(Ptr);
+      if (B != Blocks.begin() && Ptr - std::prev(B)->first < std::prev(B)->second) {
+        --B;
+        Out.Base = B->first;
+        Out.Size = B->second;
+        Found = true;
+        Level2Hits.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
+    }
     auto It = Map.upper_bound(Ptr);
     if (It != Map.begin()) {
       --It;
@@ -90,6 +101,18 @@ void AllocMap::invalidateAll() {
   Map.clear();
   Gen.fetch_add(1, std::memory_order_acq_rel);
   Invalidations.fetch_add(1, std::memory_order_relaxed);
+}
+
+void AllocMap::registerBlock(uint64_t Base, uint64_t Size) {
+  std::unique_lock<std::shared_mutex> Lock(Mu);
+  Blocks[Base] = Size;
+  Gen.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void AllocMap::unregisterBlock(uint64_t Base) {
+  std::unique_lock<std::shared_mutex> Lock(Mu);
+  Blocks.erase(Base);
+  Gen.fetch_add(1, std::memory_order_acq_rel);
 }
 
 size_t AllocMap::size() const {

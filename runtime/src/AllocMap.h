@@ -54,6 +54,12 @@ public:
   /// Something changed whose extent is unknown.
   void invalidateAll();
 
+  /// A block of a larger driver allocation that the program sees as an
+  /// allocation of its own (gmemMallocManaged): lookups inside it answer the
+  /// block, not the driver's slab. Kept across invalidateAll().
+  void registerBlock(uint64_t Base, uint64_t Size);
+  void unregisterBlock(uint64_t Base);
+
   uint64_t generation() const { return Gen.load(std::memory_order_acquire); }
   size_t size() const;
 
@@ -79,7 +85,8 @@ private:
   const uint64_t Id; ///< distinguishes instances in the per-thread cache
   std::atomic<uint64_t> Gen{1};
   mutable std::shared_mutex Mu;
-  std::map<uint64_t, uint64_t> Map; ///< base -> size
+  std::map<uint64_t, uint64_t> Map;    ///< base -> size
+  std::map<uint64_t, uint64_t> Blocks; ///< registered blocks: base -> size
 };
 
 inline bool AllocMap::lookup(uint64_t Ptr, Allocation &Out, L1Entry *Cache) {

@@ -59,6 +59,11 @@ enum Family {
   F_CtxDestroy,
   F_PrimaryCtxReset,
   F_PrimaryCtxRelease,
+  F_CtxSynchronize,
+  F_StreamSynchronize,
+  F_StreamQuery,
+  F_EventSynchronize,
+  F_EventQuery,
   NumFamilies
 };
 
@@ -95,6 +100,13 @@ const FamilyInfo Families[NumFamilies] = {
     {"cuCtxDestroy", "cuCtxDestroy_v2", nullptr, 4000, INT_MAX},
     {"cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxReset_v2", nullptr, 11000, INT_MAX},
     {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", nullptr, 11000, INT_MAX},
+    // Host synchronisation: afterwards the host may touch managed memory
+    // (and migrate it back), so the memory side stops trusting residency.
+    {"cuCtxSynchronize", "cuCtxSynchronize", nullptr, 0, INT_MAX},
+    {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize_ptsz", 0, INT_MAX},
+    {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery_ptsz", 0, INT_MAX},
+    {"cuEventSynchronize", "cuEventSynchronize", nullptr, 0, INT_MAX},
+    {"cuEventQuery", "cuEventQuery", nullptr, 0, INT_MAX},
 };
 
 std::atomic<void *> RealFn[NumFamilies][NumVariants];
@@ -379,6 +391,39 @@ template <int V> CUresult CUDAAPI hkPrimaryCtxRelease(CUdevice d) {
   }, d);
 }
 
+// --- host synchronisation ---------------------------------------------------
+
+template <int V> CUresult CUDAAPI hkCtxSynchronize() {
+  return forwardThen<CUresult(CUDAAPI *)()>(F_CtxSynchronize, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  });
+}
+template <int V> CUresult CUDAAPI hkStreamSynchronize(CUstream s) {
+  return forwardThen<CUresult(CUDAAPI *)(CUstream)>(F_StreamSynchronize, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  }, s);
+}
+template <int V> CUresult CUDAAPI hkStreamQuery(CUstream s) {
+  return forwardThen<CUresult(CUDAAPI *)(CUstream)>(F_StreamQuery, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  }, s);
+}
+template <int V> CUresult CUDAAPI hkEventSynchronize(CUevent e) {
+  return forwardThen<CUresult(CUDAAPI *)(CUevent)>(F_EventSynchronize, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  }, e);
+}
+template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) {
+  return forwardThen<CUresult(CUDAAPI *)(CUevent)>(F_EventQuery, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  }, e);
+}
+
 #define GMEM_VARIANTS(T)                                                                           \
   {                                                                                                \
     reinterpret_cast<void *>(&T<V_Export>), reinterpret_cast<void *>(&T<V_ExportPtsz>),            \
@@ -398,7 +443,9 @@ void *const Wrappers[NumFamilies][NumVariants] = {
     GMEM_VARIANTS(hkMemMap),            GMEM_VARIANTS(hkMemUnmap),
     GMEM_VARIANTS(hkModuleUnload),      GMEM_VARIANTS(hkLibraryUnload),
     GMEM_VARIANTS(hkCtxDestroy),        GMEM_VARIANTS(hkPrimaryCtxReset),
-    GMEM_VARIANTS(hkPrimaryCtxRelease),
+    GMEM_VARIANTS(hkPrimaryCtxRelease), GMEM_VARIANTS(hkCtxSynchronize),
+    GMEM_VARIANTS(hkStreamSynchronize), GMEM_VARIANTS(hkStreamQuery),
+    GMEM_VARIANTS(hkEventSynchronize),  GMEM_VARIANTS(hkEventQuery),
 };
 
 void *wrapperOf(int F, int V) { return Wrappers[F][V]; }
@@ -625,6 +672,17 @@ GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice d) { return hkP
 GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice d) {
   return hkPrimaryCtxRelease<V_Export>(d);
 }
+
+// Driver API: host synchronisation.
+GMEM_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) { return hkCtxSynchronize<V_Export>(); }
+GMEM_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream s) { return hkStreamSynchronize<V_Export>(s); }
+GMEM_EXPORT CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) {
+  return hkStreamSynchronize<V_ExportPtsz>(s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream s) { return hkStreamQuery<V_Export>(s); }
+GMEM_EXPORT CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s) { return hkStreamQuery<V_ExportPtsz>(s); }
+GMEM_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent e) { return hkEventSynchronize<V_Export>(e); }
+GMEM_EXPORT CUresult CUDAAPI cuEventQuery(CUevent e) { return hkEventQuery<V_Export>(e); }
 
 // Runtime API.
 GMEM_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem,

@@ -240,12 +240,22 @@ Options Options::fromEnvironment() {
   O.ResolveGlobals = !(Gl && (std::strcmp(Gl, "0") == 0 || std::strcmp(Gl, "no") == 0));
   const char *M = std::getenv("GMEM_MEMO");
   O.Memo = !(M && (std::strcmp(M, "0") == 0 || std::strcmp(M, "no") == 0 || std::strcmp(M, "off") == 0));
+  O.Mem = MemoryOptions::fromEnvironment(&O.MemError);
   return O;
 }
 
-Runtime::Runtime(DriverApi &D, const Options &O)
-    : Allocs(D), Drv(D), Opts(O), Id(NextRuntimeId.fetch_add(1)), LogMask(O.LogMask),
-      Ring(new RingSlot[RingSize]) {
+Runtime::Runtime(DriverApi &D, const Options &O, MemoryDriver *M)
+    : Allocs(D), Mem(M ? *M : realMemoryDriver(), O.Mem), Drv(D), Opts(O),
+      Id(NextRuntimeId.fetch_add(1)), LogMask(O.LogMask), Ring(new RingSlot[RingSize]) {
+  if (!O.MemError.empty() && (O.LogMask & GMEM_LOG_ERRORS))
+    std::fprintf(stderr, "gmem: %s\n", O.MemError.c_str());
+  // Pool blocks are allocations of their own for the launch check.
+  Mem.setPoolObserver([this](uint64_t Base, uint64_t Size, bool Live) {
+    if (Live)
+      Allocs.registerBlock(Base, Size);
+    else
+      Allocs.unregisterBlock(Base);
+  });
   for (ThreadCounters *C = AllCounters.load(std::memory_order_acquire); C; C = C->Next) {
     BaseInstrumented += C->Instrumented.load(std::memory_order_relaxed);
     BaseIdempotent += C->Idempotent.load(std::memory_order_relaxed);
@@ -281,6 +291,7 @@ void Runtime::onLibraryUnload(CUlibrary L) {
 void Runtime::onContextDestroy() {
   Kernels.invalidate([](const KernelEntry &) { return true; });
   Allocs.invalidateAll();
+  Mem.onContextDestroy();
 }
 
 void Runtime::resolveGlobals(KernelEntry &E, CUcontext Ctx) {
@@ -541,6 +552,13 @@ bool Runtime::readArgs(const KernelEntry &E, void **Params, void **Extra, uint64
 }
 
 LaunchRecord *Runtime::before(const LaunchRequest &L) {
+  LaunchRecord *R = decide(L);
+  if (R && R->Instrumented && !R->ArgsUnreadable && Mem.active())
+    Mem.beforeLaunch(R->Seq, R->Ptr, R->NumPtrRec, reinterpret_cast<CUstream>(R->Stream));
+  return R;
+}
+
+LaunchRecord *Runtime::decide(const LaunchRequest &L) {
   ThreadState &T = TS;
   if (Opts.Disabled || T.RuntimeApiDepth > 0)
     return nullptr; // disabled, or the driver launch under a runtime-API launch
@@ -768,6 +786,8 @@ void Runtime::after(LaunchRecord *R, int Result) {
   if (!R)
     return;
   R->Result = Result;
+  if (R->Instrumented && Mem.active())
+    Mem.afterLaunch(R->Seq, reinterpret_cast<CUstream>(R->Stream), CUresult(Result));
   publish(*R);
   if (R->Instrumented) {
     ThreadCounters &C = countersOf(TS);
@@ -945,6 +965,30 @@ GMEM_API int gmemGetStats(gmemStats *Out) {
   if (!Out)
     return GMEM_ERROR_INVALID_VALUE;
   Runtime::global().stats(Out);
+  return GMEM_SUCCESS;
+}
+
+GMEM_API int gmemAdvise(const void *Ptr, uint64_t Bytes, int Hint) {
+  return Runtime::global().Mem.advise(reinterpret_cast<uint64_t>(Ptr), Bytes, Hint);
+}
+
+GMEM_API int gmemMallocManaged(void **Ptr, uint64_t Bytes) {
+  if (!Ptr)
+    return GMEM_ERROR_INVALID_VALUE;
+  uint64_t P = 0;
+  int R = Runtime::global().Mem.mallocManaged(&P, Bytes);
+  *Ptr = R == GMEM_SUCCESS ? reinterpret_cast<void *>(P) : nullptr;
+  return R;
+}
+
+GMEM_API int gmemFreeManaged(void *Ptr) {
+  return Runtime::global().Mem.freeManaged(reinterpret_cast<uint64_t>(Ptr));
+}
+
+GMEM_API int gmemGetMemoryStats(gmemMemoryStats *Out) {
+  if (!Out)
+    return GMEM_ERROR_INVALID_VALUE;
+  Runtime::global().Mem.stats(Out);
   return GMEM_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include "AllocMap.h"
 #include "Driver.h"
+#include "MemoryManager.h"
 #include "gmem/compiler/FlatEval.h"
 
 namespace gmem::rt {
@@ -36,6 +37,9 @@ struct Options {
   /// Resolve module globals' addresses (GMEM_GLOBALS=0: treat them as
   /// unresolved, exactly as gmem-analyze's instance mode does; for tests).
   bool ResolveGlobals = true;
+  /// Prefetch, budget (GMEM_PREFETCH, GMEM_DEVICE_BUDGET, ...).
+  MemoryOptions Mem;
+  std::string MemError; ///< malformed memory settings, reported once
   static Options fromEnvironment();
 };
 
@@ -69,7 +73,8 @@ struct LaunchRequest {
 
 class Runtime {
 public:
-  Runtime(DriverApi &D, const Options &O);
+  /// M: the driver for the memory side (null: the real one).
+  Runtime(DriverApi &D, const Options &O, MemoryDriver *M = nullptr);
   ~Runtime();
   Runtime(const Runtime &) = delete;
   Runtime &operator=(const Runtime &) = delete;
@@ -81,15 +86,24 @@ public:
 
   bool enabled() const { return !Opts.Disabled; }
 
-  /// Before the real launch: evaluates and fills this thread's record.
+  /// Before the real launch: evaluates and fills this thread's record, and
+  /// prefetches what the launch will touch in managed memory.
   /// Returns null when disabled.
   LaunchRecord *before(const LaunchRequest &L);
   /// After the real launch: stores the result, publishes, logs.
   void after(LaunchRecord *R, int Result);
 
   // Events seen by the interposed entry points.
-  void onAlloc(uint64_t Ptr, uint64_t Size) { Allocs.invalidateRange(Ptr, Ptr + Size); }
-  void onFree(uint64_t Ptr) { Allocs.invalidateAddress(Ptr); }
+  void onAlloc(uint64_t Ptr, uint64_t Size) {
+    Allocs.invalidateRange(Ptr, Ptr + Size);
+    Mem.onAlloc(Ptr, Size);
+  }
+  void onFree(uint64_t Ptr) {
+    Allocs.invalidateAddress(Ptr);
+    Mem.onFree(Ptr);
+  }
+  /// The host waited for device work (it may touch managed memory next).
+  void onHostSync() { Mem.onHostSync(); }
   void onMemoryChange() { Allocs.invalidateAll(); }
   void onModuleUnload(CUmodule M);
   void onLibraryUnload(CUlibrary L);
@@ -106,8 +120,10 @@ public:
   void fill(const LaunchRecord &R, gmemLaunchInfo &Out) const;
 
   AllocMap Allocs;
+  MemoryManager Mem;
 
 private:
+  LaunchRecord *decide(const LaunchRequest &L);
   std::unique_ptr<KernelEntry> makeEntry(uintptr_t H);
   void resolveGlobals(KernelEntry &E, CUcontext Ctx);
   bool readArgs(const KernelEntry &E, void **Params, void **Extra, uint64_t *Bits,

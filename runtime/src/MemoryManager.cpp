@@ -1,0 +1,484 @@
+#include "MemoryManager.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace gmem {
+namespace rt {
+namespace {
+
+/// This thread's launch between beforeLaunch and afterLaunch.
+struct PendingLaunch {
+  uint64_t Seq = 0;
+  bool Tracked = false;
+  RangeSet Touched; ///< everything it may touch (budget bookkeeping)
+  RangeSet Demand;  ///< left to demand paging: possibly resident after it
+};
+thread_local PendingLaunch *Pending = nullptr;
+PendingLaunch &pending() {
+  if (!Pending)
+    Pending = new PendingLaunch(); // a few hundred bytes per launching thread, kept
+  return *Pending;
+}
+
+bool envFalse(const char *V) {
+  return V && (!std::strcmp(V, "0") || !std::strcmp(V, "no") || !std::strcmp(V, "false") ||
+               !std::strcmp(V, "off"));
+}
+
+} // namespace
+
+// --- options ---------------------------------------------------------------------
+
+bool MemoryOptions::parseBytes(const char *S, uint64_t &Out) {
+  if (!S || !*S)
+    return false;
+  char *End = nullptr;
+  double V = std::strtod(S, &End);
+  if (End == S || V < 0)
+    return false;
+  std::string Unit(End);
+  while (!Unit.empty() && Unit.back() == ' ')
+    Unit.pop_back();
+  for (char &C : Unit)
+    C = char(std::toupper(static_cast<unsigned char>(C)));
+  double Mul = 1;
+  if (Unit.empty() || Unit == "B")
+    Mul = 1;
+  else if (Unit == "K" || Unit == "KB" || Unit == "KIB")
+    Mul = 1024.0;
+  else if (Unit == "M" || Unit == "MB" || Unit == "MIB")
+    Mul = 1024.0 * 1024;
+  else if (Unit == "G" || Unit == "GB" || Unit == "GIB")
+    Mul = 1024.0 * 1024 * 1024;
+  else if (Unit == "T" || Unit == "TB" || Unit == "TIB")
+    Mul = 1024.0 * 1024 * 1024 * 1024;
+  else
+    return false;
+  double B = V * Mul;
+  if (B >= 18446744073709551615.0)
+    return false;
+  Out = uint64_t(B);
+  return true;
+}
+
+MemoryOptions MemoryOptions::fromEnvironment(std::string *Error) {
+  MemoryOptions O;
+  if (envFalse(std::getenv("GMEM_PREFETCH")))
+    O.Prefetch = false;
+  if (const char *B = std::getenv("GMEM_DEVICE_BUDGET"); B && *B) {
+    if (!parseBytes(B, O.Budget) || O.Budget == 0) {
+      O.Budget = 0;
+      if (Error)
+        *Error += std::string("GMEM_DEVICE_BUDGET=") + B +
+                  " is not a size (e.g. 12G, 512MiB, 1073741824): no budget is kept; ";
+    }
+  }
+  if (const char *U = std::getenv("GMEM_PREFETCH_UNBOUNDED"); U && *U) {
+    if (!std::strcmp(U, "whole"))
+      O.UnboundedWhole = true;
+    else if (std::strcmp(U, "demand") != 0 && Error)
+      *Error += std::string("GMEM_PREFETCH_UNBOUNDED=") + U + " is neither 'demand' nor 'whole'; ";
+  }
+  if (const char *T = std::getenv("GMEM_PREFETCH_TRUST"); T && *T && !envFalse(T))
+    O.StaleOnSync = false;
+  return O;
+}
+
+// --- construction ----------------------------------------------------------------
+
+MemoryManager::MemoryManager(MemoryDriver &D, const MemoryOptions &O) : Drv(D), Opts(O) {
+  Pool = std::make_unique<ManagedPool>(D, [this](uint64_t Base, uint64_t Size, bool Live) {
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      if (Live) {
+        ManagedByBase[Base] = true;
+        Tracker.addAllocation(Base, Size);
+      } else {
+        ManagedByBase.erase(Base);
+        Tracker.removeAllocation(Base);
+        Random.remove(Base, Base + Size);
+        WholeOnUnbounded.remove(Base, Base + Size);
+        Remote.remove(Base, Base + Size);
+      }
+    }
+    if (PoolObserver)
+      PoolObserver(Base, Size, Live);
+  });
+}
+
+MemoryManager::~MemoryManager() = default; // streams and events die with their contexts
+
+// --- helpers (Mu held) -----------------------------------------------------------
+
+bool MemoryManager::managedLocked(uint64_t Base, uint64_t Size) {
+  auto It = ManagedByBase.find(Base);
+  if (It != ManagedByBase.end())
+    return It->second;
+  int M = Drv.isManaged(Base);
+  if (M < 0)
+    return false; // the driver could not say: do not cache, do not touch
+  ManagedByBase.emplace(Base, M == 1);
+  if (M == 1)
+    Tracker.addAllocation(Base, Size);
+  return M == 1;
+}
+
+MemoryManager::ContextState *MemoryManager::contextLocked() {
+  CUcontext Ctx = nullptr;
+  if (Drv.ctxGetCurrent(&Ctx) != CUDA_SUCCESS || !Ctx)
+    return nullptr;
+  auto It = Contexts.find(Ctx);
+  if (It != Contexts.end())
+    return It->second.Copy ? &It->second : nullptr;
+  ContextState C;
+  if (Drv.ctxGetDevice(&C.Device) != CUDA_SUCCESS || Drv.streamCreate(&C.Copy) != CUDA_SUCCESS ||
+      Drv.eventCreate(&C.CopyDone) != CUDA_SUCCESS)
+    C.Copy = nullptr; // remembered as unusable: no retry per launch
+  auto &Slot = Contexts[Ctx] = std::move(C);
+  return Slot.Copy ? &Slot : nullptr;
+}
+
+CUevent MemoryManager::takeEventLocked(ContextState &C) {
+  if (!C.FreeEvents.empty()) {
+    CUevent E = C.FreeEvents.back();
+    C.FreeEvents.pop_back();
+    return E;
+  }
+  CUevent E = nullptr;
+  return Drv.eventCreate(&E) == CUDA_SUCCESS ? E : nullptr;
+}
+
+void MemoryManager::retireLocked() {
+  for (size_t I = 0; I < InFlightEvents.size();) {
+    InFlightEvent &F = InFlightEvents[I];
+    if (Drv.eventQuery(F.Event) == CUDA_ERROR_NOT_READY) {
+      ++I;
+      continue;
+    }
+    Tracker.retire(F.Seq);
+    auto C = Contexts.find(F.Ctx);
+    if (C != Contexts.end())
+      C->second.FreeEvents.push_back(F.Event);
+    InFlightEvents[I] = InFlightEvents.back();
+    InFlightEvents.pop_back();
+  }
+}
+
+void MemoryManager::notePeakLocked() { Peak = std::max(Peak, Tracker.accountedBytes()); }
+
+void MemoryManager::evictLocked(ContextState &C, uint64_t Need, const RangeSet &Keep) {
+  retireLocked();
+  uint64_t Got = 0;
+  for (const Victim &V : Tracker.chooseVictims(Need, Keep)) {
+    // Bytes an in-flight kernel uses move only after it completes.
+    for (uint64_t Seq : V.WaitFor)
+      for (const InFlightEvent &F : InFlightEvents)
+        if (F.Seq == Seq)
+          Drv.streamWaitEvent(C.Copy, F.Event);
+    if (Drv.prefetch(V.R.Lo, V.R.size(), CU_DEVICE_CPU, C.Copy) != CUDA_SUCCESS)
+      continue;
+    Tracker.markEvicted(V.R);
+    Got += V.R.size();
+    EvictedBytes.fetch_add(V.R.size(), std::memory_order_relaxed);
+    EvictOps.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (Got < Need && !WarnedUnboundedBudget) {
+    WarnedUnboundedBudget = true;
+    std::fprintf(stderr,
+                 "gmem: device budget %llu bytes cannot be kept: %llu bytes more are pinned or "
+                 "needed by the launch itself\n",
+                 (unsigned long long)Opts.Budget, (unsigned long long)(Need - Got));
+  }
+}
+
+void MemoryManager::remoteMapLocked(ContextState &C, const Range &R) {
+  // Host-preferred, mapped for the device: the kernel reads/writes it over
+  // the bus instead of faulting it in, so the budget holds.
+  Drv.advise(R.Lo, R.size(), CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_DEVICE_CPU);
+  Drv.advise(R.Lo, R.size(), CU_MEM_ADVISE_SET_ACCESSED_BY, C.Device);
+  std::vector<Range> OnDevice;
+  Tracker.resident().overlap(R.Lo, R.Hi, OnDevice);
+  Tracker.possiblyResident().overlap(R.Lo, R.Hi, OnDevice);
+  for (const Range &P : OnDevice)
+    Drv.prefetch(P.Lo, P.size(), CU_DEVICE_CPU, C.Copy);
+  Tracker.markEvicted(R);
+  std::vector<Range> New;
+  Remote.missing(R.Lo, R.Hi, New);
+  for (const Range &P : New)
+    RemoteBytes.fetch_add(P.size(), std::memory_order_relaxed);
+  Remote.add(R);
+}
+
+void MemoryManager::unmapRemoteLocked(ContextState &C, const Range &R) {
+  std::vector<Range> Parts;
+  Remote.overlap(R.Lo, R.Hi, Parts);
+  for (const Range &P : Parts) {
+    Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, CU_DEVICE_CPU);
+    Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_UNSET_ACCESSED_BY, C.Device);
+    Remote.remove(P);
+  }
+}
+
+// --- launches --------------------------------------------------------------------
+
+void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N, CUstream S) {
+  PendingLaunch &P = pending();
+  P.Seq = Seq;
+  P.Tracked = false;
+  bool Any = false;
+  for (int I = 0; I < N && !Any; ++I)
+    Any = Args[I].flags & GMEM_ARG_HAS_ALLOC;
+  if (!Any)
+    return;
+
+  std::lock_guard<std::mutex> Lock(Mu);
+  RangeSet Want, Demand, Written;
+  for (int I = 0; I < N; ++I) {
+    const gmemArgAccess &A = Args[I];
+    if (!(A.flags & GMEM_ARG_HAS_ALLOC) || !(A.flags & (GMEM_ARG_READS | GMEM_ARG_WRITES)))
+      continue;
+    if (!managedLocked(A.alloc_base, A.alloc_size))
+      continue;
+    const Range Alloc{A.alloc_base, A.alloc_base + A.alloc_size};
+    auto Side = [&](uint32_t Has, uint32_t Anything, uint32_t Exact, uint64_t Lo, uint64_t Hi,
+                    bool Write) {
+      if (!(A.flags & Has))
+        return;
+      Range R;
+      if ((A.flags & Anything) || !(A.flags & Exact)) {
+        // Not bounded at this launch: the allocation is the best guess.
+        R = Alloc;
+        if (!Opts.UnboundedWhole && !WholeOnUnbounded.intersects(R.Lo, R.Hi)) {
+          Demand.add(R);
+          Unbounded.fetch_add(1, std::memory_order_relaxed);
+          if (Write)
+            Written.add(R);
+          return;
+        }
+      } else {
+        R = Tracker.widen({std::max(Lo, Alloc.Lo), std::min(Hi, Alloc.Hi)});
+        if (R.empty())
+          return;
+      }
+      Want.add(R);
+      if (Write)
+        Written.add(R);
+    };
+    Side(GMEM_ARG_READS, GMEM_ARG_READ_ANYTHING, GMEM_ARG_READ_EXACT, A.read_lo, A.read_hi, false);
+    Side(GMEM_ARG_WRITES, GMEM_ARG_WRITE_ANYTHING, GMEM_ARG_WRITE_EXACT, A.write_lo, A.write_hi, true);
+  }
+  // Sparse ranges the user marked RANDOM are left to demand paging.
+  for (const auto &[Lo, Hi] : Random.intervals()) {
+    std::vector<Range> Parts;
+    Want.overlap(Lo, Hi, Parts);
+    for (const Range &R : Parts) {
+      Want.remove(R);
+      Demand.add(R);
+    }
+  }
+  if (Want.empty() && Demand.empty())
+    return;
+  if (!Opts.Prefetch) {
+    // Demand paging only; the budget (if any) is still kept by eviction.
+    Demand.add(Want);
+    Want.clear();
+  }
+
+  RangeSet Touch = Want;
+  Touch.add(Demand);
+  ContextState *C = nullptr;
+  auto Context = [&]() -> ContextState * {
+    if (!C)
+      C = contextLocked();
+    return C;
+  };
+
+  // What must move now.
+  std::vector<Range> Moves;
+  uint64_t Skipped = 0;
+  for (const auto &[Lo, Hi] : Want.intervals()) {
+    size_t Before = Moves.size();
+    Tracker.toPrefetch({Lo, Hi}, Moves);
+    uint64_t Moved = 0;
+    for (size_t K = Before; K < Moves.size(); ++K)
+      Moved += Moves[K].size();
+    Skipped += (Hi - Lo) - Moved;
+  }
+  SkippedBytes.fetch_add(Skipped, std::memory_order_relaxed);
+  if (Moves.empty() && !Opts.Budget && Remote.empty())
+    return; // the common steady state: everything already resident
+
+  bool Capturing = false;
+  if (Drv.streamIsCapturing(S, &Capturing) == CUDA_SUCCESS && Capturing) {
+    CaptureSkips.fetch_add(1, std::memory_order_relaxed);
+    return; // a graph is being recorded: moving data now would not help its replays
+  }
+  if (!Context())
+    return;
+
+  // Ranges remote-mapped earlier that this launch will hold on the device.
+  if (!Remote.empty())
+    for (const auto &[Lo, Hi] : Touch.intervals())
+      if (Remote.intersects(Lo, Hi))
+        unmapRemoteLocked(*C, {Lo, Hi});
+
+  if (Opts.Budget) {
+    retireLocked();
+    RangeSet Keep = Touch;
+    if (Keep.bytes() > Opts.Budget) {
+      // The launch alone does not fit: map the excess remotely. Read-only
+      // data goes first (it never needs writing back), largest first.
+      std::vector<Range> Ro, Rw;
+      for (const Range &R : Keep.ranges()) {
+        std::vector<Range> W;
+        Written.overlap(R.Lo, R.Hi, W);
+        uint64_t Cur = R.Lo;
+        for (const Range &X : W) {
+          if (X.Lo > Cur)
+            Ro.push_back({Cur, X.Lo});
+          Rw.push_back(X);
+          Cur = X.Hi;
+        }
+        if (Cur < R.Hi)
+          Ro.push_back({Cur, R.Hi});
+      }
+      auto Larger = [](const Range &A, const Range &B) { return A.size() > B.size(); };
+      std::sort(Ro.begin(), Ro.end(), Larger);
+      std::sort(Rw.begin(), Rw.end(), Larger);
+      Ro.insert(Ro.end(), Rw.begin(), Rw.end());
+      for (Range R : Ro) {
+        if (Keep.bytes() <= Opts.Budget)
+          break;
+        uint64_t Excess = Keep.bytes() - Opts.Budget;
+        if (R.size() > Excess) { // the tail of R, granule-rounded
+          uint64_t Len = (Excess + ResidencyTracker::Granule - 1) / ResidencyTracker::Granule *
+                         ResidencyTracker::Granule;
+          if (Len < R.size())
+            R.Lo = R.Hi - Len;
+        }
+        remoteMapLocked(*C, R);
+        Keep.remove(R);
+        Want.remove(R);
+        Demand.remove(R);
+      }
+      Moves.clear();
+      for (const auto &[Lo, Hi] : Want.intervals())
+        Tracker.toPrefetch({Lo, Hi}, Moves);
+    }
+    // Bytes this launch adds to what is counted as resident.
+    uint64_t Adds = 0;
+    for (const auto &[Lo, Hi] : Keep.intervals()) {
+      std::vector<Range> NotRes;
+      Tracker.resident().missing(Lo, Hi, NotRes);
+      for (const Range &R : NotRes) {
+        std::vector<Range> NotStale;
+        Tracker.possiblyResident().missing(R.Lo, R.Hi, NotStale);
+        for (const Range &X : NotStale)
+          Adds += X.size();
+      }
+    }
+    uint64_t After = Tracker.accountedBytes() + Adds;
+    if (After > Opts.Budget)
+      evictLocked(*C, After - Opts.Budget, Keep);
+    Tracker.recordUse(Seq, Keep);
+    P.Touched = Keep;
+    P.Tracked = true;
+  } else {
+    P.Tracked = !Demand.empty();
+  }
+  P.Demand = Demand;
+
+  if (!Moves.empty()) {
+    bool Issued = false;
+    for (const Range &R : Moves) {
+      if (Drv.prefetch(R.Lo, R.size(), C->Device, C->Copy) != CUDA_SUCCESS)
+        continue;
+      Tracker.markResident(R);
+      Issued = true;
+      PrefetchedBytes.fetch_add(R.size(), std::memory_order_relaxed);
+      PrefetchOps.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (Issued && Drv.eventRecord(C->CopyDone, C->Copy) == CUDA_SUCCESS &&
+        Drv.streamWaitEvent(S, C->CopyDone) == CUDA_SUCCESS)
+      LaunchesPrefetched.fetch_add(1, std::memory_order_relaxed);
+  }
+  notePeakLocked();
+}
+
+void MemoryManager::afterLaunch(uint64_t Seq, CUstream S, CUresult Result) {
+  PendingLaunch &P = pending();
+  if (!P.Tracked || P.Seq != Seq)
+    return;
+  P.Tracked = false;
+  std::lock_guard<std::mutex> Lock(Mu);
+  if (Result != CUDA_SUCCESS) {
+    Tracker.retire(Seq);
+    return;
+  }
+  for (const auto &[Lo, Hi] : P.Demand.intervals())
+    Tracker.markPossiblyResident({Lo, Hi});
+  if (Opts.Budget) {
+    ContextState *C = contextLocked();
+    CUevent E = C ? takeEventLocked(*C) : nullptr;
+    if (E && Drv.eventRecord(E, S) == CUDA_SUCCESS) {
+      CUcontext Ctx = nullptr;
+      Drv.ctxGetCurrent(&Ctx);
+      InFlightEvents.push_back({Seq, Ctx, E});
+      Tracker.addInFlight({Seq, P.Touched});
+    } else if (E) {
+      C->FreeEvents.push_back(E);
+    }
+  }
+  notePeakLocked();
+}
+
+// --- events from the interposed entry points ------------------------------------
+
+void MemoryManager::onAlloc(uint64_t Ptr, uint64_t Size) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  uint64_t Hi = Size ? Ptr + Size : Ptr + 1;
+  for (auto It = ManagedByBase.begin(); It != ManagedByBase.end();)
+    It = (It->first >= Ptr && It->first < Hi) ? ManagedByBase.erase(It) : std::next(It);
+  Tracker.removeAllocation(Ptr);
+}
+
+void MemoryManager::onFree(uint64_t Ptr) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  Range A = Tracker.allocationOf(Ptr);
+  ManagedByBase.erase(Ptr);
+  if (!A.empty()) {
+    Random.remove(A);
+    WholeOnUnbounded.remove(A);
+    Remote.remove(A);
+    Tracker.removeAllocation(Ptr);
+  }
+}
+
+void MemoryManager::onHostSync() {
+  if (!Opts.StaleOnSync || !active())
+    return;
+  std::lock_guard<std::mutex> Lock(Mu);
+  Tracker.markAllStale();
+}
+
+void MemoryManager::onContextDestroy() {
+  std::lock_guard<std::mutex> Lock(Mu);
+  CUcontext Ctx = nullptr;
+  if (Drv.ctxGetCurrent(&Ctx) != CUDA_SUCCESS)
+    return;
+  Contexts.erase(Ctx);
+  for (size_t I = 0; I < InFlightEvents.size();)
+    if (InFlightEvents[I].Ctx == Ctx) {
+      Tracker.retire(InFlightEvents[I].Seq);
+      InFlightEvents[I] = InFlightEvents.back();
+      InFlightEvents.pop_back();
+    } else {
+      ++I;
+    }
+}
+
+} // namespace rt
+} // namespace gmem
