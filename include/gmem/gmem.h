@@ -157,6 +157,8 @@ GMEM_API int gmemGetRecentLaunches(gmemLaunchInfo *out, int max);
 #define GMEM_LOG_ERRORS 0x1      /* bad descriptors and internal errors (default) */
 #define GMEM_LOG_LAUNCHES 0x2    /* one line per launch */
 #define GMEM_LOG_DESCRIPTORS 0x4 /* one line per kernel resolved */
+#define GMEM_LOG_DRIVER 0x8      /* each cuGetProcAddress lookup (wrapped or not) */
+#define GMEM_LOG_MEMORY 0x10     /* per launch: what the memory side moved and why */
 /* Sets the log mask (stderr); returns the previous one. */
 GMEM_API int gmemSetLogging(int mask);
 
@@ -230,4 +232,5 @@ GMEM_API const char *gmemClassName(int kernel_class);
 }
 #endif
 
+#include "gmem_sched.h" /* the preemptive scheduler's API */
 #endif /* GMEM_GMEM_H */

@@ -18,6 +18,7 @@
 // otherwise be resolved relative to libgmemrt instead of the caller; that
 // case is emulated from the caller's position in the link map.
 #include "Runtime.h"
+#include "Scheduler.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -27,6 +28,7 @@
 
 #include <atomic>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 #define GMEM_EXPORT extern "C" __attribute__((visibility("default")))
@@ -60,6 +62,7 @@ enum Family {
   F_PrimaryCtxReset,
   F_PrimaryCtxRelease,
   F_CtxSynchronize,
+  F_CtxSynchronizeV2,
   F_StreamSynchronize,
   F_StreamQuery,
   F_EventSynchronize,
@@ -102,7 +105,11 @@ const FamilyInfo Families[NumFamilies] = {
     {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2", nullptr, 11000, INT_MAX},
     // Host synchronisation: afterwards the host may touch managed memory
     // (and migrate it back), so the memory side stops trusting residency.
-    {"cuCtxSynchronize", "cuCtxSynchronize", nullptr, 0, INT_MAX},
+    // CUDA 13 added cuCtxSynchronize_v2(CUcontext), what lookups for 13000+
+    // return (CUDA 13's cudart asks for both). One wrapper serves both: it
+    // takes and forwards a context, which the argument-less v1 ignores.
+    {"cuCtxSynchronize", "cuCtxSynchronize", nullptr, 0, 12999},
+    {"cuCtxSynchronize", "cuCtxSynchronize_v2", nullptr, 13000, INT_MAX},
     {"cuStreamSynchronize", "cuStreamSynchronize", "cuStreamSynchronize_ptsz", 0, INT_MAX},
     {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery_ptsz", 0, INT_MAX},
     {"cuEventSynchronize", "cuEventSynchronize", nullptr, 0, INT_MAX},
@@ -145,6 +152,10 @@ template <typename Fn> Fn realOf(int F, int V) {
 // of its own.
 inline bool active(Runtime &R) { return R.enabled(); }
 
+// Whether variant V's null stream is the per-thread default stream (the
+// scheduler must know which stream a launch really goes to).
+constexpr bool perThreadStream(int V) { return V == V_ExportPtsz || V == V_GpaPtds; }
+
 // --- launches ---------------------------------------------------------------
 
 using LaunchKernelFn = CUresult(CUDAAPI *)(CUfunction, unsigned, unsigned, unsigned, unsigned,
@@ -173,7 +184,9 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   LaunchRecord *Rec = RT.before(L);
-  CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  auto Original = [&] { return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra); };
+  CUresult R = sched::scheduleOr(sched::SchedLaunch::from(L, perThreadStream(V)),
+                                 sched::recordFor(Rec), Original);
   RT.after(Rec, R);
   return R;
 }
@@ -192,7 +205,11 @@ CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
                             cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream,
                             params, extra);
   LaunchRecord *Rec = RT.before(L);
-  CUresult R = Real(cfg, f, params, extra);
+  auto Original = [&] { return Real(cfg, f, params, extra); };
+  sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
+  SL.Attrs = cfg->attrs;
+  SL.NumAttrs = cfg->numAttrs;
+  CUresult R = sched::scheduleOr(SL, sched::recordFor(Rec), Original);
   RT.after(Rec, R);
   return R;
 }
@@ -210,7 +227,10 @@ CUresult CUDAAPI hkLaunchCoop(CUfunction f, unsigned gx, unsigned gy, unsigned g
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
   LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, nullptr);
   LaunchRecord *Rec = RT.before(L);
-  CUresult R = Real(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+  auto Original = [&] { return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params); };
+  sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
+  SL.Cooperative = true;
+  CUresult R = sched::scheduleOr(SL, sched::recordFor(Rec), Original);
   RT.after(Rec, R);
   return R;
 }
@@ -238,6 +258,14 @@ void *hookProc(const char *Sym, void *P, int Version, cuuint64_t Flags) {
   return P;
 }
 
+// GMEM_LOG=driver: which entry points a runtime looks up, and which we wrap.
+void *logProc(const char *Sym, void *Real, void *Given, int Version, cuuint64_t Flags) {
+  if (Runtime::global().logMask() & GMEM_LOG_DRIVER)
+    std::fprintf(stderr, "gmem: cuGetProcAddress %s version=%d flags=%llu%s\n", Sym, Version,
+                 (unsigned long long)Flags, Given != Real ? " (wrapped)" : "");
+  return Given;
+}
+
 using GetProcV2Fn = CUresult(CUDAAPI *)(const char *, void **, int, cuuint64_t,
                                         CUdriverProcAddressQueryResult *);
 template <int V>
@@ -248,7 +276,7 @@ CUresult CUDAAPI hkGetProcAddressV2(const char *sym, void **pfn, int ver, cuuint
     return CUDA_ERROR_NOT_INITIALIZED;
   CUresult R = Real(sym, pfn, ver, flags, status);
   if (R == CUDA_SUCCESS && pfn && *pfn && Runtime::global().enabled())
-    *pfn = hookProc(sym, *pfn, ver, flags);
+    *pfn = logProc(sym, *pfn, hookProc(sym, *pfn, ver, flags), ver, flags);
   return R;
 }
 
@@ -260,7 +288,7 @@ CUresult CUDAAPI hkGetProcAddressV1(const char *sym, void **pfn, int ver, cuuint
     return CUDA_ERROR_NOT_INITIALIZED;
   CUresult R = Real(sym, pfn, ver, flags);
   if (R == CUDA_SUCCESS && pfn && *pfn && Runtime::global().enabled())
-    *pfn = hookProc(sym, *pfn, ver, flags);
+    *pfn = logProc(sym, *pfn, hookProc(sym, *pfn, ver, flags), ver, flags);
   return R;
 }
 
@@ -393,11 +421,17 @@ template <int V> CUresult CUDAAPI hkPrimaryCtxRelease(CUdevice d) {
 
 // --- host synchronisation ---------------------------------------------------
 
-template <int V> CUresult CUDAAPI hkCtxSynchronize() {
-  return forwardThen<CUresult(CUDAAPI *)()>(F_CtxSynchronize, V, [&](CUresult R) {
+template <int V> CUresult CUDAAPI hkCtxSynchronize(CUcontext c) {
+  return forwardThen<CUresult(CUDAAPI *)(CUcontext)>(F_CtxSynchronize, V, [&](CUresult R) {
     if (R == CUDA_SUCCESS)
       Runtime::global().onHostSync();
-  });
+  }, c);
+}
+template <int V> CUresult CUDAAPI hkCtxSynchronizeV2(CUcontext c) {
+  return forwardThen<CUresult(CUDAAPI *)(CUcontext)>(F_CtxSynchronizeV2, V, [&](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Runtime::global().onHostSync();
+  }, c);
 }
 template <int V> CUresult CUDAAPI hkStreamSynchronize(CUstream s) {
   return forwardThen<CUresult(CUDAAPI *)(CUstream)>(F_StreamSynchronize, V, [&](CUresult R) {
@@ -444,6 +478,7 @@ void *const Wrappers[NumFamilies][NumVariants] = {
     GMEM_VARIANTS(hkModuleUnload),      GMEM_VARIANTS(hkLibraryUnload),
     GMEM_VARIANTS(hkCtxDestroy),        GMEM_VARIANTS(hkPrimaryCtxReset),
     GMEM_VARIANTS(hkPrimaryCtxRelease), GMEM_VARIANTS(hkCtxSynchronize),
+    GMEM_VARIANTS(hkCtxSynchronizeV2),
     GMEM_VARIANTS(hkStreamSynchronize), GMEM_VARIANTS(hkStreamQuery),
     GMEM_VARIANTS(hkEventSynchronize),  GMEM_VARIANTS(hkEventQuery),
 };
@@ -535,7 +570,11 @@ cudaError_t cudaLaunch(CudaLaunchFn Real, const void *func, dim3 g, dim3 b, void
   L.Api = GMEM_API_RUNTIME;
   LaunchRecord *Rec = RT.before(L);
   ++runtimeApiDepth();
-  cudaError_t R = Real(func, g, b, args, shmem, s);
+  cudaError_t R;
+  {
+    sched::RuntimeLaunchScope Scheduled(Rec); // the driver launch underneath is scheduled
+    R = Real(func, g, b, args, shmem, s);
+  }
   --runtimeApiDepth();
   RT.after(Rec, int(R));
   return R;
@@ -559,7 +598,11 @@ cudaError_t cudaLaunchEx(CudaLaunchExFn Real, const cudaLaunchConfig_t *c, const
   L.Api = GMEM_API_RUNTIME;
   LaunchRecord *Rec = RT.before(L);
   ++runtimeApiDepth();
-  cudaError_t R = Real(c, func, args);
+  cudaError_t R;
+  {
+    sched::RuntimeLaunchScope Scheduled(Rec); // the driver launch underneath is scheduled
+    R = Real(c, func, args);
+  }
   --runtimeApiDepth();
   RT.after(Rec, int(R));
   return R;
@@ -674,7 +717,10 @@ GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice d) {
 }
 
 // Driver API: host synchronisation.
-GMEM_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) { return hkCtxSynchronize<V_Export>(); }
+GMEM_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) { return hkCtxSynchronize<V_Export>(nullptr); }
+GMEM_EXPORT CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext c) {
+  return hkCtxSynchronizeV2<V_Export>(c);
+}
 GMEM_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream s) { return hkStreamSynchronize<V_Export>(s); }
 GMEM_EXPORT CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) {
   return hkStreamSynchronize<V_ExportPtsz>(s);

@@ -12,6 +12,7 @@ int MemoryManager::advise(uint64_t Ptr, uint64_t Bytes, int Hint) {
   if (Drv.isManaged(Ptr) != 1 || Drv.isManaged(Ptr + Bytes - 1) != 1)
     return GMEM_ERROR_INVALID_VALUE;
   std::lock_guard<std::mutex> Lock(Mu);
+  bumpLocked(); // any hint may change what a launch moves
   Range R = Tracker.widen({Ptr, Ptr + Bytes});
   ContextState *C = contextLocked();
   auto Ok = [](CUresult X) { return X == CUDA_SUCCESS ? GMEM_SUCCESS : GMEM_ERROR_DRIVER; };
@@ -40,7 +41,10 @@ int MemoryManager::advise(uint64_t Ptr, uint64_t Bytes, int Hint) {
       if (Tracker.accountedBytes() + Adds > Opts.Budget)
         evictLocked(*C, Tracker.accountedBytes() + Adds - Opts.Budget, Keep);
     }
-    for (const Range &M : Moves) {
+    std::vector<Range> Split;
+    for (const Range &M : Moves)
+      Tracker.splitByAllocation(M, Split);
+    for (const Range &M : Split) {
       if (Drv.prefetch(M.Lo, M.size(), C->Device, C->Copy) != CUDA_SUCCESS)
         return GMEM_ERROR_DRIVER;
       Tracker.markResident(M);

@@ -17,6 +17,15 @@ struct PendingLaunch {
   RangeSet Demand;  ///< left to demand paging: possibly resident after it
 };
 thread_local PendingLaunch *Pending = nullptr;
+
+/// This thread's last launch whose ranges were all resident afterwards.
+struct ResidentLaunch {
+  const MemoryManager *Owner = nullptr;
+  uint64_t Gen = 0, Bytes = 0;
+  int N = -1;
+  gmemArgAccess Args[GMEM_MAX_PTR_ARGS];
+};
+thread_local ResidentLaunch LastResident;
 PendingLaunch &pending() {
   if (!Pending)
     Pending = new PendingLaunch(); // a few hundred bytes per launching thread, kept
@@ -97,6 +106,7 @@ MemoryManager::MemoryManager(MemoryDriver &D, const MemoryOptions &O) : Drv(D), 
         ManagedByBase[Base] = true;
         Tracker.addAllocation(Base, Size);
       } else {
+        bumpLocked();
         ManagedByBase.erase(Base);
         Tracker.removeAllocation(Base);
         Random.remove(Base, Base + Size);
@@ -178,12 +188,17 @@ void MemoryManager::evictLocked(ContextState &C, uint64_t Need, const RangeSet &
       for (const InFlightEvent &F : InFlightEvents)
         if (F.Seq == Seq)
           Drv.streamWaitEvent(C.Copy, F.Event);
-    if (Drv.prefetch(V.R.Lo, V.R.size(), CU_DEVICE_CPU, C.Copy) != CUDA_SUCCESS)
-      continue;
-    Tracker.markEvicted(V.R);
-    Got += V.R.size();
-    EvictedBytes.fetch_add(V.R.size(), std::memory_order_relaxed);
-    EvictOps.fetch_add(1, std::memory_order_relaxed);
+    std::vector<Range> Parts;
+    Tracker.splitByAllocation(V.R, Parts);
+    for (const Range &P : Parts) {
+      if (Drv.prefetch(P.Lo, P.size(), CU_DEVICE_CPU, C.Copy) != CUDA_SUCCESS)
+        continue;
+      Tracker.markEvicted(P);
+      Got += P.size();
+      EvictedBytes.fetch_add(P.size(), std::memory_order_relaxed);
+      EvictOps.fetch_add(1, std::memory_order_relaxed);
+    }
+    bumpLocked();
   }
   if (Got < Need && !WarnedUnboundedBudget) {
     WarnedUnboundedBudget = true;
@@ -197,14 +212,21 @@ void MemoryManager::evictLocked(ContextState &C, uint64_t Need, const RangeSet &
 void MemoryManager::remoteMapLocked(ContextState &C, const Range &R) {
   // Host-preferred, mapped for the device: the kernel reads/writes it over
   // the bus instead of faulting it in, so the budget holds.
-  Drv.advise(R.Lo, R.size(), CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_DEVICE_CPU);
-  Drv.advise(R.Lo, R.size(), CU_MEM_ADVISE_SET_ACCESSED_BY, C.Device);
-  std::vector<Range> OnDevice;
+  std::vector<Range> Parts;
+  Tracker.splitByAllocation(R, Parts);
+  for (const Range &P : Parts) {
+    Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_SET_PREFERRED_LOCATION, CU_DEVICE_CPU);
+    Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_SET_ACCESSED_BY, C.Device);
+  }
+  std::vector<Range> OnDevice, Pieces;
   Tracker.resident().overlap(R.Lo, R.Hi, OnDevice);
   Tracker.possiblyResident().overlap(R.Lo, R.Hi, OnDevice);
   for (const Range &P : OnDevice)
+    Tracker.splitByAllocation(P, Pieces);
+  for (const Range &P : Pieces)
     Drv.prefetch(P.Lo, P.size(), CU_DEVICE_CPU, C.Copy);
   Tracker.markEvicted(R);
+  bumpLocked();
   std::vector<Range> New;
   Remote.missing(R.Lo, R.Hi, New);
   for (const Range &P : New)
@@ -213,26 +235,72 @@ void MemoryManager::remoteMapLocked(ContextState &C, const Range &R) {
 }
 
 void MemoryManager::unmapRemoteLocked(ContextState &C, const Range &R) {
-  std::vector<Range> Parts;
+  std::vector<Range> Parts, Pieces;
   Remote.overlap(R.Lo, R.Hi, Parts);
   for (const Range &P : Parts) {
+    Tracker.splitByAllocation(P, Pieces);
+    Remote.remove(P);
+  }
+  for (const Range &P : Pieces) {
     Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, CU_DEVICE_CPU);
     Drv.advise(P.Lo, P.size(), CU_MEM_ADVISE_UNSET_ACCESSED_BY, C.Device);
-    Remote.remove(P);
   }
 }
 
 // --- launches --------------------------------------------------------------------
 
-void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N, CUstream S) {
+void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N, CUstream S,
+                                 bool Log) {
+  // GMEM_LOG=memory: what was decided, on every path out.
+  const char *Why = "";
+  uint64_t LWant = 0, LDemand = 0, LMoved = 0, LSkipped = 0;
+  int LManaged = 0;
+  struct Logger {
+    bool On;
+    uint64_t Seq;
+    int N;
+    const char *&Why;
+    uint64_t &Want, &Demand, &Moved, &Skipped;
+    int &Managed;
+    ~Logger() {
+      if (On)
+        std::fprintf(stderr,
+                     "gmem: memory #%llu: %d args, %d managed; want %llu B, moved %llu B, "
+                     "resident %llu B, demand %llu B%s%s\n",
+                     (unsigned long long)Seq, N, Managed, (unsigned long long)Want,
+                     (unsigned long long)Moved, (unsigned long long)Skipped,
+                     (unsigned long long)Demand, *Why ? ": " : "", Why);
+    }
+  } L{Log, Seq, N, Why, LWant, LDemand, LMoved, LSkipped, LManaged};
   PendingLaunch &P = pending();
   P.Seq = Seq;
   P.Tracked = false;
   bool Any = false;
   for (int I = 0; I < N && !Any; ++I)
     Any = Args[I].flags & GMEM_ARG_HAS_ALLOC;
-  if (!Any)
+  if (!Any) {
+    Why = "no argument in a known allocation";
     return;
+  }
+  ResidentLaunch &Last = LastResident;
+  const bool Fast = !Opts.Budget && N <= GMEM_MAX_PTR_ARGS;
+  if (Fast && Last.Owner == this && Last.N == N &&
+      Last.Gen == ResidencyGen.load(std::memory_order_acquire) &&
+      std::memcmp(Last.Args, Args, sizeof(gmemArgAccess) * size_t(N)) == 0) {
+    SkippedBytes.fetch_add(Last.Bytes, std::memory_order_relaxed);
+    LSkipped = Last.Bytes;
+    Why = "same as this thread's last launch, all resident";
+    return; // the same launch as before, and nothing has left the device since
+  }
+  auto Remember = [&](uint64_t Bytes) {
+    if (!Fast)
+      return;
+    Last.Owner = this;
+    Last.N = N;
+    Last.Gen = ResidencyGen.load(std::memory_order_acquire);
+    Last.Bytes = Bytes;
+    std::memcpy(Last.Args, Args, sizeof(gmemArgAccess) * size_t(N));
+  };
 
   std::lock_guard<std::mutex> Lock(Mu);
   RangeSet Want, Demand, Written;
@@ -242,6 +310,7 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
       continue;
     if (!managedLocked(A.alloc_base, A.alloc_size))
       continue;
+    ++LManaged;
     const Range Alloc{A.alloc_base, A.alloc_base + A.alloc_size};
     auto Side = [&](uint32_t Has, uint32_t Anything, uint32_t Exact, uint64_t Lo, uint64_t Hi,
                     bool Write) {
@@ -279,8 +348,12 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
       Demand.add(R);
     }
   }
-  if (Want.empty() && Demand.empty())
+  LWant = Want.bytes();
+  LDemand = Demand.bytes();
+  if (Want.empty() && Demand.empty()) {
+    Why = "nothing in managed memory";
     return;
+  }
   if (!Opts.Prefetch) {
     // Demand paging only; the budget (if any) is still kept by eviction.
     Demand.add(Want);
@@ -308,16 +381,23 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
     Skipped += (Hi - Lo) - Moved;
   }
   SkippedBytes.fetch_add(Skipped, std::memory_order_relaxed);
-  if (Moves.empty() && !Opts.Budget && Remote.empty())
+  LSkipped = Skipped;
+  if (Moves.empty() && !Opts.Budget && Remote.empty()) {
+    if (Demand.empty())
+      Remember(Skipped);
     return; // the common steady state: everything already resident
+  }
 
   bool Capturing = false;
   if (Drv.streamIsCapturing(S, &Capturing) == CUDA_SUCCESS && Capturing) {
     CaptureSkips.fetch_add(1, std::memory_order_relaxed);
+    Why = "stream capture";
     return; // a graph is being recorded: moving data now would not help its replays
   }
-  if (!Context())
+  if (!Context()) {
+    Why = "no usable context / copy stream";
     return;
+  }
 
   // Ranges remote-mapped earlier that this launch will hold on the device.
   if (!Remote.empty())
@@ -392,11 +472,16 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
   P.Demand = Demand;
 
   if (!Moves.empty()) {
+    std::vector<Range> Split;
+    for (const Range &R : Moves)
+      Tracker.splitByAllocation(R, Split);
+    Moves.swap(Split);
     bool Issued = false;
     for (const Range &R : Moves) {
       if (Drv.prefetch(R.Lo, R.size(), C->Device, C->Copy) != CUDA_SUCCESS)
         continue;
       Tracker.markResident(R);
+      LMoved += R.size();
       Issued = true;
       PrefetchedBytes.fetch_add(R.size(), std::memory_order_relaxed);
       PrefetchOps.fetch_add(1, std::memory_order_relaxed);
@@ -404,6 +489,8 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
     if (Issued && Drv.eventRecord(C->CopyDone, C->Copy) == CUDA_SUCCESS &&
         Drv.streamWaitEvent(S, C->CopyDone) == CUDA_SUCCESS)
       LaunchesPrefetched.fetch_add(1, std::memory_order_relaxed);
+    if (Demand.empty() && Remote.empty())
+      Remember(Want.bytes());
   }
   notePeakLocked();
 }
@@ -443,12 +530,14 @@ void MemoryManager::onAlloc(uint64_t Ptr, uint64_t Size) {
   for (auto It = ManagedByBase.begin(); It != ManagedByBase.end();)
     It = (It->first >= Ptr && It->first < Hi) ? ManagedByBase.erase(It) : std::next(It);
   Tracker.removeAllocation(Ptr);
+  bumpLocked();
 }
 
 void MemoryManager::onFree(uint64_t Ptr) {
   std::lock_guard<std::mutex> Lock(Mu);
   Range A = Tracker.allocationOf(Ptr);
   ManagedByBase.erase(Ptr);
+  bumpLocked();
   if (!A.empty()) {
     Random.remove(A);
     WholeOnUnbounded.remove(A);
@@ -462,6 +551,7 @@ void MemoryManager::onHostSync() {
     return;
   std::lock_guard<std::mutex> Lock(Mu);
   Tracker.markAllStale();
+  bumpLocked();
 }
 
 void MemoryManager::onContextDestroy() {
@@ -470,6 +560,7 @@ void MemoryManager::onContextDestroy() {
   if (Drv.ctxGetCurrent(&Ctx) != CUDA_SUCCESS)
     return;
   Contexts.erase(Ctx);
+  bumpLocked();
   for (size_t I = 0; I < InFlightEvents.size();)
     if (InFlightEvents[I].Ctx == Ctx) {
       Tracker.retire(InFlightEvents[I].Seq);

@@ -53,7 +53,8 @@ public:
 
   /// Before launch Seq is submitted on S: Args are its evaluated pointer
   /// arguments (gmemArgAccess, as recorded). Never fails the launch.
-  void beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N, CUstream S);
+  /// Log: one line on stderr saying what was decided (GMEM_LOG=memory).
+  void beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N, CUstream S, bool Log = false);
   /// After the launch call returned Result.
   void afterLaunch(uint64_t Seq, CUstream S, CUresult Result);
 
@@ -112,6 +113,12 @@ private:
   std::unique_ptr<ManagedPool> Pool;
   std::function<void(uint64_t, uint64_t, bool)> PoolObserver;
   bool WarnedUnboundedBudget = false;
+
+  /// Bumped whenever something libgmemrt made resident may no longer be
+  /// (sync, eviction, free, hint): a thread's last all-resident launch with
+  /// identical arguments and an unchanged generation needs no work at all.
+  std::atomic<uint64_t> ResidencyGen{1};
+  void bumpLocked() { ResidencyGen.fetch_add(1, std::memory_order_acq_rel); }
 
   // Counters.
   uint64_t Peak = 0;

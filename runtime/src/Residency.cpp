@@ -119,6 +119,29 @@ Range ResidencyTracker::allocationOf(uint64_t Ptr) const {
   return {It->first, It->first + It->second};
 }
 
+void ResidencyTracker::splitByAllocation(const Range &R, std::vector<Range> &Out) const {
+  uint64_t Cur = R.Lo;
+  auto It = Allocations.upper_bound(R.Lo);
+  if (It != Allocations.begin())
+    --It;
+  for (; It != Allocations.end() && Cur < R.Hi; ++It) {
+    uint64_t B = It->first, E = It->first + It->second;
+    if (E <= Cur)
+      continue;
+    if (B >= R.Hi)
+      break;
+    if (B > Cur) { // a gap no known allocation covers: keep it as it is
+      Out.push_back({Cur, B});
+      Cur = B;
+    }
+    uint64_t Hi = std::min(E, R.Hi);
+    Out.push_back({Cur, Hi});
+    Cur = Hi;
+  }
+  if (Cur < R.Hi)
+    Out.push_back({Cur, R.Hi});
+}
+
 void ResidencyTracker::removeAllocation(uint64_t Base) {
   auto It = Allocations.upper_bound(Base);
   if (It == Allocations.begin())
@@ -133,15 +156,16 @@ void ResidencyTracker::removeAllocation(uint64_t Base) {
   Pinned.remove(Lo, Hi);
   // Forget its use history too: a new allocation may reuse the addresses.
   auto U = LastUse.upper_bound(Lo);
-  if (U != LastUse.begin() && std::prev(U)->second.first > Lo)
+  if (U != LastUse.begin() && std::prev(U)->second.Hi > Lo)
     --U;
   while (U != LastUse.end() && U->first < Hi) {
-    uint64_t A = U->first, B = U->second.first, S = U->second.second;
+    uint64_t A = U->first;
+    Use X = U->second;
     U = LastUse.erase(U);
     if (A < Lo)
-      LastUse.emplace(A, std::make_pair(Lo, S));
-    if (B > Hi)
-      U = LastUse.emplace(Hi, std::make_pair(B, S)).first, ++U;
+      LastUse.emplace(A, Use{Lo, X.Seq, X.Prev});
+    if (X.Hi > Hi)
+      U = LastUse.emplace(Hi, X).first, ++U;
   }
 }
 
@@ -189,19 +213,31 @@ void ResidencyTracker::markEvicted(const Range &R) {
 
 void ResidencyTracker::recordUse(uint64_t Seq, const RangeSet &Ranges) {
   for (const auto &[Lo, Hi] : Ranges.intervals()) {
-    // Cut whatever overlaps [Lo, Hi), keeping the parts outside it.
+    // Re-record whatever overlaps [Lo, Hi), remembering its previous use;
+    // the parts outside [Lo, Hi) keep theirs.
+    std::vector<std::pair<uint64_t, Use>> New;
+    uint64_t Cur = Lo;
     auto It = LastUse.upper_bound(Lo);
-    if (It != LastUse.begin() && std::prev(It)->second.first > Lo)
+    if (It != LastUse.begin() && std::prev(It)->second.Hi > Lo)
       --It;
     while (It != LastUse.end() && It->first < Hi) {
-      uint64_t A = It->first, B = It->second.first, S = It->second.second;
+      uint64_t A = It->first;
+      Use X = It->second;
       It = LastUse.erase(It);
       if (A < Lo)
-        LastUse.emplace(A, std::make_pair(Lo, S));
-      if (B > Hi)
-        It = LastUse.emplace(Hi, std::make_pair(B, S)).first, ++It;
+        LastUse.emplace(A, Use{Lo, X.Seq, X.Prev});
+      if (X.Hi > Hi)
+        It = LastUse.emplace(Hi, X).first, ++It;
+      uint64_t PLo = std::max(A, Lo), PHi = std::min(X.Hi, Hi);
+      if (PLo > Cur)
+        New.push_back({Cur, Use{PLo, Seq, 0}});
+      New.push_back({PLo, Use{PHi, Seq, X.Seq == Seq ? X.Prev : X.Seq}});
+      Cur = PHi;
     }
-    LastUse.emplace(Lo, std::make_pair(Hi, Seq));
+    if (Cur < Hi)
+      New.push_back({Cur, Use{Hi, Seq, 0}});
+    for (auto &[A, U] : New)
+      LastUse.emplace(A, U);
   }
 }
 
@@ -211,21 +247,19 @@ void ResidencyTracker::retire(uint64_t Seq) {
                  InFlight.end());
 }
 
-uint64_t ResidencyTracker::lastUse(uint64_t Lo, uint64_t Hi) const {
-  uint64_t Best = 0;
+ResidencyTracker::Use ResidencyTracker::useAt(uint64_t Lo) const {
   auto It = LastUse.upper_bound(Lo);
-  if (It != LastUse.begin() && std::prev(It)->second.first > Lo)
-    --It;
-  for (; It != LastUse.end() && It->first < Hi; ++It)
-    Best = std::max(Best, It->second.second);
-  return Best;
+  if (It != LastUse.begin() && std::prev(It)->second.Hi > Lo)
+    return std::prev(It)->second;
+  return Use{0, 0, 0};
 }
 
 std::vector<Victim> ResidencyTracker::chooseVictims(uint64_t Need, const RangeSet &Keep) const {
   struct Piece {
     Range R;
     bool Busy;
-    uint64_t Key; ///< LRU: last use; busy: earliest in-flight user
+    uint64_t Key;  ///< idle: predicted next use; busy: earliest in-flight user
+    uint64_t Last; ///< idle: last use (ties: least recent first)
     std::vector<uint64_t> Users;
   };
   RangeSet Candidates = Resident;
@@ -240,7 +274,7 @@ std::vector<Victim> ResidencyTracker::chooseVictims(uint64_t Need, const RangeSe
   std::vector<uint64_t> Cuts;
   for (const auto &[Lo, V] : LastUse) {
     Cuts.push_back(Lo);
-    Cuts.push_back(V.first);
+    Cuts.push_back(V.Hi);
   }
   for (const InFlightUse &U : InFlight)
     for (const auto &[Lo, Hi] : U.Ranges.intervals()) {
@@ -256,15 +290,19 @@ std::vector<Victim> ResidencyTracker::chooseVictims(uint64_t Need, const RangeSe
     auto C = std::upper_bound(Cuts.begin(), Cuts.end(), Lo);
     while (Cur < Hi) {
       uint64_t Next = (C != Cuts.end() && *C < Hi) ? *C++ : Hi;
-      Piece P{{Cur, Next}, false, 0, {}};
+      Piece P{{Cur, Next}, false, 0, 0, {}};
       for (const InFlightUse &U : InFlight)
         if (U.Ranges.intersects(Cur, Next)) {
           P.Users.push_back(U.Seq);
           P.Key = P.Busy ? std::min(P.Key, U.Seq) : U.Seq;
           P.Busy = true;
         }
-      if (!P.Busy)
-        P.Key = lastUse(Cur, Next);
+      if (!P.Busy) {
+        // Pieces never straddle a use boundary, so one record describes it.
+        Use U = useAt(Cur);
+        P.Last = U.Seq;
+        P.Key = U.Prev && U.Seq > U.Prev ? U.Seq + (U.Seq - U.Prev) : UINT64_MAX;
+      }
       Pieces.push_back(std::move(P));
       Cur = Next;
     }
@@ -272,7 +310,11 @@ std::vector<Victim> ResidencyTracker::chooseVictims(uint64_t Need, const RangeSe
   std::stable_sort(Pieces.begin(), Pieces.end(), [](const Piece &A, const Piece &B) {
     if (A.Busy != B.Busy)
       return !A.Busy;
-    return A.Key < B.Key;
+    if (A.Busy)
+      return A.Key < B.Key; // the earliest-submitted users finish first
+    if (A.Key != B.Key)
+      return A.Key > B.Key; // next use farthest away first
+    return A.Last < B.Last;
   });
 
   std::vector<Victim> Out;

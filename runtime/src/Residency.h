@@ -81,6 +81,10 @@ public:
   /// Widens R outward to granules, clipped to the allocation holding R.Lo
   /// (unchanged when no allocation is known).
   Range widen(Range R) const;
+  /// R cut at the boundaries of the known allocations it spans: the driver
+  /// prefetches and advises within one allocation only, and merged ranges
+  /// of adjacent allocations would otherwise be refused whole.
+  void splitByAllocation(const Range &R, std::vector<Range> &Out) const;
 
   // --- residency ------------------------------------------------------------
   /// Made resident by our prefetch (or a pin): later launches skip it.
@@ -114,20 +118,27 @@ public:
   const std::vector<InFlightUse> &inFlight() const { return InFlight; }
 
   /// Chooses at least Need bytes of accounted ranges to evict, never from
-  /// Keep or a pinned range. Order: ranges no in-flight launch touches
-  /// first, least recently used first; then ranges in-flight launches touch,
-  /// those whose users were submitted earliest first. Returns fewer bytes
-  /// only when nothing else can go.
+  /// Keep or a pinned range. Order: first ranges no in-flight (queued)
+  /// launch touches, those whose next use is predicted farthest away first:
+  /// a range used once is predicted never to be used again; a range used
+  /// before is predicted to recur after the same distance (cyclic sweeps
+  /// over more data than fits, the common oversubscribed pattern, are where
+  /// LRU evicts exactly what comes next); ties go least recently used first.
+  /// Then ranges in-flight launches touch, those whose users were submitted
+  /// earliest first. Returns fewer bytes only when nothing else can go.
   std::vector<Victim> chooseVictims(uint64_t Need, const RangeSet &Keep) const;
 
 private:
-  /// Last launch that used each byte (0: never seen).
-  uint64_t lastUse(uint64_t Lo, uint64_t Hi) const;
+  struct Use {
+    uint64_t Hi, Seq, Prev; ///< [Lo, Hi) last used by launch Seq, before that by Prev (0: none)
+  };
+  /// The use record covering Lo (Seq 0: never seen).
+  Use useAt(uint64_t Lo) const;
 
   std::map<uint64_t, uint64_t> Allocations; ///< base -> size
   RangeSet Resident, Stale, Pinned;
-  /// Lo -> (Hi, Seq): the last launch touching [Lo, Hi). Disjoint intervals.
-  std::map<uint64_t, std::pair<uint64_t, uint64_t>> LastUse;
+  /// Lo -> use of [Lo, Hi). Disjoint intervals.
+  std::map<uint64_t, Use> LastUse;
   std::vector<InFlightUse> InFlight;
 };
 

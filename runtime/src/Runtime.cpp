@@ -138,6 +138,10 @@ int parseLogMask(const char *S) {
       Mask |= GMEM_LOG_LAUNCHES;
     else if (W == "descriptors" || W == "descriptor" || W == "kernels")
       Mask |= GMEM_LOG_DESCRIPTORS;
+    else if (W == "memory" || W == "prefetch")
+      Mask |= GMEM_LOG_MEMORY;
+    else if (W == "driver" || W == "entrypoints")
+      Mask |= GMEM_LOG_DRIVER;
     else if (W == "errors" || W == "error")
       Mask |= GMEM_LOG_ERRORS;
     else if (W == "all")
@@ -554,7 +558,8 @@ bool Runtime::readArgs(const KernelEntry &E, void **Params, void **Extra, uint64
 LaunchRecord *Runtime::before(const LaunchRequest &L) {
   LaunchRecord *R = decide(L);
   if (R && R->Instrumented && !R->ArgsUnreadable && Mem.active())
-    Mem.beforeLaunch(R->Seq, R->Ptr, R->NumPtrRec, reinterpret_cast<CUstream>(R->Stream));
+    Mem.beforeLaunch(R->Seq, R->Ptr, R->NumPtrRec, reinterpret_cast<CUstream>(R->Stream),
+                     (LogMask.load(std::memory_order_relaxed) & GMEM_LOG_MEMORY) != 0);
   return R;
 }
 

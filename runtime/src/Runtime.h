@@ -116,6 +116,7 @@ public:
   int lastLaunch(gmemLaunchInfo *Out) const;
   int recentLaunches(gmemLaunchInfo *Out, int Max) const;
   int setLogging(int Mask) { return LogMask.exchange(Mask); }
+  int logMask() const { return LogMask.load(std::memory_order_relaxed); }
   void stats(gmemStats *Out) const;
   void fill(const LaunchRecord &R, gmemLaunchInfo &Out) const;
 

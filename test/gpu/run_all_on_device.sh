@@ -32,4 +32,5 @@ part corpus .stage/gpu bash test/gpu/run_on_device.sh
 # line per launch with the runtime's decision.
 GMEM_LOG=launches part driver .stage/driver bash test/driver/gpu/run.sh
 part runtime .stage/runtime bash test/runtime/gpu/run_on_device.sh
+part memory .stage/memory bash test/runtime/gpu/memory_run.sh
 exit $status

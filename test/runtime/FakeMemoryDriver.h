@@ -50,11 +50,23 @@ public:
     *D = 0;
     return CUDA_SUCCESS;
   }
+  /// Like the driver: a range must lie inside one managed allocation.
+  bool insideOne(uint64_t Ptr, uint64_t Bytes) const {
+    auto It = Managed.upper_bound(Ptr);
+    if (It == Managed.begin())
+      return false;
+    --It;
+    return Ptr >= It->first && Ptr + Bytes <= It->first + It->second;
+  }
   CUresult prefetch(uint64_t Ptr, uint64_t Bytes, CUdevice Device, CUstream S) override {
+    if (!insideOne(Ptr, Bytes))
+      return CUDA_ERROR_INVALID_VALUE;
     Ops.push_back({"prefetch", Ptr, Bytes, Device, uintptr_t(S), 0, 0});
     return CUDA_SUCCESS;
   }
   CUresult advise(uint64_t Ptr, uint64_t Bytes, CUmem_advise A, CUdevice Device) override {
+    if (!insideOne(Ptr, Bytes))
+      return CUDA_ERROR_INVALID_VALUE;
     Ops.push_back({"advise", Ptr, Bytes, Device, 0, 0, int(A)});
     return CUDA_SUCCESS;
   }

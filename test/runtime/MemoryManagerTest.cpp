@@ -84,6 +84,20 @@ TEST_F(MemorySide, MergesArgumentsThatShareBytes) {
   EXPECT_EQ(P[0].Bytes, 12 * MiB);
 }
 
+TEST_F(MemorySide, AdjacentAllocationsArePrefetchedSeparately) {
+  // Two allocations back to back: their ranges merge, but the driver only
+  // prefetches within one allocation (seen on the H200: CUDA 13 refuses the
+  // merged range and nothing moved).
+  uint64_t A = D.addManaged(0x100000000, 64 * MiB), B = D.addManaged(0x100000000 + 64 * MiB, 64 * MiB);
+  MemoryManager M(D, O);
+  launch(M, {arg(A, 64 * MiB, A, A + 64 * MiB), arg(B, 64 * MiB, 0, 0, B, B + 64 * MiB)});
+  auto P = D.ops("prefetch");
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Lo, A);
+  EXPECT_EQ(P[1].Lo, B);
+  EXPECT_EQ(bytes("prefetch", 0), 128 * MiB);
+}
+
 TEST_F(MemorySide, HostSyncMakesItPrefetchAgain) {
   uint64_t A = D.addManaged(0x100000000, 64 * MiB);
   MemoryManager M(D, O);

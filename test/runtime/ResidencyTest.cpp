@@ -152,3 +152,35 @@ TEST(ResidencyTracker, VictimsNeverPinnedOrKeptAndRoundedToGranules) {
   }
   EXPECT_EQ(Total, 4 * MiB);
 }
+
+TEST(ResidencyTracker, CyclicSweepsEvictWhatRecursLast) {
+  // Four panels swept in order, again and again, with room for three: LRU
+  // would evict exactly the panel needed next. Predicted from the history
+  // (each panel recurs every four launches), the victim is the panel used
+  // most recently, whose next use is farthest away.
+  ResidencyTracker T;
+  T.addAllocation(0, 64 * MiB);
+  RangeSet P[4];
+  for (int I = 0; I < 4; ++I) {
+    P[I].add(I * 4 * MiB, (I + 1) * 4 * MiB);
+    T.markResident({I * 4 * MiB, (I + 1) * 4 * MiB});
+  }
+  uint64_t Seq = 0;
+  for (int Round = 0; Round < 2; ++Round)
+    for (int I = 0; I < 4; ++I)
+      T.recordUse(++Seq, P[I]);
+  // Next is panel 0 (seq 9); panels 1..3 were used at 6, 7, 8 and recur at
+  // 10, 11, 12: panel 3 goes first, then 2, then 1.
+  auto V = T.chooseVictims(8 * MiB, P[0]);
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0].R, (Range{12 * MiB, 16 * MiB}));
+  EXPECT_EQ(V[1].R, (Range{8 * MiB, 12 * MiB}));
+  // Data used once (a stream) goes before data that recurs.
+  RangeSet Once;
+  Once.add(32 * MiB, 36 * MiB);
+  T.markResident({32 * MiB, 36 * MiB});
+  T.recordUse(++Seq, Once);
+  V = T.chooseVictims(4 * MiB, P[0]);
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0].R, (Range{32 * MiB, 36 * MiB}));
+}

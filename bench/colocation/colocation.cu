@@ -1,0 +1,543 @@
+// Co-location demo for libgmemrt's preemptive scheduler (bench/colocation/README.md).
+//
+// A latency-critical chain (inference-like: 10 layers of GEMV + bias/ReLU =
+// 20 small kernels per request, requests arriving at a fixed rate) runs on
+// a high-priority stream, optionally beside long best-effort kernels
+// (training-like, ~25 ms each, many waves of ~0.25 ms CTAs) on a
+// low-priority stream. With --gmem the program asks libgmemrt (preloaded)
+// to make the chain's stream real-time; the training stream stays best
+// effort.
+//
+// Training kernels: train_step (idempotent: Y = f(X, W)) and train_accum
+// (not idempotent: Y += f(X, W)). Built with -DGMEM_HAND_CLONES=1, this
+// file also carries hand-written preemptible clones following the gmem
+// checkpoint ABI (docs/PREEMPTION_DESIGN.md), for use until the compiler
+// pass emits them; built without, the pass must provide them.
+//
+// Output: one JSON line per run (--out FILE appends), with every request's
+// latency. Results are checked: the chain's output against its first
+// request's, train_step's output against a CPU reference, and train_accum's
+// against (number of launches) x f (each CTA ran exactly once).
+#include <cuda_runtime.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef GMEM_HAND_CLONES
+#define GMEM_HAND_CLONES 0
+#endif
+
+// ---------------------------------------------------------------------------
+// Device code
+
+constexpr int Hidden = 1024, Layers = 10, WLen = 4096, TrainBlock = 256;
+
+extern "C" __global__ void infer_gemv(const float *__restrict__ A, const float *__restrict__ x,
+                                      float *__restrict__ y, int n) {
+  int Row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  int Lane = threadIdx.x & 31;
+  if (Row >= n)
+    return; // warp-uniform
+  float S = 0.f;
+  for (int C = Lane; C < n; C += 32)
+    S += A[size_t(Row) * n + C] * x[C];
+  for (int O = 16; O; O >>= 1)
+    S += __shfl_down_sync(0xffffffffu, S, O);
+  if (Lane == 0)
+    y[Row] = S;
+}
+
+extern "C" __global__ void infer_act(const float *__restrict__ y, const float *__restrict__ b,
+                                     float *__restrict__ z, int n) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < n)
+    z[I] = fmaxf(y[I] + b[I], 0.f) * 0.03f;
+}
+
+/// The checkpoint ABI's control block.
+struct gmem_ctl {
+  unsigned request;
+  unsigned reserved;
+  unsigned done[1];
+};
+
+/// One training step per element: a long dependent FMA chain over W.
+/// Clone: the checkpoints of the ABI (entry; every 16 iterations in the
+/// loop, joined to a barrier so that the whole CTA leaves together; done
+/// bit at the end).
+template <bool Clone, bool Accumulate>
+__device__ __forceinline__ void trainBody(const float *__restrict__ X, const float *__restrict__ W,
+                                          float *Y, int n, int iters, gmem_ctl *ctl) {
+  const unsigned Bid = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  if (Clone) {
+    volatile unsigned *Req = &ctl->request;
+    volatile unsigned *Done = ctl->done;
+    int Leave = threadIdx.x == 0 && (*Req != 0 || ((Done[Bid >> 5] >> (Bid & 31)) & 1));
+    if (__syncthreads_or(Leave))
+      return;
+  }
+  const int I = blockIdx.x * blockDim.x + threadIdx.x;
+  const float Xv = I < n ? X[I] : 0.f;
+  float Acc = 0.f;
+  for (int It = 0; It < iters; ++It) {
+    if (Clone && (It & 15) == 15) {
+      volatile unsigned *Req = &ctl->request;
+      if (__syncthreads_or(threadIdx.x == 0 && *Req == 2))
+        return;
+    }
+    Acc = fmaf(Acc, 0.9999f, Xv * W[(It + threadIdx.x) & (WLen - 1)]);
+  }
+  if (I < n) {
+    if (Accumulate)
+      Y[I] += Acc;
+    else
+      Y[I] = Acc;
+  }
+  if (Clone) {
+    __syncthreads();
+    if (threadIdx.x == 0)
+      atomicOr(&ctl->done[Bid >> 5], 1u << (Bid & 31));
+  }
+}
+
+extern "C" __global__ void train_step(const float *__restrict__ X, const float *__restrict__ W,
+                                      float *__restrict__ Y, int n, int iters) {
+  trainBody<false, false>(X, W, Y, n, iters, nullptr);
+}
+extern "C" __global__ void train_accum(const float *__restrict__ X, const float *__restrict__ W,
+                                       float *Y, int n, int iters) {
+  trainBody<false, true>(X, W, Y, n, iters, nullptr);
+}
+
+#if GMEM_HAND_CLONES
+// What the checkpoint pass emits for each kernel, written by hand: the
+// clone (the kernel's parameters + the control block) and its facts
+// {magic, version, flags (1 loop checkpoints | 4 barriers), loop
+// checkpoints, interval}.
+extern "C" __global__ void __gmem_pre_train_step(const float *__restrict__ X,
+                                                 const float *__restrict__ W, float *__restrict__ Y,
+                                                 int n, int iters, gmem_ctl *ctl) {
+  trainBody<true, false>(X, W, Y, n, iters, ctl);
+}
+extern "C" __global__ void __gmem_pre_train_accum(const float *__restrict__ X,
+                                                  const float *__restrict__ W, float *Y, int n,
+                                                  int iters, gmem_ctl *ctl) {
+  trainBody<true, true>(X, W, Y, n, iters, ctl);
+}
+extern "C" __device__ unsigned __gmem_pre_info_train_step[5] = {0x31504d47u, 1u, 5u, 1u, 16u};
+extern "C" __device__ unsigned __gmem_pre_info_train_accum[5] = {0x31504d47u, 1u, 5u, 1u, 16u};
+#endif
+
+extern "C" __global__ void fill_random(float *P, size_t N, unsigned Seed, float Scale) {
+  size_t I = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (I < N) {
+    unsigned H = unsigned(I) * 2654435761u ^ Seed;
+    H ^= H >> 13;
+    H *= 0x5bd1e995u;
+    H ^= H >> 15;
+    P[I] = (float(H & 0xffff) / 65536.f - 0.5f) * Scale;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Host code
+
+namespace {
+
+void check(cudaError_t E, const char *What, int Line) {
+  if (E != cudaSuccess) {
+    std::fprintf(stderr, "colocation: %s failed at line %d: %s\n", What, Line,
+                 cudaGetErrorString(E));
+    std::exit(1);
+  }
+}
+#define CK(X) check((X), #X, __LINE__)
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+[[noreturn]] void usage(const char *Why) {
+  std::fprintf(stderr,
+               "colocation: %s\n"
+               "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
+               "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
+               "                  [--label TEXT] [--out FILE] | --calibrate [--be-ms MS]\n",
+               Why);
+  std::exit(2);
+}
+
+struct Options {
+  std::string Mode = "colo", Be = "step", Label, Out;
+  bool Gmem = false, Calibrate = false;
+  int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
+  double BeMs = 25;
+};
+
+Options parse(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        usage(("missing value after " + A).c_str());
+      return Argv[++I];
+    };
+    auto Int = [&](int Min) {
+      std::string V = Next();
+      char *End = nullptr;
+      long N = std::strtol(V.c_str(), &End, 10);
+      if (!End || *End || N < Min)
+        usage((A + " needs an integer >= " + std::to_string(Min)).c_str());
+      return int(N);
+    };
+    if (A == "--mode") {
+      O.Mode = Next();
+      if (O.Mode != "alone" && O.Mode != "colo" && O.Mode != "be")
+        usage("--mode is alone, colo or be");
+    } else if (A == "--be") {
+      O.Be = Next();
+      if (O.Be != "step" && O.Be != "accum")
+        usage("--be is step or accum");
+    } else if (A == "--gmem") {
+      O.Gmem = true;
+    } else if (A == "--calibrate") {
+      O.Calibrate = true;
+    } else if (A == "--requests") {
+      O.Requests = Int(1);
+    } else if (A == "--period-us") {
+      O.PeriodUs = Int(1);
+    } else if (A == "--iters") {
+      O.Iters = Int(16);
+    } else if (A == "--waves") {
+      O.Waves = Int(1);
+    } else if (A == "--be-ms") {
+      O.BeMs = Int(1);
+    } else if (A == "--label") {
+      O.Label = Next();
+    } else if (A == "--out") {
+      O.Out = Next();
+    } else {
+      usage(("unknown argument " + A).c_str());
+    }
+  }
+  if (!O.Calibrate && O.Mode != "alone" && O.Iters == 0)
+    usage("--iters is required with best-effort work (get it from --calibrate)");
+  return O;
+}
+
+template <typename Fn> Fn gmemFn(const char *Name) {
+  void *P = dlsym(RTLD_DEFAULT, Name);
+  if (!P) {
+    std::fprintf(stderr, "colocation: %s not found: run with LD_PRELOAD=libgmemrt.so\n", Name);
+    std::exit(1);
+  }
+  return reinterpret_cast<Fn>(P);
+}
+
+// gmem's C API, declared here so that the program needs no gmem header or
+// library at build time (gmem_sched.h: gmemSchedStats).
+struct SchedStats {
+  uint64_t launches, passed_through, urgent, gated, preemptible, suppressions, preemptions,
+      preemptions_loop, relaunches, forced_resumes, clone_failures, drain_samples, drain_ns_p50,
+      drain_ns_p99, drain_ns_max, drain_ns_mean;
+  int32_t active, policy;
+};
+
+float trainRef(float X, const std::vector<float> &W, int Tid, int Iters) {
+  float Acc = 0.f;
+  for (int It = 0; It < Iters; ++It)
+    Acc = std::fmaf(Acc, 0.9999f, X * W[(It + Tid) & (WLen - 1)]);
+  return Acc;
+}
+
+void fill(float *P, size_t N, unsigned Seed, float Scale) {
+  fill_random<<<unsigned((N + 255) / 256), 256>>>(P, N, Seed, Scale);
+  CK(cudaGetLastError());
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O = parse(Argc, Argv);
+  CK(cudaSetDevice(0));
+  CK(cudaFree(nullptr));
+  cudaDeviceProp Prop;
+  CK(cudaGetDeviceProperties(&Prop, 0));
+  int Least = 0, Greatest = 0;
+  CK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
+  cudaStream_t Rt, Be;
+  CK(cudaStreamCreateWithPriority(&Rt, cudaStreamNonBlocking, Greatest));
+  CK(cudaStreamCreateWithPriority(&Be, cudaStreamNonBlocking, Least));
+  if (O.Gmem) {
+    auto SetPrio = gmemFn<int (*)(void *, int)>("gmemSchedSetStreamPriority");
+    if (SetPrio(Rt, 15) != 0 || SetPrio(Be, 0) != 0) {
+      std::fprintf(stderr, "colocation: gmemSchedSetStreamPriority refused\n");
+      return 1;
+    }
+  }
+
+  // Training data: Waves waves of CTAs at full occupancy.
+  int PerSM = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, train_step, TrainBlock, 0));
+  const unsigned Grid = unsigned(Prop.multiProcessorCount * PerSM * O.Waves);
+  const int N = int(Grid * TrainBlock);
+  float *X, *W, *Y;
+  CK(cudaMalloc(&X, sizeof(float) * N));
+  CK(cudaMalloc(&W, sizeof(float) * WLen));
+  CK(cudaMalloc(&Y, sizeof(float) * N));
+  fill(X, N, 1, 1.f);
+  fill(W, WLen, 2, 1.f);
+  CK(cudaMemset(Y, 0, sizeof(float) * N));
+  CK(cudaDeviceSynchronize());
+  const bool Accum = O.Be == "accum";
+  auto Train = [&](int Iters, cudaStream_t S) {
+    if (Accum)
+      train_accum<<<Grid, TrainBlock, 0, S>>>(X, W, Y, N, Iters);
+    else
+      train_step<<<Grid, TrainBlock, 0, S>>>(X, W, Y, N, Iters);
+    CK(cudaGetLastError());
+  };
+
+  if (O.Calibrate) {
+    cudaEvent_t A, B;
+    CK(cudaEventCreate(&A));
+    CK(cudaEventCreate(&B));
+    int Iters = 256;
+    float Ms = 0;
+    for (int Round = 0; Round < 4; ++Round) {
+      CK(cudaEventRecord(A, Be));
+      Train(Iters, Be);
+      CK(cudaEventRecord(B, Be));
+      CK(cudaEventSynchronize(B));
+      CK(cudaEventElapsedTime(&Ms, A, B));
+      Iters = std::max(16, int(double(Iters) * O.BeMs / std::max(Ms, 0.01f)) / 16 * 16);
+    }
+    std::printf("%d\n", Iters);
+    std::fprintf(stderr, "calibrate: grid %u x %d (%d per SM, %d SMs), %d iterations -> %.2f ms\n",
+                 Grid, TrainBlock, PerSM, Prop.multiProcessorCount, Iters, Ms);
+    return 0;
+  }
+
+  // The chain's weights and activations.
+  float *A, *Bias, *Xs;
+  CK(cudaMalloc(&A, sizeof(float) * size_t(Layers) * Hidden * Hidden));
+  CK(cudaMalloc(&Bias, sizeof(float) * Layers * Hidden));
+  CK(cudaMalloc(&Xs, sizeof(float) * (Layers + 1) * Hidden));
+  float *Tmp;
+  CK(cudaMalloc(&Tmp, sizeof(float) * Hidden));
+  fill(A, size_t(Layers) * Hidden * Hidden, 3, 0.2f);
+  fill(Bias, Layers * Hidden, 4, 0.1f);
+  fill(Xs, Hidden, 5, 1.f);
+  CK(cudaDeviceSynchronize());
+  // Events split a request's GPU time: E0 -> E1 is the first kernel
+  // (including its wait for multiprocessors), E1 -> E2 the other 19.
+  cudaEvent_t E0, E1, E2;
+  CK(cudaEventCreate(&E0));
+  CK(cudaEventCreate(&E1));
+  CK(cudaEventCreate(&E2));
+  auto Request = [&] {
+    CK(cudaEventRecord(E0, Rt));
+    for (int L = 0; L < Layers; ++L) {
+      infer_gemv<<<Hidden / 8, 256, 0, Rt>>>(A + size_t(L) * Hidden * Hidden, Xs + L * Hidden, Tmp,
+                                             Hidden);
+      if (L == 0)
+        CK(cudaEventRecord(E1, Rt));
+      infer_act<<<Hidden / 256, 256, 0, Rt>>>(Tmp, Bias + L * Hidden, Xs + (L + 1) * Hidden, Hidden);
+    }
+    CK(cudaEventRecord(E2, Rt));
+  };
+  std::vector<float> Expect(Hidden), Got(Hidden);
+  Request();
+  CK(cudaStreamSynchronize(Rt));
+  CK(cudaMemcpy(Expect.data(), Xs + Layers * Hidden, sizeof(float) * Hidden,
+                cudaMemcpyDeviceToHost));
+  for (int I = 0; I < 50; ++I)
+    Request();
+  int TrainLaunches = 0;
+  if (O.Mode != "alone") {
+    Train(O.Iters, Be); // warm-up (and one accumulation)
+    ++TrainLaunches;
+  }
+  CK(cudaDeviceSynchronize());
+
+  // Best-effort thread: back to back, at most two launches queued.
+  std::atomic<bool> Stop{false};
+  std::vector<double> Done;
+  std::thread BeThread;
+  if (O.Mode != "alone") {
+    BeThread = std::thread([&] {
+      CK(cudaSetDevice(0));
+      cudaEvent_t Ev[3];
+      for (auto &E : Ev)
+        CK(cudaEventCreateWithFlags(&E, cudaEventDisableTiming));
+      int K = 0;
+      while (!Stop.load()) {
+        Train(O.Iters, Be);
+        CK(cudaEventRecord(Ev[K % 3], Be));
+        if (K >= 2) {
+          CK(cudaEventSynchronize(Ev[(K - 2) % 3]));
+          Done.push_back(now());
+        }
+        ++K;
+      }
+      for (int J = std::max(0, K - 2); J < K; ++J) {
+        CK(cudaEventSynchronize(Ev[J % 3]));
+        Done.push_back(now());
+      }
+      TrainLaunches += K;
+    });
+  }
+
+  // Requests at a fixed rate (open loop: a late request's wait counts).
+  std::vector<double> Lat, First, Rest, Host;
+  const double Period = O.PeriodUs * 1e-6;
+  const double T0 = now() + 0.05;
+  double TEnd = T0 + O.Requests * Period;
+  if (O.Mode == "be") {
+    std::this_thread::sleep_until(std::chrono::steady_clock::now() +
+                                  std::chrono::duration<double>(TEnd - now()));
+  } else {
+    Lat.reserve(O.Requests);
+    for (int R = 0; R < O.Requests; ++R) {
+      const double Arrive = T0 + R * Period;
+      double T;
+      while ((T = now()) < Arrive) {
+        if (Arrive - T > 200e-6)
+          std::this_thread::sleep_for(std::chrono::duration<double>(Arrive - T - 150e-6));
+      }
+      Request();
+      const double Issued = now();
+      CK(cudaStreamSynchronize(Rt));
+      Lat.push_back((now() - Arrive) * 1e6);
+      float F = 0, G = 0;
+      CK(cudaEventElapsedTime(&F, E0, E1));
+      CK(cudaEventElapsedTime(&G, E1, E2));
+      First.push_back(F * 1e3);
+      Rest.push_back(G * 1e3);
+      Host.push_back((Issued - Arrive) * 1e6);
+    }
+    TEnd = now();
+  }
+  Stop.store(true);
+  if (BeThread.joinable())
+    BeThread.join();
+  CK(cudaDeviceSynchronize());
+
+  // Checks.
+  bool Ok = true;
+  std::string Why;
+  if (O.Mode != "be") {
+    CK(cudaMemcpy(Got.data(), Xs + Layers * Hidden, sizeof(float) * Hidden, cudaMemcpyDeviceToHost));
+    if (std::memcmp(Got.data(), Expect.data(), sizeof(float) * Hidden) != 0)
+      Ok = false, Why += "chain output differs; ";
+  }
+  if (O.Mode != "alone") {
+    std::vector<float> Hx(N), Hw(WLen), Hy(N);
+    CK(cudaMemcpy(Hx.data(), X, sizeof(float) * N, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(Hw.data(), W, sizeof(float) * WLen, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(Hy.data(), Y, sizeof(float) * N, cudaMemcpyDeviceToHost));
+    int Bad = 0;
+    for (int I = 0; I < N; I += 997) {
+      float F = trainRef(Hx[I], Hw, I % TrainBlock, O.Iters);
+      float Want = Accum ? F * TrainLaunches : F;
+      float Tol = (Accum ? 1e-4f * TrainLaunches : 1e-6f) * std::fabs(F) + 1e-6f;
+      if (std::fabs(Hy[I] - Want) > Tol)
+        ++Bad;
+    }
+    if (Bad)
+      Ok = false, Why += std::to_string(Bad) + " training outputs wrong; ";
+  }
+
+  // Best-effort throughput inside the measured window.
+  int InWindow = 0;
+  for (double T : Done)
+    InWindow += T >= T0 && T <= TEnd;
+  const double Window = TEnd - T0;
+
+  SchedStats St = {};
+  if (O.Gmem)
+    gmemFn<int (*)(SchedStats *)>("gmemSchedGetStats")(&St);
+
+  std::string J = "{\"label\":\"" + O.Label + "\",\"mode\":\"" + O.Mode + "\",\"be\":\"" +
+                  (O.Mode == "alone" ? "none" : O.Be) + "\",\"gmem\":" + (O.Gmem ? "true" : "false") +
+                  ",\"requests\":" + std::to_string(Lat.size()) +
+                  ",\"period_us\":" + std::to_string(O.PeriodUs) +
+                  ",\"iters\":" + std::to_string(O.Iters) + ",\"grid\":" + std::to_string(Grid) +
+                  ",\"waves\":" + std::to_string(O.Waves) +
+                  ",\"be_kernels\":" + std::to_string(InWindow) +
+                  ",\"window_s\":" + std::to_string(Window) +
+                  ",\"be_rate\":" + std::to_string(InWindow / Window) +
+                  ",\"check\":\"" + (Ok ? "ok" : "FAIL: " + Why) + "\"";
+  if (O.Gmem) {
+    char B[512];
+    std::snprintf(B, sizeof B,
+                  ",\"sched\":{\"launches\":%llu,\"gated\":%llu,\"preemptible\":%llu,"
+                  "\"suppressions\":%llu,\"preemptions\":%llu,\"preemptions_loop\":%llu,"
+                  "\"relaunches\":%llu,\"forced_resumes\":%llu,\"clone_failures\":%llu,"
+                  "\"drain_samples\":%llu,\"drain_us_p50\":%.1f,\"drain_us_p99\":%.1f,"
+                  "\"drain_us_max\":%.1f,\"drain_us_mean\":%.1f}",
+                  (unsigned long long)St.launches, (unsigned long long)St.gated,
+                  (unsigned long long)St.preemptible, (unsigned long long)St.suppressions,
+                  (unsigned long long)St.preemptions, (unsigned long long)St.preemptions_loop,
+                  (unsigned long long)St.relaunches, (unsigned long long)St.forced_resumes,
+                  (unsigned long long)St.clone_failures, (unsigned long long)St.drain_samples,
+                  St.drain_ns_p50 / 1e3, St.drain_ns_p99 / 1e3, St.drain_ns_max / 1e3,
+                  St.drain_ns_mean / 1e3);
+    J += B;
+  }
+  auto Array = [&](const char *Name, const std::vector<double> &V) {
+    J += std::string(",\"") + Name + "\":[";
+    for (size_t I = 0; I < V.size(); ++I) {
+      char B[32];
+      std::snprintf(B, sizeof B, "%s%.1f", I ? "," : "", V[I]);
+      J += B;
+    }
+    J += "]";
+  };
+  Array("latency_us", Lat);
+  Array("first_kernel_us", First);
+  Array("other_kernels_us", Rest);
+  Array("host_issue_us", Host);
+  J += "}\n";
+  if (!O.Out.empty()) {
+    FILE *F = std::fopen(O.Out.c_str(), "a");
+    if (!F) {
+      std::fprintf(stderr, "colocation: cannot open %s\n", O.Out.c_str());
+      return 1;
+    }
+    std::fputs(J.c_str(), F);
+    std::fclose(F);
+  }
+  std::vector<double> S = Lat;
+  std::sort(S.begin(), S.end());
+  auto Pct = [&](double P) { return S.empty() ? 0.0 : S[std::min(S.size() - 1, size_t(P * S.size()))]; };
+  std::printf("%-24s p50 %8.1f us  p99 %8.1f us  max %8.1f us  be %6.2f kernels/s  %s%s\n",
+              O.Label.c_str(), Pct(0.5), Pct(0.99), S.empty() ? 0.0 : S.back(), InWindow / Window,
+              Ok ? "ok" : "FAIL: ", Why.c_str());
+  auto Median = [](std::vector<double> V) {
+    std::sort(V.begin(), V.end());
+    return V.empty() ? 0.0 : V[V.size() / 2];
+  };
+  if (!Lat.empty())
+    std::printf("%-24s median: first kernel %.1f us, other 19 %.1f us, host issue %.1f us\n", "",
+                Median(First), Median(Rest), Median(Host));
+  if (O.Gmem)
+    std::printf("%-24s preemptions %llu (loop %llu), relaunches %llu, drain p50 %.1f us p99 %.1f us "
+                "max %.1f us (%llu samples), forced %llu\n",
+                "", (unsigned long long)St.preemptions, (unsigned long long)St.preemptions_loop,
+                (unsigned long long)St.relaunches, St.drain_ns_p50 / 1e3, St.drain_ns_p99 / 1e3,
+                St.drain_ns_max / 1e3, (unsigned long long)St.drain_samples,
+                (unsigned long long)St.forced_resumes);
+  return Ok ? 0 : 3;
+}

@@ -1,0 +1,130 @@
+/* gmem preemptive priority scheduler (libgmemrt), C API, version 1.
+ *
+ * Included by gmem.h; may be included on its own. Design and guarantees:
+ * docs/PREEMPTION_DESIGN.md, section "Scheduler".
+ *
+ * When the scheduler is active, every kernel launch gets a priority level:
+ * its stream's (gmemSchedSetStreamPriority), else the process's
+ * (gmemSchedSetProcessPriority, GMEM_PRIORITY). A launch at a level above
+ * another level's work suppresses that work at once: launches of the lower
+ * level that have not started are held back on the GPU, and running ones
+ * that were launched as their preemptible clone (built by the gmem compiler
+ * pass) are asked to stop at their next checkpoint. When the urgent work has
+ * completed, the stopped launches are relaunched (finished thread blocks are
+ * skipped) and everything after them in their streams continues in order.
+ *
+ * The scheduler is active when GMEM_SCHED=1, when GMEM_PRIORITY is set, or
+ * once a program calls gmemSchedEnable(1), gmemSchedSetProcessPriority or
+ * gmemSchedSetStreamPriority; GMEM_SCHED=0 (or GMEM_DISABLE=1) keeps it off
+ * whatever the program asks. Inactive, launches pass exactly as without it.
+ *
+ * Environment:
+ *   GMEM_SCHED=1|0              activate / forbid the scheduler
+ *   GMEM_PRIORITY=realtime|best-effort|<0..15>   the process's priority
+ *                               (also activates the scheduler)
+ *   GMEM_SCHED_MAX_HOLD_MS=N    longest time a level stays suppressed before it
+ *                               is resumed anyway (priority inversion through
+ *                               dependencies the scheduler cannot see); default 50
+ *   GMEM_SCHED_RESUME_US=N      resume lower levels only after the urgent work
+ *                               has been idle this long (default 100: a chain
+ *                               of urgent kernels leaves short idle gaps)
+ *   GMEM_SCHED_POLL_US=N        how often the monitor thread looks at urgent work
+ *                               and preempted launches while any exist (default 20)
+ *   GMEM_SCHED_MAX_SLOTS=N      preemptible launches in flight per context
+ *                               (control blocks); beyond, launches are held
+ *                               back but not preemptible (default 1024)
+ *   GMEM_LOG=sched              one line per scheduling event on stderr
+ *
+ * Every function is thread-safe. Streams are CUstream or cudaStream_t values
+ * (NULL is the default stream); priorities of streams are keyed by that value.
+ */
+#ifndef GMEM_GMEM_SCHED_H
+#define GMEM_GMEM_SCHED_H
+
+#include <stdint.h>
+
+#include "gmem.h" /* GMEM_API, GMEM_SUCCESS, GMEM_ERROR_* */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Priority levels: larger is more urgent. Real-time work is never held back
+ * or preempted; best-effort work yields to every other level; the numeric
+ * levels 1..14 lie between (strictly ordered). */
+#define GMEM_PRIORITY_BEST_EFFORT 0
+#define GMEM_PRIORITY_REALTIME 15
+#define GMEM_PRIORITY_LEVELS 16
+#define GMEM_PRIORITY_DEFAULT (-1) /* a stream follows the process priority */
+
+#define GMEM_ERROR_SCHED_NOT_SUPPORTED 16 /* a policy that is not implemented yet */
+
+/* Scheduling policies (gmemSchedSetPolicy). Only strict priority exists;
+ * fair share and deadlines are reserved (the policy interface admits them). */
+#define GMEM_SCHED_POLICY_STRICT 0
+#define GMEM_SCHED_POLICY_FAIR_SHARE 1
+#define GMEM_SCHED_POLICY_DEADLINE 2
+
+typedef struct gmemSchedStats {
+  uint64_t launches;        /* launches seen while the scheduler was active */
+  uint64_t passed_through;  /* ... passed untouched: stream capture, cooperative,
+                               legacy default stream, scheduler unavailable */
+  uint64_t urgent;          /* ... at a level that suppressed lower levels */
+  uint64_t gated;           /* ... enqueued behind their level's gate */
+  uint64_t preemptible;     /* ... of those, launched as their preemptible clone */
+  uint64_t suppressions;    /* times a level was suppressed (gate closed) */
+  uint64_t preemptions;     /* running launches asked to stop */
+  uint64_t preemptions_loop;/* ... of those, also at loop checkpoints (idempotent) */
+  uint64_t relaunches;      /* clones relaunched to finish preempted launches */
+  uint64_t forced_resumes;  /* levels resumed after GMEM_SCHED_MAX_HOLD_MS */
+  uint64_t clone_failures;  /* clone launches that failed (the original ran) */
+  uint64_t drain_samples;   /* preemptions whose drain was timed on the GPU: */
+  uint64_t drain_ns_p50;    /*   time from the stop request landing to the */
+  uint64_t drain_ns_p99;    /*   victim's last thread block leaving (the last */
+  uint64_t drain_ns_max;    /*   4096 samples) */
+  uint64_t drain_ns_mean;
+  int32_t active;           /* 1 while the scheduler is active */
+  int32_t policy;           /* GMEM_SCHED_POLICY_* */
+} gmemSchedStats;
+
+/* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
+ * suppressed work; later launches pass untouched. GMEM_SUCCESS, or
+ * GMEM_ERROR_DISABLED under GMEM_SCHED=0 / GMEM_DISABLE=1. */
+GMEM_API int gmemSchedEnable(int on);
+
+/* 1 while active, else 0. */
+GMEM_API int gmemSchedIsActive(void);
+
+/* The process's priority (GMEM_PRIORITY_*, or 0..15); activates the
+ * scheduler. GMEM_SUCCESS, GMEM_ERROR_INVALID_VALUE, GMEM_ERROR_DISABLED. */
+GMEM_API int gmemSchedSetProcessPriority(int priority);
+GMEM_API int gmemSchedGetProcessPriority(void);
+
+/* A stream's priority; GMEM_PRIORITY_DEFAULT makes it follow the process's.
+ * Activates the scheduler. GMEM_SUCCESS, GMEM_ERROR_INVALID_VALUE,
+ * GMEM_ERROR_DISABLED. */
+GMEM_API int gmemSchedSetStreamPriority(void *stream, int priority);
+/* The level a launch on this stream gets now. */
+GMEM_API int gmemSchedGetStreamPriority(void *stream);
+
+/* "realtime"/"rt", "best-effort"/"be", or an integer 0..15 -> *out.
+ * GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
+GMEM_API int gmemSchedParsePriority(const char *text, int *out);
+
+/* GMEM_SUCCESS for GMEM_SCHED_POLICY_STRICT; GMEM_ERROR_SCHED_NOT_SUPPORTED
+ * for the reserved ones; GMEM_ERROR_INVALID_VALUE otherwise. */
+GMEM_API int gmemSchedSetPolicy(int policy);
+
+/* Counters since the scheduler started. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
+GMEM_API int gmemSchedGetStats(gmemSchedStats *out);
+
+/* Resumes every suppressed level now and waits (up to timeout_ms) until no
+ * preempted launch is still waiting for its relaunch; for teardown. Returns
+ * GMEM_SUCCESS, or GMEM_ERROR_NO_LAUNCH if launches were still pending. */
+GMEM_API int gmemSchedFlush(int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GMEM_GMEM_SCHED_H */

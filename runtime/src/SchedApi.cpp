@@ -1,0 +1,269 @@
+// The scheduler's options (environment), the process's instance, the glue
+// the launch hooks use, and the C API of include/gmem/gmem_sched.h.
+#include "Runtime.h"
+#include "Scheduler.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+
+namespace {
+
+bool envIs(const char *V, std::initializer_list<const char *> Words) {
+  for (const char *W : Words)
+    if (std::strcmp(V, W) == 0)
+      return true;
+  return false;
+}
+
+/// A non-negative integer environment variable, or Default (with a message
+/// when it is set but not a number).
+uint64_t envNumber(const char *Name, uint64_t Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long N = std::strtoull(V, &End, 10);
+  if (errno || !End || *End || V[0] == '-') {
+    std::fprintf(stderr, "gmem: %s=%s is not a non-negative integer; using %llu\n", Name, V,
+                 (unsigned long long)Default);
+    return Default;
+  }
+  return N;
+}
+
+std::atomic<Scheduler *> TestOverride{nullptr};
+std::atomic<Scheduler *> ProcessScheduler{nullptr};
+
+thread_local const LaunchRecord *PendingRuntimeRecord = nullptr;
+
+} // namespace
+
+int parsePriority(const char *Text) {
+  if (!Text)
+    return -1;
+  std::string T(Text);
+  std::transform(T.begin(), T.end(), T.begin(), [](unsigned char C) { return std::tolower(C); });
+  if (T == "realtime" || T == "real-time" || T == "rt")
+    return GMEM_PRIORITY_REALTIME;
+  if (T == "best-effort" || T == "besteffort" || T == "best_effort" || T == "be")
+    return GMEM_PRIORITY_BEST_EFFORT;
+  if (T.empty() || T.size() > 3 || !std::all_of(T.begin(), T.end(), ::isdigit))
+    return -1;
+  int N = std::atoi(T.c_str());
+  return N < GMEM_PRIORITY_LEVELS ? N : -1;
+}
+
+SchedOptions SchedOptions::fromEnvironment() {
+  SchedOptions O;
+  const char *Dis = std::getenv("GMEM_DISABLE");
+  if (Dis && *Dis && !envIs(Dis, {"0", "no", "false", "off"}))
+    O.Forbidden = true;
+  if (const char *S = std::getenv("GMEM_SCHED"); S && *S) {
+    if (envIs(S, {"0", "no", "false", "off"}))
+      O.Forbidden = true;
+    else if (envIs(S, {"1", "yes", "true", "on"}))
+      O.ActiveAtStart = true;
+    else
+      std::fprintf(stderr, "gmem: GMEM_SCHED=%s is not 0 or 1; ignored\n", S);
+  }
+  if (const char *P = std::getenv("GMEM_PRIORITY"); P && *P) {
+    int L = parsePriority(P);
+    if (L < 0) {
+      std::fprintf(stderr,
+                   "gmem: GMEM_PRIORITY=%s is not a priority (realtime, best-effort or 0..%d); "
+                   "ignored\n",
+                   P, GMEM_PRIORITY_LEVELS - 1);
+    } else {
+      O.ProcessPriority = L;
+      O.ActiveAtStart = true;
+    }
+  }
+  O.MaxHoldNs = envNumber("GMEM_SCHED_MAX_HOLD_MS", O.MaxHoldNs / 1000000) * 1000000;
+  O.ResumeLingerNs = envNumber("GMEM_SCHED_RESUME_US", O.ResumeLingerNs / 1000) * 1000;
+  O.PollIntervalNs = envNumber("GMEM_SCHED_POLL_US", O.PollIntervalNs / 1000) * 1000;
+  O.MaxSlots = unsigned(std::min<uint64_t>(envNumber("GMEM_SCHED_MAX_SLOTS", O.MaxSlots), 1u << 20));
+  if (const char *L = std::getenv("GMEM_LOG"); L && *L) {
+    O.Log = std::strstr(L, "sched") != nullptr;
+    O.LogErrors = !envIs(L, {"none", "off", "0"});
+  }
+  return O;
+}
+
+Scheduler &Scheduler::global() {
+  if (Scheduler *T = TestOverride.load(std::memory_order_acquire))
+    return *T;
+  // Never destroyed: launches may happen from atexit handlers; shutdown()
+  // runs from the atexit handler the monitor registers.
+  static Scheduler *S = [] {
+    Scheduler *P = new Scheduler(realSchedDriver(), SchedOptions::fromEnvironment());
+    ProcessScheduler.store(P, std::memory_order_release);
+    return P;
+  }();
+  return *S;
+}
+
+Scheduler *Scheduler::activeInstance() {
+  if (Scheduler *T = TestOverride.load(std::memory_order_acquire))
+    return T->active() ? T : nullptr;
+  static Scheduler &G = global();
+  return G.active() ? &G : nullptr;
+}
+
+void Scheduler::setGlobalForTesting(Scheduler *S) {
+  TestOverride.store(S, std::memory_order_release);
+}
+
+bool Scheduler::isProcessScheduler(const Scheduler *S) {
+  return S && S == ProcessScheduler.load(std::memory_order_acquire);
+}
+
+SchedLaunch SchedLaunch::from(const LaunchRequest &L, bool PerThreadStream) {
+  SchedLaunch S;
+  S.F = reinterpret_cast<CUfunction>(L.Handle);
+  for (int I = 0; I < 3; ++I) {
+    S.Grid[I] = L.Grid[I];
+    S.Block[I] = L.Block[I];
+  }
+  S.Shmem = L.Shmem;
+  S.Stream = reinterpret_cast<CUstream>(L.Stream);
+  S.PerThreadStream = PerThreadStream;
+  S.Params = L.Params;
+  S.Extra = L.Extra;
+  return S;
+}
+
+RuntimeLaunchScope::RuntimeLaunchScope(const LaunchRecord *Rec) { PendingRuntimeRecord = Rec; }
+RuntimeLaunchScope::~RuntimeLaunchScope() { PendingRuntimeRecord = nullptr; }
+
+const LaunchRecord *recordFor(const LaunchRecord *Rec) {
+  return Rec ? Rec : PendingRuntimeRecord;
+}
+
+int Scheduler::setProcessPriority(int P) {
+  if (P < 0 || P >= NumLevels)
+    return GMEM_ERROR_INVALID_VALUE;
+  if (Opts.Forbidden)
+    return GMEM_ERROR_DISABLED;
+  ProcessPrio.store(P, std::memory_order_relaxed);
+  Active.store(true, std::memory_order_release);
+  return GMEM_SUCCESS;
+}
+
+int Scheduler::setStreamPriority(CUstream S, int P) {
+  if (P < GMEM_PRIORITY_DEFAULT || P >= NumLevels)
+    return GMEM_ERROR_INVALID_VALUE;
+  if (Opts.Forbidden)
+    return GMEM_ERROR_DISABLED;
+  {
+    std::unique_lock<std::shared_mutex> Lock(PrioMu);
+    if (P == GMEM_PRIORITY_DEFAULT)
+      StreamPrio.erase(reinterpret_cast<uint64_t>(S));
+    else
+      StreamPrio[reinterpret_cast<uint64_t>(S)] = P;
+  }
+  Active.store(true, std::memory_order_release);
+  return GMEM_SUCCESS;
+}
+
+int Scheduler::streamPriority(CUstream S) const { return levelOf(S, S); }
+
+int Scheduler::setPolicy(int P) {
+  if (P == GMEM_SCHED_POLICY_STRICT)
+    return GMEM_SUCCESS;
+  if (P == GMEM_SCHED_POLICY_FAIR_SHARE || P == GMEM_SCHED_POLICY_DEADLINE)
+    return GMEM_ERROR_SCHED_NOT_SUPPORTED;
+  return GMEM_ERROR_INVALID_VALUE;
+}
+
+void Scheduler::stats(gmemSchedStats *Out) const {
+  std::memset(Out, 0, sizeof *Out);
+  auto Get = [](const std::atomic<uint64_t> &A) { return A.load(std::memory_order_relaxed); };
+  Out->launches = Get(N.Launches);
+  Out->passed_through = Get(N.Passed);
+  Out->urgent = Get(N.Urgent);
+  Out->gated = Get(N.Gated);
+  Out->preemptible = Get(N.Preemptible);
+  Out->suppressions = Get(N.Suppressions);
+  Out->preemptions = Get(N.Preemptions);
+  Out->preemptions_loop = Get(N.PreemptionsLoop);
+  Out->relaunches = Get(N.Relaunches);
+  Out->forced_resumes = Get(N.Forced);
+  Out->clone_failures = Get(N.CloneFailures);
+  Out->active = active() ? 1 : 0;
+  Out->policy = Policy->id();
+  std::vector<uint64_t> S;
+  {
+    std::lock_guard<std::mutex> Lock(DrainMu);
+    S = Drains;
+    Out->drain_samples = DrainCount;
+  }
+  if (!S.empty()) {
+    std::sort(S.begin(), S.end());
+    uint64_t Sum = 0;
+    for (uint64_t V : S)
+      Sum += V;
+    Out->drain_ns_mean = Sum / S.size();
+    Out->drain_ns_p50 = S[(S.size() - 1) / 2];
+    Out->drain_ns_p99 = S[std::min(S.size() - 1, (S.size() * 99) / 100)];
+    Out->drain_ns_max = S.back();
+  }
+}
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem
+
+// ---------------------------------------------------------------------------
+// C API
+
+using gmem::rt::sched::Scheduler;
+
+extern "C" {
+
+GMEM_API int gmemSchedEnable(int on) { return Scheduler::global().enable(on != 0); }
+
+GMEM_API int gmemSchedIsActive(void) { return Scheduler::global().active() ? 1 : 0; }
+
+GMEM_API int gmemSchedSetProcessPriority(int priority) {
+  return Scheduler::global().setProcessPriority(priority);
+}
+
+GMEM_API int gmemSchedGetProcessPriority(void) { return Scheduler::global().processPriority(); }
+
+GMEM_API int gmemSchedSetStreamPriority(void *stream, int priority) {
+  return Scheduler::global().setStreamPriority(static_cast<CUstream>(stream), priority);
+}
+
+GMEM_API int gmemSchedGetStreamPriority(void *stream) {
+  return Scheduler::global().streamPriority(static_cast<CUstream>(stream));
+}
+
+GMEM_API int gmemSchedParsePriority(const char *text, int *out) {
+  int L = gmem::rt::sched::parsePriority(text);
+  if (L < 0 || !out)
+    return GMEM_ERROR_INVALID_VALUE;
+  *out = L;
+  return GMEM_SUCCESS;
+}
+
+GMEM_API int gmemSchedSetPolicy(int policy) { return Scheduler::global().setPolicy(policy); }
+
+GMEM_API int gmemSchedGetStats(gmemSchedStats *out) {
+  if (!out)
+    return GMEM_ERROR_INVALID_VALUE;
+  Scheduler::global().stats(out);
+  return GMEM_SUCCESS;
+}
+
+GMEM_API int gmemSchedFlush(int timeout_ms) { return Scheduler::global().flush(timeout_ms); }
+
+} // extern "C"

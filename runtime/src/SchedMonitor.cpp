@@ -1,0 +1,313 @@
+// The scheduler's monitor: watches urgent work and preempted launches from
+// a thread of its own (only while something is suppressed or preempted),
+// resumes suppressed levels, relaunches stopped launches on companion
+// streams, and releases their streams once a relaunch has finished.
+#include "Scheduler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include <sys/prctl.h>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+
+namespace {
+uint64_t nowNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+/// Relaunch attempts before a stopped launch is given up (its stream
+/// released with the launch incomplete, reported). Relaunches only fail
+/// when the context itself is broken.
+constexpr unsigned MaxRelaunchFailures = 100;
+} // namespace
+
+void Scheduler::sampleDrain(Context &C, Slot &S) {
+  (void)C;
+  S.Sampled = true;
+  float Ms = 0;
+  if (D.eventElapsed(&Ms, S.EvReq, S.EvDrain) != CUDA_SUCCESS || Ms < 0)
+    return; // the clone had finished before the request landed
+  uint64_t Ns = uint64_t(double(Ms) * 1e6);
+  std::lock_guard<std::mutex> Lock(DrainMu);
+  if (Drains.size() < DrainRing)
+    Drains.push_back(Ns);
+  else
+    Drains[DrainCount % DrainRing] = Ns;
+  ++DrainCount;
+}
+
+bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
+  if (!S.Sampled) {
+    if (D.eventQuery(S.EvDrain) == CUDA_SUCCESS)
+      sampleDrain(C, S);
+    S.Sampled = true; // the drain event is about to be re-recorded
+  }
+  if (!St.Companion &&
+      D.streamCreate(&St.Companion, CU_STREAM_NON_BLOCKING, C.PrioLeast) != CUDA_SUCCESS)
+    St.Companion = nullptr;
+  // request = 0 goes through the control stream, so that a later stop
+  // request (same stream) lands after it; the relaunch waits for that
+  // write and for the previous instance to have drained (no CTA may run
+  // twice at once).
+  KernelLaunch K;
+  K.F = S.Clone->Fn;
+  for (int I = 0; I < 3; ++I) {
+    K.Grid[I] = S.Grid[I];
+    K.Block[I] = S.Block[I];
+  }
+  K.Shmem = S.Shmem;
+  K.Stream = St.Companion;
+  K.Extra = S.Extra;
+  CUresult R = St.Companion ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  if (R == CUDA_SUCCESS)
+    R = D.streamWrite(C.Ctrl, S.request(), 0);
+  if (R == CUDA_SUCCESS)
+    R = D.eventRecord(S.EvCtl, C.Ctrl);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWaitEvent(St.Companion, S.EvCtl);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWaitEvent(St.Companion, S.EvDrain);
+  if (R == CUDA_SUCCESS)
+    R = D.launch(K);
+  if (R == CUDA_SUCCESS)
+    R = D.eventRecord(S.EvDrain, St.Companion);
+  if (R != CUDA_SUCCESS) {
+    if (++S.RelaunchFailures >= MaxRelaunchFailures) {
+      error("relaunch of preempted launch #%llu failed %u times (error %d); its stream continues "
+            "with the launch incomplete",
+            (unsigned long long)S.Seq, S.RelaunchFailures, int(R));
+      D.streamWrite(C.Ctrl, S.hold(), 0);
+      S.Preempted = false;
+    }
+    return false;
+  }
+  S.Relaunching = true;
+  S.RelaunchGen = S.PreemptGen;
+  N.Relaunches.fetch_add(1, std::memory_order_relaxed);
+  log("relaunch launch #%llu (generation %u)", (unsigned long long)S.Seq, S.PreemptGen);
+  return true;
+}
+
+void Scheduler::resume(Context &C, int L, bool Forced, uint64_t Now) {
+  for (auto &KV : C.Streams)
+    for (Slot *S : KV.second->Slots)
+      if (S->Level == L && S->Preempted && !S->Relaunching)
+        relaunch(C, *KV.second, *S);
+  // Relaunches first, then the gate: finishing stopped work comes before
+  // starting new work of the level.
+  D.streamWrite(C.Ctrl, C.Gates + sizeof(uint32_t) * unsigned(L), 0);
+  LevelView &V = C.View.Level[L];
+  V.Suppressed = false;
+  V.SuppressedTotalNs += Now - V.SuppressedSinceNs;
+  if (Forced) {
+    // Urgent work did not finish in time: most likely it depends on the
+    // suppressed work (an event or the legacy stream). Stop suppressing
+    // until the urgent work has drained.
+    C.View.Inversion = true;
+    N.Forced.fetch_add(1, std::memory_order_relaxed);
+    error("level %d suppressed for more than %llu ms; resumed (does urgent work wait for it?)", L,
+          (unsigned long long)(Opts.MaxHoldNs / 1000000));
+  }
+  log("resume level %d%s", L, Forced ? " (forced)" : "");
+}
+
+void Scheduler::resumeAllLocked(Context &C, uint64_t Now) {
+  for (int L = NumLevels - 1; L >= 0; --L)
+    if (C.View.Level[L].Suppressed)
+      resume(C, L, false, Now);
+}
+
+void Scheduler::pollContext(Context &C, uint64_t Now, bool &More) {
+  refreshBusy(C, (1u << NumLevels) - 1, Now);
+  uint32_t Suppressed = 0;
+  bool AnyBusy = false, ResumeDue = false, AnyRelaunching = false;
+  for (int L = 0; L < NumLevels; ++L) {
+    const LevelView &V = C.View.Level[L];
+    AnyBusy |= V.Busy;
+    if (!V.Suppressed)
+      continue;
+    Suppressed |= levelBit(L);
+    ResumeDue |= Now - V.SuppressedSinceNs > Opts.MaxHoldNs || Policy->mayResume(C.View, L, Now);
+  }
+  if (C.View.Inversion && !AnyBusy)
+    C.View.Inversion = false;
+  for (auto &KV : C.Streams)
+    for (Slot *S : KV.second->Slots)
+      AnyRelaunching |= S->Relaunching;
+  // While urgent work runs there is nothing to do but to watch it: no
+  // driver calls beyond that (the program's urgent launches share the
+  // context lock and the driver with this thread).
+  if (Suppressed && !ResumeDue && !AnyRelaunching) {
+    More = true;
+    return;
+  }
+  for (auto &KV : C.Streams) {
+    for (Slot *S : KV.second->Slots) {
+      if (S->Preempted && !S->Sampled && !S->Relaunching &&
+          D.eventQuery(S->EvDrain) == CUDA_SUCCESS)
+        sampleDrain(C, *S);
+      if (S->Relaunching && D.eventQuery(S->EvDrain) != CUDA_ERROR_NOT_READY) {
+        if (!S->Sampled)
+          sampleDrain(C, *S); // a relaunch stopped again: its drain
+        S->Relaunching = false;
+        if (S->PreemptGen == S->RelaunchGen) {
+          // Every CTA has finished: let the program's stream go on.
+          D.streamWrite(C.Ctrl, S->hold(), 0);
+          S->Preempted = false;
+          log("release launch #%llu", (unsigned long long)S->Seq);
+        }
+      }
+      // Stopped, and its level runs again (a failed relaunch, or a
+      // preemption of a relaunch): relaunch now.
+      if (S->Preempted && !S->Relaunching && !(Suppressed & levelBit(S->Level)))
+        relaunch(C, *KV.second, *S);
+      if (S->Preempted || S->Relaunching)
+        More = true;
+    }
+  }
+  for (int L = TopLevel - 1; L >= 0; --L) {
+    LevelView &V = C.View.Level[L];
+    if (!V.Suppressed)
+      continue;
+    const bool Forced = Now - V.SuppressedSinceNs > Opts.MaxHoldNs;
+    if (Forced || Policy->mayResume(C.View, L, Now))
+      resume(C, L, Forced, Now);
+    else
+      More = true;
+  }
+  // Relaunches just issued must be watched until they finish.
+  for (auto &KV : C.Streams)
+    for (Slot *S : KV.second->Slots)
+      More |= S->Preempted || S->Relaunching;
+}
+
+bool Scheduler::poll() {
+  std::vector<Context *> Cs;
+  {
+    std::lock_guard<std::mutex> Lock(ContextsMu);
+    for (auto &P : Contexts)
+      if (P->Ready && !P->Dead)
+        Cs.push_back(P.get());
+  }
+  bool More = false;
+  CUcontext Prev = nullptr;
+  D.ctxGetCurrent(&Prev);
+  for (Context *C : Cs) {
+    unsigned long long Id = 0;
+    if (D.ctxSetCurrent(C->Ctx) != CUDA_SUCCESS || D.ctxGetId(C->Ctx, &Id) != CUDA_SUCCESS ||
+        Id != C->Id) {
+      C->Dead = true; // destroyed (its handle may even name another context now)
+      log("context %llu is gone", C->Id);
+      continue;
+    }
+    std::lock_guard<std::mutex> Lock(C->Mu);
+    pollContext(*C, nowNs(), More);
+  }
+  if (!Cs.empty())
+    D.ctxSetCurrent(Prev);
+  return More;
+}
+
+void Scheduler::wakeMonitor() {
+  if (!Opts.MonitorThread)
+    return;
+  std::lock_guard<std::mutex> Lock(MonMu);
+  ++MonWakes;
+  if (!MonStarted && !MonStop) {
+    MonStarted = true;
+    Monitor = std::thread([this] { monitorMain(); });
+    if (isProcessScheduler(this))
+      std::atexit([] { Scheduler::global().shutdown(); });
+  }
+  MonCv.notify_one();
+}
+
+void Scheduler::monitorMain() {
+  // This thread captures nothing; its calls must not be refused while
+  // another thread captures in global mode.
+  CUstreamCaptureMode Mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  D.exchangeCaptureMode(&Mode);
+  // Poll intervals of tens of microseconds: the default 50 us timer slack
+  // would triple them.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+  std::unique_lock<std::mutex> Lock(MonMu);
+  uint64_t Seen = 0;
+  while (!MonStop) {
+    if (Seen == MonWakes) {
+      MonCv.wait(Lock, [&] { return MonStop || Seen != MonWakes; });
+      continue;
+    }
+    const uint64_t Wakes = MonWakes;
+    Lock.unlock();
+    bool More = poll();
+    if (More)
+      std::this_thread::sleep_for(std::chrono::nanoseconds(Opts.PollIntervalNs));
+    Lock.lock();
+    if (!More)
+      Seen = Wakes; // idle until the next wake (a wake during poll keeps us going)
+  }
+}
+
+int Scheduler::flush(int TimeoutMs) {
+  {
+    std::vector<Context *> Cs;
+    {
+      std::lock_guard<std::mutex> Lock(ContextsMu);
+      for (auto &P : Contexts)
+        if (P->Ready && !P->Dead)
+          Cs.push_back(P.get());
+    }
+    CUcontext Prev = nullptr;
+    D.ctxGetCurrent(&Prev);
+    for (Context *C : Cs) {
+      if (D.ctxSetCurrent(C->Ctx) != CUDA_SUCCESS)
+        continue;
+      std::lock_guard<std::mutex> Lock(C->Mu);
+      resumeAllLocked(*C, nowNs());
+    }
+    if (!Cs.empty())
+      D.ctxSetCurrent(Prev);
+  }
+  const uint64_t End = nowNs() + uint64_t(TimeoutMs > 0 ? TimeoutMs : 0) * 1000000ull;
+  for (;;) {
+    if (!poll())
+      return GMEM_SUCCESS;
+    if (nowNs() >= End)
+      return GMEM_ERROR_NO_LAUNCH;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+int Scheduler::enable(bool On) {
+  if (Opts.Forbidden)
+    return GMEM_ERROR_DISABLED;
+  bool Was = Active.exchange(On, std::memory_order_acq_rel);
+  if (Was && !On) {
+    flush(0); // resume everything; the monitor finishes the relaunches
+    wakeMonitor();
+  }
+  return GMEM_SUCCESS;
+}
+
+void Scheduler::shutdown() {
+  Active.store(false, std::memory_order_release);
+  flush(2000);
+  {
+    std::lock_guard<std::mutex> Lock(MonMu);
+    MonStop = true;
+    MonCv.notify_one();
+  }
+  if (Monitor.joinable())
+    Monitor.join();
+}
+
+Scheduler::~Scheduler() { shutdown(); }
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem

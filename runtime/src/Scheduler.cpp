@@ -1,0 +1,459 @@
+// The scheduler's launch path: contexts, streams, gating, suppression and
+// stop requests. The monitor side (resumes, relaunches, releases) is in
+// SchedMonitor.cpp; options, the C API and the hooks' glue in SchedApi.cpp.
+#include "Scheduler.h"
+
+#include "Runtime.h"
+
+#include <pthread.h>
+
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <optional>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+
+namespace {
+
+uint64_t nowNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+
+/// The scheduler's own calls must neither join nor break a stream capture
+/// in progress on this thread (or a global-mode one on another thread).
+class RelaxedCapture {
+public:
+  explicit RelaxedCapture(SchedDriver &D) : D(D) {
+    Ok = D.exchangeCaptureMode(&Mode) == CUDA_SUCCESS;
+  }
+  ~RelaxedCapture() {
+    if (Ok)
+      D.exchangeCaptureMode(&Mode);
+  }
+
+private:
+  SchedDriver &D;
+  CUstreamCaptureMode Mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool Ok = false;
+};
+
+bool cooperative(const SchedLaunch &L) {
+  if (L.Cooperative)
+    return true;
+  for (unsigned I = 0; I < L.NumAttrs; ++I)
+    if (L.Attrs[I].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && L.Attrs[I].value.cooperative)
+      return true;
+  return false;
+}
+
+/// Launch attributes a clone can carry unchanged (performance hints). Any
+/// other (clusters, programmatic dependencies, completion events...) ties
+/// the launch to the original kernel: it is gated but not preemptible.
+bool attributesAllowClone(const SchedLaunch &L) {
+  for (unsigned I = 0; I < L.NumAttrs; ++I) {
+    switch (L.Attrs[I].id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+std::atomic<uint64_t> NextSchedulerUid{1};
+
+struct ContextCache {
+  uint64_t Owner = 0;
+  unsigned long long Id = 0;
+  void *C = nullptr;
+};
+thread_local ContextCache TLContext;
+
+} // namespace
+
+Scheduler::Scheduler(SchedDriver &D, const SchedOptions &O)
+    : D(D), Opts(O), ProcessPrio(O.ProcessPriority), Policy(new StrictPriorityPolicy()),
+      Uid(NextSchedulerUid.fetch_add(1)) {
+  Active.store(O.ActiveAtStart && !O.Forbidden, std::memory_order_release);
+}
+
+void Scheduler::log(const char *Fmt, ...) const {
+  if (!Opts.Log)
+    return;
+  char Buf[512];
+  va_list A;
+  va_start(A, Fmt);
+  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  va_end(A);
+  static const uint64_t Start = nowNs();
+  std::fprintf(stderr, "gmem-sched: %10.1f us %s\n", double(nowNs() - Start) / 1e3, Buf);
+}
+
+void Scheduler::error(const char *Fmt, ...) const {
+  if (!Opts.LogErrors)
+    return;
+  char Buf[512];
+  va_list A;
+  va_start(A, Fmt);
+  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  va_end(A);
+  std::fprintf(stderr, "gmem: scheduler: %s\n", Buf);
+}
+
+bool Scheduler::initContext(Context &C) {
+  if (D.ctxGetStreamPriorityRange(&C.PrioLeast, &C.PrioGreatest) != CUDA_SUCCESS)
+    C.PrioLeast = C.PrioGreatest = 0;
+  CUresult R = D.streamCreate(&C.Ctrl, CU_STREAM_NON_BLOCKING, C.PrioGreatest);
+  if (R == CUDA_SUCCESS)
+    R = D.memAlloc(&C.Gates, NumLevels * sizeof(uint32_t));
+  // The gates start open; one write and one wait prove that the device
+  // takes stream memory operations at all.
+  if (R == CUDA_SUCCESS)
+    R = D.memsetD32Async(C.Gates, 0, NumLevels, C.Ctrl);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWrite(C.Ctrl, C.Gates, 0);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWaitEq(C.Ctrl, C.Gates, 0);
+  if (R == CUDA_SUCCESS)
+    R = D.streamSynchronize(C.Ctrl);
+  if (R != CUDA_SUCCESS) {
+    error("cannot set up context %llu (error %d); its launches pass through", C.Id, int(R));
+    return false;
+  }
+  C.Pool.reset(new SlotPool(D, Opts.MaxSlots));
+  log("context %llu ready: control stream priority %d, relaunch priority %d", C.Id, C.PrioGreatest,
+      C.PrioLeast);
+  return true;
+}
+
+Scheduler::Context *Scheduler::context() {
+  CUcontext Ctx = nullptr;
+  unsigned long long Id = 0;
+  if (D.ctxGetCurrent(&Ctx) != CUDA_SUCCESS || !Ctx || D.ctxGetId(Ctx, &Id) != CUDA_SUCCESS)
+    return nullptr;
+  ContextCache &TC = TLContext;
+  if (TC.Owner == Uid && TC.Id == Id) {
+    Context *C = static_cast<Context *>(TC.C);
+    return C->Ready && !C->Dead ? C : nullptr;
+  }
+  std::lock_guard<std::mutex> Lock(ContextsMu);
+  Context *C = nullptr;
+  for (auto &P : Contexts)
+    if (P->Id == Id)
+      C = P.get();
+  if (!C) {
+    // Context ids are unique for the life of the process: a destroyed
+    // context's state is never found again (its resources died with it).
+    Contexts.emplace_back(new Context());
+    C = Contexts.back().get();
+    C->Id = Id;
+    C->Ctx = Ctx;
+    RelaxedCapture Relaxed(D);
+    C->Ready = initContext(*C);
+  }
+  TC = ContextCache{Uid, Id, C};
+  return C->Ready && !C->Dead ? C : nullptr;
+}
+
+const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
+  auto It = C.Clones.find(&E);
+  if (It != C.Clones.end())
+    return It->second.get();
+  std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
+  if (CI->Ok)
+    log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u",
+        E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK);
+  else
+    log("kernel %s: not preemptible: %s", E.Symbol.c_str(), CI->Why.c_str());
+  const CloneInfo *P = CI.get();
+  C.Clones.emplace(&E, std::move(CI));
+  return P;
+}
+
+Scheduler::StreamState &Scheduler::streamOf(Context &C, CUstream S) {
+  StreamKey K{reinterpret_cast<uint64_t>(S), 0};
+  if (S == CU_STREAM_PER_THREAD) // one handle, one stream per thread
+    K.Thread = uint64_t(pthread_self());
+  auto &P = C.Streams[K];
+  if (!P) {
+    P.reset(new StreamState());
+    P->Handle = S;
+  }
+  return *P;
+}
+
+int Scheduler::levelOf(CUstream Raw, CUstream Normalized) const {
+  std::shared_lock<std::shared_mutex> Lock(PrioMu);
+  if (!StreamPrio.empty()) {
+    auto It = StreamPrio.find(reinterpret_cast<uint64_t>(Raw));
+    if (It == StreamPrio.end() && Raw != Normalized)
+      It = StreamPrio.find(reinterpret_cast<uint64_t>(Normalized));
+    if (It != StreamPrio.end())
+      return It->second;
+  }
+  return ProcessPrio.load(std::memory_order_relaxed);
+}
+
+void Scheduler::recycle(Context &C, StreamState &St) {
+  size_t K = 0;
+  for (; K < St.Slots.size(); ++K) {
+    Slot *S = St.Slots[K];
+    if (S->Preempted || S->Relaunching || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
+      break;
+    C.Pool->release(S);
+  }
+  St.Slots.erase(St.Slots.begin(), St.Slots.begin() + K);
+}
+
+void Scheduler::recycleAll(Context &C) {
+  for (auto &KV : C.Streams)
+    recycle(C, *KV.second);
+}
+
+void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
+  uint32_t Busy = 0, Seen = 0;
+  for (auto &KV : C.Streams) {
+    StreamState &St = *KV.second;
+    if (!(St.BusyLevels & Levels))
+      continue;
+    Seen |= St.BusyLevels;
+    CUresult Q = St.Handle == CU_STREAM_PER_THREAD ? D.eventQuery(St.Tail) : D.streamQuery(St.Handle);
+    if (Q == CUDA_ERROR_NOT_READY)
+      Busy |= St.BusyLevels;
+    else
+      St.BusyLevels = 0;
+  }
+  for (int L = 0; L < NumLevels; ++L) {
+    if (!(Levels & levelBit(L)))
+      continue;
+    LevelView &V = C.View.Level[L];
+    V.Busy = (Busy & levelBit(L)) != 0;
+    if (Seen & levelBit(L))
+      V.LastBusyNs = Now;
+  }
+}
+
+CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original) {
+  N.Launches.fetch_add(1, std::memory_order_relaxed);
+  CUstream S = L.Stream ? L.Stream : L.PerThreadStream ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+  // The legacy default stream synchronises with every blocking stream:
+  // holding work there, or behind it, would make urgent work wait for
+  // suppressed work. It takes no part in scheduling.
+  if (S == CU_STREAM_LEGACY) {
+    N.Passed.fetch_add(1, std::memory_order_relaxed);
+    return Original();
+  }
+  if (!D.available()) {
+    static std::once_flag Once;
+    std::call_once(Once, [this] {
+      error("the CUDA driver lacks entry points the scheduler needs; launches pass through");
+    });
+    N.Passed.fetch_add(1, std::memory_order_relaxed);
+    return Original();
+  }
+  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+  Context *C = nullptr;
+  if (D.streamIsCapturing(S, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE ||
+      !(C = context())) {
+    N.Passed.fetch_add(1, std::memory_order_relaxed);
+    return Original();
+  }
+  const int P = levelOf(L.Stream, S);
+  const bool Coop = cooperative(L);
+
+  // Relaxed capture mode only where the scheduler makes calls of its own
+  // beyond queries (a real-time launch usually makes none).
+  std::optional<RelaxedCapture> Relaxed;
+  if (P < TopLevel || S == CU_STREAM_PER_THREAD)
+    Relaxed.emplace(D);
+  std::lock_guard<std::mutex> Lock(C->Mu);
+  StreamState &St = streamOf(*C, S);
+  recycle(*C, St);
+  const uint64_t Now = nowNs();
+  C->View.UsedLevels |= levelBit(P);
+  refreshBusy(*C, levelsAbove(P), Now);
+  uint32_t Suppressed = 0;
+  for (int Lv = 0; Lv < NumLevels; ++Lv)
+    if (C->View.Level[Lv].Suppressed)
+      Suppressed |= levelBit(Lv);
+  uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
+  if (Mask & levelsBelow(P))
+    N.Urgent.fetch_add(1, std::memory_order_relaxed);
+  if (Mask) {
+    if (!Relaxed)
+      Relaxed.emplace(D);
+    suppress(*C, Mask, Now);
+  }
+
+  CUresult R;
+  if (P >= TopLevel || Coop) {
+    if (P < TopLevel)
+      N.Passed.fetch_add(1, std::memory_order_relaxed);
+    R = Original();
+  } else {
+    R = gatedLaunch(*C, St, L, S, P, Rec, Original);
+  }
+  // Work above best effort is watched per stream (the monitor asks whether
+  // the stream is idle); only needed when lower levels exist to suppress.
+  if (R == CUDA_SUCCESS && P > 0 && (C->View.UsedLevels & levelsBelow(P))) {
+    bool Tracked = true;
+    if (S == CU_STREAM_PER_THREAD)
+      Tracked = (St.Tail || D.eventCreate(&St.Tail, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
+                D.eventRecord(St.Tail, S) == CUDA_SUCCESS;
+    if (Tracked) {
+      St.BusyLevels |= levelBit(P);
+      C->View.Level[P].Busy = true;
+      C->View.Level[P].LastBusyNs = Now;
+    }
+  }
+  return R;
+}
+
+CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
+                                int P, const LaunchRecord *Rec, OriginalLaunch Original) {
+  N.Gated.fetch_add(1, std::memory_order_relaxed);
+  const CUdeviceptr Gate = C.Gates + sizeof(uint32_t) * unsigned(P);
+  CloneInfo *CI = nullptr;
+  if (Rec && Rec->Entry && Rec->Instrumented && Rec->Entry->St == KernelEntry::State::Instrumented &&
+      attributesAllowClone(L)) {
+    const CloneInfo *Found = cloneOf(C, *Rec->Entry);
+    if (Found->Ok)
+      CI = const_cast<CloneInfo *>(Found);
+  }
+  Slot *Sl = nullptr;
+  if (CI) {
+    Sl = C.Pool->acquire(ctaCount(L.Grid));
+    if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
+      recycleAll(C);
+      Sl = C.Pool->acquire(ctaCount(L.Grid));
+    }
+    if (Sl && !buildArgs(*Sl, *CI, L.Params, L.Extra)) {
+      C.Pool->release(Sl);
+      Sl = nullptr;
+    }
+  }
+  if (!Sl) {
+    // Not preemptible (no clone or descriptor, arguments unreadable, grid
+    // too large, no control block): held back while not started, then runs
+    // to its end.
+    D.streamWaitEq(S, Gate, 0);
+    return Original();
+  }
+
+  // A kernel's raised dynamic shared memory limit belongs to the original
+  // function; the clone needs the same.
+  if (L.Shmem > 48 * 1024 && CI->MirroredSmem < int(L.Shmem) && Rec->Entry->Func) {
+    int V = 0;
+    if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Rec->Entry->Func) ==
+            CUDA_SUCCESS &&
+        D.funcSetAttribute(CI->Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
+            CUDA_SUCCESS)
+      CI->MirroredSmem = V;
+  }
+
+  KernelLaunch K;
+  K.F = CI->Fn;
+  for (int I = 0; I < 3; ++I) {
+    K.Grid[I] = Sl->Grid[I] = L.Grid[I];
+    K.Block[I] = Sl->Block[I] = L.Block[I];
+  }
+  K.Shmem = Sl->Shmem = L.Shmem;
+  K.Stream = S;
+  K.Extra = Sl->Extra;
+  K.Attrs = L.Attrs;
+  K.NumAttrs = L.NumAttrs;
+  CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWaitEq(S, Gate, 0);
+  if (R == CUDA_SUCCESS)
+    R = D.launch(K);
+  if (R != CUDA_SUCCESS) {
+    // The original gets the caller's launch as asked (and its error, if
+    // the configuration itself is wrong).
+    N.CloneFailures.fetch_add(1, std::memory_order_relaxed);
+    C.Pool->release(Sl);
+    log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
+        int(R));
+    return Original();
+  }
+  // After this point the clone is on the stream; if tracking fails the
+  // slot is dropped (never reused, never preempted): the clone runs to its
+  // end like any kernel.
+  if (D.eventRecord(Sl->EvDrain, S) != CUDA_SUCCESS ||
+      D.streamWaitEq(S, Sl->hold(), 0) != CUDA_SUCCESS ||
+      D.eventRecord(Sl->EvDone, S) != CUDA_SUCCESS) {
+    error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
+    return CUDA_SUCCESS;
+  }
+  Sl->Clone = CI;
+  Sl->Level = P;
+  Sl->StopRequest = Rec->Idempotent && CI->loopStops() ? 2 : 1;
+  Sl->Seq = C.NextSeq++;
+  St.Slots.push_back(Sl);
+  N.Preemptible.fetch_add(1, std::memory_order_relaxed);
+  return CUDA_SUCCESS;
+}
+
+void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
+  // Gates first: once a victim's stop request has landed, whatever follows
+  // it in its stream meets a closed gate (the control stream's writes are
+  // ordered, each with a memory barrier before it).
+  for (int L = 0; L < NumLevels; ++L) {
+    if (!(Mask & levelBit(L)))
+      continue;
+    D.streamWrite(C.Ctrl, C.Gates + sizeof(uint32_t) * unsigned(L), 1);
+    C.View.Level[L].Suppressed = true;
+    C.View.Level[L].SuppressedSinceNs = Now;
+    N.Suppressions.fetch_add(1, std::memory_order_relaxed);
+    log("suppress level %d", L);
+  }
+  // Per stream, at most one tracked launch can be running: the first whose
+  // clone has not drained (those after it wait behind its hold wait).
+  for (auto &KV : C.Streams) {
+    for (Slot *S : KV.second->Slots) {
+      const bool Target = (Mask & levelBit(S->Level)) != 0;
+      if (S->Preempted) { // its hold is 1: everything after it waits
+        if (S->Relaunching && D.eventQuery(S->EvDrain) == CUDA_ERROR_NOT_READY && Target)
+          preempt(C, *S); // a relaunch that is queued or running
+        break;
+      }
+      if (D.eventQuery(S->EvDrain) != CUDA_ERROR_NOT_READY)
+        continue; // its clone has finished
+      if (Target)
+        preempt(C, *S);
+      break;
+    }
+  }
+  wakeMonitor();
+}
+
+void Scheduler::preempt(Context &C, Slot &S) {
+  // hold before request: the stream must not pass the hold wait once the
+  // clone has stopped early.
+  D.streamWrite(C.Ctrl, S.hold(), 1);
+  D.streamWrite(C.Ctrl, S.request(), S.StopRequest);
+  D.eventRecord(S.EvReq, C.Ctrl);
+  S.Preempted = true;
+  ++S.PreemptGen;
+  S.Sampled = false;
+  N.Preemptions.fetch_add(1, std::memory_order_relaxed);
+  if (S.StopRequest == 2)
+    N.PreemptionsLoop.fetch_add(1, std::memory_order_relaxed);
+  log("preempt launch #%llu (level %d, request %u, generation %u)", (unsigned long long)S.Seq,
+      S.Level, S.StopRequest, S.PreemptGen);
+}
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem

@@ -1,0 +1,244 @@
+// libgmemrt's preemptive priority scheduler (docs/PREEMPTION_DESIGN.md,
+// "Scheduler").
+//
+// Launches are never held on the host. A launch below real-time priority
+// is enqueued at once, but gated on the GPU:
+//
+//   [memset ctl] [wait gate[level] == 0] [clone(args, ctl)] [event drain]
+//   [wait ctl.hold == 0] [event done]
+//
+// An urgent launch closes the gates of the lower levels (everything of
+// theirs not yet started stays where it is) and asks the one launch per
+// stream that may be running to stop (hold = 1, then request = 1 or 2, on a
+// high-priority control stream). When no urgent work is left, each stopped
+// launch is relaunched on a companion stream (finished CTAs are skipped) and
+// its hold is cleared once a relaunch has run to the end: the program's
+// stream continues only after the launch really finished, so stream order,
+// events, host functions and copies the program enqueued afterwards stay
+// correct without intercepting them.
+#pragma once
+
+#include "PreemptControl.h"
+#include "SchedDriver.h"
+#include "SchedPolicy.h"
+
+#include "gmem/gmem_sched.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace gmem {
+namespace rt {
+
+struct LaunchRecord;
+struct LaunchRequest;
+
+namespace sched {
+
+/// A launch as an interposed entry point received it.
+struct SchedLaunch {
+  CUfunction F = nullptr;
+  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  unsigned Shmem = 0;
+  CUstream Stream = nullptr;
+  bool PerThreadStream = false; ///< the entry point's null stream is the per-thread one
+  void **Params = nullptr, **Extra = nullptr;
+  const CUlaunchAttribute *Attrs = nullptr; ///< cuLaunchKernelEx's
+  unsigned NumAttrs = 0;
+  bool Cooperative = false; ///< cuLaunchCooperativeKernel
+
+  /// From the runtime's view of the launch.
+  static SchedLaunch from(const LaunchRequest &L, bool PerThreadStream);
+};
+
+/// "Launch exactly as the caller asked" (the hook's real entry point),
+/// without allocating.
+class OriginalLaunch {
+public:
+  template <typename Fn>
+  explicit OriginalLaunch(Fn &F)
+      : Obj(&F), Call([](void *O) -> CUresult { return (*static_cast<Fn *>(O))(); }) {}
+  CUresult operator()() const { return Call(Obj); }
+
+private:
+  void *Obj;
+  CUresult (*Call)(void *);
+};
+
+struct SchedOptions {
+  bool Forbidden = false;     ///< GMEM_SCHED=0 or GMEM_DISABLE=1
+  bool ActiveAtStart = false; ///< GMEM_SCHED=1 or GMEM_PRIORITY set
+  int ProcessPriority = GMEM_PRIORITY_BEST_EFFORT;
+  uint64_t MaxHoldNs = 50'000'000;
+  uint64_t ResumeLingerNs = 100'000; ///< chains of urgent kernels leave short idle gaps
+  unsigned MaxSlots = 1024;
+  bool Log = false;          ///< GMEM_LOG contains "sched"
+  bool LogErrors = true;     ///< GMEM_LOG is not "none"
+  bool MonitorThread = true; ///< tests drive poll() themselves
+  uint64_t PollIntervalNs = 20'000;
+  static SchedOptions fromEnvironment();
+};
+
+/// Parses "realtime"/"rt", "best-effort"/"be" or 0..15; -1 when invalid.
+int parsePriority(const char *Text);
+
+class Scheduler {
+public:
+  Scheduler(SchedDriver &D, const SchedOptions &O);
+  ~Scheduler();
+  Scheduler(const Scheduler &) = delete;
+  Scheduler &operator=(const Scheduler &) = delete;
+
+  /// The process's scheduler (options from the environment).
+  static Scheduler &global();
+  /// The scheduler the launch hooks use when it is active, else null (one
+  /// atomic load once constructed).
+  static Scheduler *activeInstance();
+  /// Tests: make S the target of the hooks and the C API (null: back).
+  static void setGlobalForTesting(Scheduler *S);
+  /// Whether S is the process's scheduler (constructed by global()).
+  static bool isProcessScheduler(const Scheduler *S);
+
+  bool active() const { return Active.load(std::memory_order_acquire); }
+
+  /// A launch: passes it through, gates it, or launches its clone.
+  CUresult launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original);
+
+  /// One round of the monitor's work over every context: drain times,
+  /// releases of finished relaunches, resumes. True while anything is
+  /// suppressed or preempted (the thread keeps polling).
+  bool poll();
+
+  // C API.
+  int enable(bool On);
+  int setProcessPriority(int P);
+  int processPriority() const { return ProcessPrio.load(std::memory_order_relaxed); }
+  int setStreamPriority(CUstream S, int P);
+  int streamPriority(CUstream S) const;
+  int setPolicy(int Policy);
+  void stats(gmemSchedStats *Out) const;
+  int flush(int TimeoutMs);
+
+  /// Resumes everything and stops the monitor (process exit).
+  void shutdown();
+
+private:
+  struct StreamKey {
+    uint64_t Handle = 0, Thread = 0;
+    bool operator==(const StreamKey &O) const { return Handle == O.Handle && Thread == O.Thread; }
+  };
+  struct StreamKeyHash {
+    size_t operator()(const StreamKey &K) const {
+      return std::hash<uint64_t>()(K.Handle * 0x9e3779b97f4a7c15ull ^ K.Thread);
+    }
+  };
+  struct StreamState {
+    CUstream Handle = nullptr;
+    std::vector<Slot *> Slots; ///< tracked preemptible launches, oldest first
+    CUstream Companion = nullptr; ///< relaunches (lowest priority)
+    /// Levels above best effort launched here since the stream was last
+    /// seen idle (cuStreamQuery; the per-thread default stream, which only
+    /// its own thread can name, records Tail after each launch instead).
+    uint32_t BusyLevels = 0;
+    CUevent Tail = nullptr;
+  };
+  struct Context {
+    unsigned long long Id = 0;
+    CUcontext Ctx = nullptr;
+    bool Ready = false, Dead = false;
+    CUstream Ctrl = nullptr;
+    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed
+    int PrioLeast = 0, PrioGreatest = 0;
+    std::unique_ptr<SlotPool> Pool;
+    std::unordered_map<const KernelEntry *, std::unique_ptr<CloneInfo>> Clones;
+    std::unordered_map<StreamKey, std::unique_ptr<StreamState>, StreamKeyHash> Streams;
+    PolicyView View;
+    uint64_t NextSeq = 1;
+    std::mutex Mu;
+  };
+
+  Context *context();
+  bool initContext(Context &C);
+  const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
+  StreamState &streamOf(Context &C, CUstream S);
+  int levelOf(CUstream Raw, CUstream Normalized) const;
+  CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
+                       const LaunchRecord *Rec, OriginalLaunch Original);
+  void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
+  void recycle(Context &C, StreamState &St);
+  void recycleAll(Context &C);
+  void suppress(Context &C, uint32_t Mask, uint64_t Now);
+  void preempt(Context &C, Slot &S);
+  void pollContext(Context &C, uint64_t Now, bool &More);
+  void resume(Context &C, int L, bool Forced, uint64_t Now);
+  bool relaunch(Context &C, StreamState &St, Slot &S);
+  void sampleDrain(Context &C, Slot &S);
+  void resumeAllLocked(Context &C, uint64_t Now);
+  void wakeMonitor();
+  void monitorMain();
+  void log(const char *Fmt, ...) const __attribute__((format(printf, 2, 3)));
+  void error(const char *Fmt, ...) const __attribute__((format(printf, 2, 3)));
+
+  SchedDriver &D;
+  SchedOptions Opts;
+  std::atomic<bool> Active{false};
+  std::atomic<int> ProcessPrio;
+  std::unique_ptr<SchedPolicy> Policy;
+
+  mutable std::shared_mutex PrioMu;
+  std::unordered_map<uint64_t, int> StreamPrio;
+
+  std::mutex ContextsMu;
+  std::vector<std::unique_ptr<Context>> Contexts;
+  const uint64_t Uid; ///< distinguishes this scheduler in per-thread caches
+
+  // Monitor thread.
+  std::mutex MonMu;
+  std::condition_variable MonCv;
+  bool MonStarted = false, MonStop = false;
+  uint64_t MonWakes = 0;
+  std::thread Monitor;
+
+  // Counters (gmemSchedStats).
+  struct Counters {
+    std::atomic<uint64_t> Launches{0}, Passed{0}, Urgent{0}, Gated{0}, Preemptible{0},
+        Suppressions{0}, Preemptions{0}, PreemptionsLoop{0}, Relaunches{0}, Forced{0},
+        CloneFailures{0};
+  } N;
+  static constexpr unsigned DrainRing = 4096;
+  mutable std::mutex DrainMu;
+  std::vector<uint64_t> Drains;
+  uint64_t DrainCount = 0;
+};
+
+/// The launch hooks' door: Original() when the scheduler is inactive.
+template <typename Fn>
+CUresult scheduleOr(const SchedLaunch &L, const LaunchRecord *Rec, Fn &&Original) {
+  Scheduler *S = Scheduler::activeInstance();
+  if (!S)
+    return Original();
+  OriginalLaunch O(Original);
+  return S->launch(L, Rec, O);
+}
+
+/// Under a cudaLaunchKernel, the driver launch underneath is not recorded
+/// again (Runtime::before returns null there); the cudart hook leaves its
+/// record here for the scheduler.
+class RuntimeLaunchScope {
+public:
+  explicit RuntimeLaunchScope(const LaunchRecord *Rec);
+  ~RuntimeLaunchScope();
+};
+/// Rec, or the record of the runtime-API launch in progress on this thread.
+const LaunchRecord *recordFor(const LaunchRecord *Rec);
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem

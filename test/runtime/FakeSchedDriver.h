@@ -1,0 +1,522 @@
+// A simulated GPU behind the scheduler's driver interface
+// (gmem::rt::sched::SchedDriver), for unit tests of gating, preemption,
+// relaunch and stream order.
+//
+// Streams are FIFO queues of operations (memset, 32-bit wait/write, event
+// record/wait, kernel, marker); step() advances the head of every stream by
+// one unit, in stream creation order. A kernel runs its CTAs one after the
+// other, each taking Iters steps. A clone (a kernel with IsClone) follows
+// the gmem_ctl ABI: a CTA returns at entry while request != 0 or its done
+// bit is set, leaves its loop at a step where request == 2 (when the clone
+// has loop checkpoints), and sets its done bit when it finishes. Every
+// launch of an original kernel, and every clone launch with a new control
+// block, is a job; a job's CTAs count their completions and flag two
+// instances of one CTA running at once.
+#pragma once
+
+#include "SchedDriver.h"
+
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+namespace test {
+
+class FakeSchedDriver : public SchedDriver {
+public:
+  struct Kernel {
+    std::string Name;
+    bool IsClone = false;
+    unsigned Iters = 4;          ///< steps per CTA
+    bool LoopCheckpoints = true; ///< clone: request 2 stops CTAs inside the loop
+    std::vector<size_t> ParamSizes;
+  };
+  struct Job {
+    std::string Kernel;
+    uint64_t Ctl = 0;
+    std::vector<unsigned> Completed, Running, Cut;
+    uint64_t FirstStartStep = 0, LastCompleteStep = 0;
+    bool complete() const {
+      for (unsigned C : Completed)
+        if (C == 0)
+          return false;
+      return true;
+    }
+    unsigned maxCompletions() const {
+      unsigned M = 0;
+      for (unsigned C : Completed)
+        M = C > M ? C : M;
+      return M;
+    }
+    unsigned cuts() const {
+      unsigned N = 0;
+      for (unsigned C : Cut)
+        N += C;
+      return N;
+    }
+  };
+  struct Op {
+    enum Kind { Memset, WaitEq, Write, WaitEvent, Record, Launch, Marker } K;
+    uint64_t Addr = 0;
+    uint32_t Value = 0;
+    size_t Count = 0;
+    CUevent Ev = nullptr;
+    uint64_t Gen = 0;
+    CUfunction F = nullptr;
+    unsigned Grid = 1;
+    uint64_t Ctl = 0;
+    int JobId = -1;
+    unsigned Cta = 0, Iter = 0;
+    bool InCta = false;
+    std::string Name;
+  };
+  struct Stream {
+    std::deque<Op> Q;
+    unsigned Flags = 0;
+    int Priority = 0;
+    bool Capturing = false;
+  };
+  struct Event {
+    uint64_t Recorded = 0, Completed = 0, Time = 0;
+    bool Timing = true;
+  };
+
+  // --- configuration by the test -------------------------------------------
+  std::map<uintptr_t, Kernel> Kernels;                              ///< CUfunction -> behaviour
+  std::map<std::pair<uintptr_t, std::string>, uintptr_t> Functions; ///< (module, name) -> CUfunction
+  std::map<std::pair<uintptr_t, std::string>, uint64_t> Globals;    ///< (module, name) -> address
+  std::map<uint64_t, std::vector<uint8_t>> GlobalBytes;
+  unsigned long long CtxId = 1;
+  uintptr_t CtxHandle = 0xC0;
+  bool FailCloneLaunches = false;
+
+  // --- observable state ----------------------------------------------------
+  std::map<uint64_t, uint32_t> Words; ///< device memory, 32-bit words
+  std::map<CUstream, Stream> Streams;
+  std::vector<CUstream> Order;
+  std::map<CUevent, Event> Events;
+  std::vector<Job> Jobs;
+  std::map<std::string, uint64_t> Markers; ///< marker name -> step it ran at
+  std::vector<std::string> Calls;          ///< the scheduler's driver calls, in order
+  std::map<uint64_t, int> JobOfCtl;
+  uint64_t Clock = 1;
+  unsigned Allocs = 0, EventsCreated = 0;
+
+  FakeSchedDriver() {
+    stream(CU_STREAM_LEGACY);
+    stream(CU_STREAM_PER_THREAD);
+  }
+
+  /// A stream the program created.
+  CUstream userStream() {
+    CUstream S = reinterpret_cast<CUstream>(NextHandle += 0x100);
+    stream(S);
+    return S;
+  }
+  Stream &stream(CUstream S) {
+    auto It = Streams.find(S);
+    if (It == Streams.end()) {
+      Order.push_back(S);
+      It = Streams.emplace(S, Stream()).first;
+    }
+    return It->second;
+  }
+  void addKernel(uintptr_t F, uintptr_t Module, const std::string &Name, Kernel K) {
+    K.Name = Name;
+    Kernels[F] = K;
+    Functions[{Module, Name}] = F;
+  }
+  /// __gmem_pre_info_<Symbol> in Module.
+  void addInfo(uintptr_t Module, const std::string &Symbol, uint32_t Flags, uint32_t Magic = 0x31504d47) {
+    uint32_t W[5] = {Magic, 1, Flags, Flags & 1 ? 1u : 0u, 16};
+    uint64_t A = NextAddr;
+    NextAddr += 0x1000;
+    GlobalBytes[A].assign(reinterpret_cast<uint8_t *>(W), reinterpret_cast<uint8_t *>(W) + 20);
+    Globals[{Module, "__gmem_pre_info_" + Symbol}] = A;
+  }
+  /// What the real driver does for the program's own launch of F.
+  CUresult userLaunch(CUfunction F, unsigned Grid, CUstream S) {
+    Op O;
+    O.K = Op::Launch;
+    O.F = F;
+    O.Grid = Grid;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  /// An operation of the program the scheduler does not see (a copy, an
+  /// event, a host function): records the step it ran at.
+  void marker(CUstream S, const std::string &Name) {
+    Op O;
+    O.K = Op::Marker;
+    O.Name = Name;
+    stream(S).Q.push_back(O);
+  }
+  /// The program's cuStreamWaitEvent / cuEventRecord (not through the scheduler).
+  void userWaitEvent(CUstream S, CUevent E) { streamWaitEvent(S, E); }
+  void userRecord(CUevent E, CUstream S) { eventRecord(E, S); }
+
+  bool idle() const {
+    for (auto &KV : Streams)
+      if (!KV.second.Q.empty())
+        return false;
+    return true;
+  }
+  /// Advances every stream by one unit; false when nothing moved.
+  bool step() {
+    bool Moved = false;
+    for (CUstream S : Order)
+      Moved |= advance(Streams[S]);
+    ++Clock;
+    return Moved;
+  }
+  void run(unsigned Steps) {
+    for (unsigned I = 0; I < Steps; ++I)
+      step();
+  }
+  /// Steps until nothing moves (blocked or idle); the number of steps.
+  unsigned settle(unsigned Max = 100000) {
+    unsigned N = 0;
+    while (N < Max && step())
+      ++N;
+    return N;
+  }
+  uint32_t word(uint64_t A) const {
+    auto It = Words.find(A);
+    return It == Words.end() ? 0 : It->second;
+  }
+  const Job *jobOfCtl(uint64_t Ctl) const {
+    auto It = JobOfCtl.find(Ctl);
+    return It == JobOfCtl.end() ? nullptr : &Jobs[It->second];
+  }
+  size_t count(const std::string &Prefix) const {
+    size_t N = 0;
+    for (auto &C : Calls)
+      N += C.compare(0, Prefix.size(), Prefix) == 0;
+    return N;
+  }
+
+  // --- SchedDriver ---------------------------------------------------------
+  bool available() override { return true; }
+  CUresult ctxGetCurrent(CUcontext *C) override {
+    *C = reinterpret_cast<CUcontext>(CtxHandle);
+    return CUDA_SUCCESS;
+  }
+  CUresult ctxSetCurrent(CUcontext) override { return CUDA_SUCCESS; }
+  CUresult ctxGetId(CUcontext, unsigned long long *Id) override {
+    *Id = CtxId;
+    return CUDA_SUCCESS;
+  }
+  CUresult ctxGetStreamPriorityRange(int *Least, int *Greatest) override {
+    *Least = 0;
+    *Greatest = -5;
+    return CUDA_SUCCESS;
+  }
+  CUresult exchangeCaptureMode(CUstreamCaptureMode *) override { return CUDA_SUCCESS; }
+  CUresult streamCreate(CUstream *S, unsigned Flags, int Priority) override {
+    *S = reinterpret_cast<CUstream>(NextHandle += 0x100);
+    Stream &St = stream(*S);
+    St.Flags = Flags;
+    St.Priority = Priority;
+    Calls.push_back("streamCreate prio=" + std::to_string(Priority));
+    return CUDA_SUCCESS;
+  }
+  CUresult streamDestroy(CUstream) override { return CUDA_SUCCESS; }
+  CUresult streamIsCapturing(CUstream S, CUstreamCaptureStatus *St) override {
+    *St = stream(S).Capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+  }
+  CUresult streamSynchronize(CUstream S) override {
+    for (unsigned I = 0; I < 100000 && !stream(S).Q.empty(); ++I)
+      step();
+    return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_TIMEOUT;
+  }
+  CUresult streamQuery(CUstream S) override {
+    return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  }
+  CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
+    Calls.push_back("wait " + name(S) + " " + hex(A) + "==" + std::to_string(V));
+    Op O;
+    O.K = Op::WaitEq;
+    O.Addr = A;
+    O.Value = V;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
+    Calls.push_back("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
+    Op O;
+    O.K = Op::Write;
+    O.Addr = A;
+    O.Value = V;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult streamWaitEvent(CUstream S, CUevent E) override {
+    Calls.push_back("waitEvent " + name(S));
+    Op O;
+    O.K = Op::WaitEvent;
+    O.Ev = E;
+    O.Gen = Events[E].Recorded;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult eventCreate(CUevent *E, unsigned Flags) override {
+    *E = reinterpret_cast<CUevent>(NextHandle += 0x100);
+    Events[*E].Timing = !(Flags & CU_EVENT_DISABLE_TIMING);
+    ++EventsCreated;
+    return CUDA_SUCCESS;
+  }
+  CUresult eventDestroy(CUevent E) override {
+    Events.erase(E);
+    return CUDA_SUCCESS;
+  }
+  CUresult eventRecord(CUevent E, CUstream S) override {
+    Calls.push_back("record " + name(S));
+    Op O;
+    O.K = Op::Record;
+    O.Ev = E;
+    O.Gen = ++Events[E].Recorded;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult eventQuery(CUevent E) override {
+    const Event &Ev = Events[E];
+    return Ev.Completed >= Ev.Recorded ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  }
+  CUresult eventElapsed(float *Ms, CUevent A, CUevent B) override {
+    const Event &EA = Events[A], &EB = Events[B];
+    if (!EA.Timing || !EB.Timing || EA.Completed < EA.Recorded || EB.Completed < EB.Recorded)
+      return CUDA_ERROR_INVALID_HANDLE;
+    *Ms = (float(EB.Time) - float(EA.Time)) * 1e-3f; // one step = 1 us
+    return CUDA_SUCCESS;
+  }
+  CUresult memAlloc(CUdeviceptr *P, size_t N) override {
+    *P = NextAddr;
+    NextAddr += (N + 0xfff) / 0x1000 * 0x1000 + 0x1000;
+    ++Allocs;
+    return CUDA_SUCCESS;
+  }
+  CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
+  CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
+    Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
+    Op O;
+    O.K = Op::Memset;
+    O.Addr = P;
+    O.Value = V;
+    O.Count = N;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult readDevice(void *Dst, CUdeviceptr Src, size_t N) override {
+    auto It = GlobalBytes.find(Src);
+    if (It == GlobalBytes.end() || It->second.size() < N)
+      return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(Dst, It->second.data(), N);
+    return CUDA_SUCCESS;
+  }
+  CUresult moduleGetFunction(CUfunction *F, CUmodule M, const char *N) override {
+    auto It = Functions.find({uintptr_t(M), N});
+    if (It == Functions.end())
+      return CUDA_ERROR_NOT_FOUND;
+    *F = reinterpret_cast<CUfunction>(It->second);
+    return CUDA_SUCCESS;
+  }
+  CUresult moduleGetGlobal(CUdeviceptr *P, size_t *B, CUmodule M, const char *N) override {
+    auto It = Globals.find({uintptr_t(M), N});
+    if (It == Globals.end())
+      return CUDA_ERROR_NOT_FOUND;
+    *P = It->second;
+    *B = GlobalBytes[It->second].size();
+    return CUDA_SUCCESS;
+  }
+  CUresult libraryGetKernel(CUkernel *K, CUlibrary L, const char *N) override {
+    return moduleGetFunction(reinterpret_cast<CUfunction *>(K), reinterpret_cast<CUmodule>(L), N);
+  }
+  CUresult libraryGetGlobal(CUdeviceptr *P, size_t *B, CUlibrary L, const char *N) override {
+    return moduleGetGlobal(P, B, reinterpret_cast<CUmodule>(L), N);
+  }
+  CUresult kernelGetFunction(CUfunction *F, CUkernel K) override {
+    *F = reinterpret_cast<CUfunction>(K);
+    return CUDA_SUCCESS;
+  }
+  CUresult funcGetParamInfo(CUfunction F, size_t I, size_t *Off, size_t *Size) override {
+    auto It = Kernels.find(uintptr_t(F));
+    if (It == Kernels.end())
+      return CUDA_ERROR_INVALID_HANDLE;
+    const auto &S = It->second.ParamSizes;
+    if (I >= S.size())
+      return CUDA_ERROR_INVALID_VALUE;
+    size_t O = 0;
+    for (size_t K = 0;; ++K) {
+      size_t A = S[K] >= 8 ? 8 : S[K] ? S[K] : 1;
+      O = (O + A - 1) / A * A;
+      if (K == I)
+        break;
+      O += S[K];
+    }
+    *Off = O;
+    *Size = S[I];
+    return CUDA_SUCCESS;
+  }
+  std::map<std::pair<uintptr_t, int>, int> Attributes;
+  CUresult funcGetAttribute(int *V, CUfunction_attribute A, CUfunction F) override {
+    *V = Attributes[{uintptr_t(F), int(A)}];
+    return CUDA_SUCCESS;
+  }
+  CUresult funcSetAttribute(CUfunction F, CUfunction_attribute A, int V) override {
+    Attributes[{uintptr_t(F), int(A)}] = V;
+    return CUDA_SUCCESS;
+  }
+  CUresult launch(const KernelLaunch &K) override {
+    auto It = Kernels.find(uintptr_t(K.F));
+    if (It == Kernels.end())
+      return CUDA_ERROR_INVALID_HANDLE;
+    if (FailCloneLaunches && It->second.IsClone)
+      return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    Op O;
+    O.K = Op::Launch;
+    O.F = K.F;
+    O.Grid = K.Grid[0] * K.Grid[1] * K.Grid[2];
+    if (It->second.IsClone) {
+      // The control-block pointer is the last parameter of the buffer.
+      const char *Buf = nullptr;
+      size_t Size = 0;
+      for (size_t I = 0; K.Extra && K.Extra[I] != CU_LAUNCH_PARAM_END; I += 2) {
+        if (K.Extra[I] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+          Buf = static_cast<const char *>(K.Extra[I + 1]);
+        if (K.Extra[I] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+          Size = *static_cast<const size_t *>(K.Extra[I + 1]);
+      }
+      if (!Buf || Size < 8)
+        return CUDA_ERROR_INVALID_VALUE;
+      std::memcpy(&O.Ctl, Buf + Size - 8, 8);
+      LastCloneArgs.assign(Buf, Buf + Size);
+    }
+    Calls.push_back(std::string("launch ") + name(K.Stream) + " " + It->second.Name);
+    stream(K.Stream).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  std::vector<uint8_t> LastCloneArgs;
+
+  std::string name(CUstream S) const {
+    if (S == CU_STREAM_LEGACY)
+      return "legacy";
+    if (S == CU_STREAM_PER_THREAD)
+      return "ptds";
+    auto It = Names.find(S);
+    return It != Names.end() ? It->second : hex(reinterpret_cast<uint64_t>(S));
+  }
+  std::map<CUstream, std::string> Names;
+  static std::string hex(uint64_t V) {
+    char B[24];
+    std::snprintf(B, sizeof B, "0x%llx", (unsigned long long)V);
+    return B;
+  }
+
+private:
+  uint64_t NextAddr = 0x10000000;
+  uint64_t NextHandle = 0x7000;
+
+  bool advance(Stream &S) {
+    if (S.Q.empty())
+      return false;
+    Op &O = S.Q.front();
+    switch (O.K) {
+    case Op::Memset:
+      for (size_t I = 0; I < O.Count; ++I)
+        Words[O.Addr + 4 * I] = O.Value;
+      JobOfCtl.erase(O.Addr); // a fresh control block: the next clone launch is a new job
+      break;
+    case Op::WaitEq:
+      if (word(O.Addr) != O.Value)
+        return false;
+      break;
+    case Op::Write:
+      Words[O.Addr] = O.Value;
+      break;
+    case Op::WaitEvent:
+      if (Events[O.Ev].Completed < O.Gen)
+        return false;
+      break;
+    case Op::Record:
+      Events[O.Ev].Completed = O.Gen;
+      Events[O.Ev].Time = Clock;
+      break;
+    case Op::Marker:
+      Markers[O.Name] = Clock;
+      break;
+    case Op::Launch:
+      if (!runKernel(O))
+        return true; // progressed, not finished
+      break;
+    }
+    S.Q.pop_front();
+    return true;
+  }
+
+  /// One step of a kernel; true when it has finished.
+  bool runKernel(Op &O) {
+    const Kernel &K = Kernels[uintptr_t(O.F)];
+    if (O.JobId < 0) {
+      if (K.IsClone && JobOfCtl.count(O.Ctl) && Jobs[JobOfCtl[O.Ctl]].Completed.size() == O.Grid) {
+        O.JobId = JobOfCtl[O.Ctl]; // a relaunch with the same control block
+      } else {
+        Jobs.push_back(Job());
+        Job &J = Jobs.back();
+        J.Kernel = K.Name;
+        J.Ctl = O.Ctl;
+        J.Completed.assign(O.Grid, 0);
+        J.Running.assign(O.Grid, 0);
+        J.Cut.assign(O.Grid, 0);
+        O.JobId = int(Jobs.size() - 1);
+        if (K.IsClone)
+          JobOfCtl[O.Ctl] = O.JobId;
+      }
+    }
+    Job &J = Jobs[O.JobId];
+    auto Done = [&](unsigned C) { return (word(O.Ctl + 8 + 4 * (C / 32)) >> (C % 32)) & 1; };
+    while (!O.InCta) {
+      if (O.Cta >= O.Grid)
+        return true;
+      if (K.IsClone && (word(O.Ctl) != 0 || Done(O.Cta))) {
+        ++O.Cta; // returns at entry
+        continue;
+      }
+      O.InCta = true;
+      O.Iter = 0;
+      if (++J.Running[O.Cta] > 1)
+        ++Overlaps;
+      if (!J.FirstStartStep)
+        J.FirstStartStep = Clock;
+    }
+    ++O.Iter;
+    if (O.Iter >= K.Iters) {
+      ++J.Completed[O.Cta];
+      J.LastCompleteStep = Clock;
+      if (K.IsClone)
+        Words[O.Ctl + 8 + 4 * (O.Cta / 32)] |= 1u << (O.Cta % 32);
+    } else if (K.IsClone && K.LoopCheckpoints && word(O.Ctl) == 2) {
+      ++J.Cut[O.Cta];
+    } else {
+      return false;
+    }
+    --J.Running[O.Cta];
+    O.InCta = false;
+    ++O.Cta;
+    return false; // the next step starts the next CTA (or finishes)
+  }
+
+public:
+  unsigned Overlaps = 0; ///< a CTA of a job started while another instance of it ran
+};
+
+} // namespace test
+} // namespace sched
+} // namespace rt
+} // namespace gmem
