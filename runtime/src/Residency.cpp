@@ -155,6 +155,11 @@ void ResidencyTracker::removeAllocation(uint64_t Base) {
   Stale.remove(Lo, Hi);
   Pinned.remove(Lo, Hi);
   // Forget its use history too: a new allocation may reuse the addresses.
+  cutUses(Lo, Hi, nullptr);
+}
+
+void ResidencyTracker::cutUses(uint64_t Lo, uint64_t Hi,
+                               std::vector<std::pair<uint64_t, Use>> *Removed) {
   auto U = LastUse.upper_bound(Lo);
   if (U != LastUse.begin() && std::prev(U)->second.Hi > Lo)
     --U;
@@ -166,6 +171,8 @@ void ResidencyTracker::removeAllocation(uint64_t Base) {
       LastUse.emplace(A, Use{Lo, X.Seq, X.Prev});
     if (X.Hi > Hi)
       U = LastUse.emplace(Hi, X).first, ++U;
+    if (Removed)
+      Removed->push_back({std::max(A, Lo), Use{std::min(X.Hi, Hi), X.Seq, X.Prev}});
   }
 }
 
@@ -215,24 +222,14 @@ void ResidencyTracker::recordUse(uint64_t Seq, const RangeSet &Ranges) {
   for (const auto &[Lo, Hi] : Ranges.intervals()) {
     // Re-record whatever overlaps [Lo, Hi), remembering its previous use;
     // the parts outside [Lo, Hi) keep theirs.
-    std::vector<std::pair<uint64_t, Use>> New;
+    std::vector<std::pair<uint64_t, Use>> Old, New;
+    cutUses(Lo, Hi, &Old);
     uint64_t Cur = Lo;
-    auto It = LastUse.upper_bound(Lo);
-    if (It != LastUse.begin() && std::prev(It)->second.Hi > Lo)
-      --It;
-    while (It != LastUse.end() && It->first < Hi) {
-      uint64_t A = It->first;
-      Use X = It->second;
-      It = LastUse.erase(It);
-      if (A < Lo)
-        LastUse.emplace(A, Use{Lo, X.Seq, X.Prev});
-      if (X.Hi > Hi)
-        It = LastUse.emplace(Hi, X).first, ++It;
-      uint64_t PLo = std::max(A, Lo), PHi = std::min(X.Hi, Hi);
+    for (const auto &[PLo, X] : Old) {
       if (PLo > Cur)
         New.push_back({Cur, Use{PLo, Seq, 0}});
-      New.push_back({PLo, Use{PHi, Seq, X.Seq == Seq ? X.Prev : X.Seq}});
-      Cur = PHi;
+      New.push_back({PLo, Use{X.Hi, Seq, X.Seq == Seq ? X.Prev : X.Seq}});
+      Cur = X.Hi;
     }
     if (Cur < Hi)
       New.push_back({Cur, Use{Hi, Seq, 0}});

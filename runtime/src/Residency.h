@@ -134,6 +134,9 @@ private:
   };
   /// The use record covering Lo (Seq 0: never seen).
   Use useAt(uint64_t Lo) const;
+  /// Removes [Lo, Hi) from the use history (the parts outside it stay);
+  /// Removed, if given, receives the removed pieces in address order.
+  void cutUses(uint64_t Lo, uint64_t Hi, std::vector<std::pair<uint64_t, Use>> *Removed);
 
   std::map<uint64_t, uint64_t> Allocations; ///< base -> size
   RangeSet Resident, Stale, Pinned;
