@@ -5,15 +5,22 @@
 //   gmem-print       text report of every kernel's regions and class
 //   gmem-print-json  the same in the JSON schema of docs/JSON_SCHEMA.md
 //   gmem-embed       embed each kernel's descriptor (DescriptorEmitter.h)
+//   gmem-checkpoint  add each kernel's preemptible clone (CheckpointInserter.h)
+//   gmem-checkpoint-reserve  declare the clones early (clang runs it first)
 // Under clang the analysis runs at the start of the optimisation pipeline
 // (after inlining, before unrolling and vectorisation) and writes its report
 // where GMEM_REPORT names (a file, or '-' for stderr), and the descriptors
 // are embedded for the runtime. Host modules have no
 // kernels, so the host half of a CUDA/HIP compile is left untouched.
+// The preemptible clones are added at the end of the optimisation pipeline
+// (GMEM_CHECKPOINTS=0 turns that off): the analysis and the descriptors see
+// only the user's kernels, and each clone copies its kernel's optimised body
+// (declared at the pipeline start: CheckpointReservePass says why).
 //
 //===----------------------------------------------------------------------===//
 
 #include "gmem/compiler/Report.h"
+#include "gmem/passes/CheckpointInserter.h"
 #include "gmem/passes/DescriptorEmitter.h"
 #include "gmem/passes/GpuTarget.h"
 #include "gmem/passes/KernelAnalysis.h"
@@ -93,6 +100,14 @@ void registerCallbacks(PassBuilder &PB) {
           MPM.addPass(gmem::DescriptorEmitterPass());
           return true;
         }
+        if (Name == "gmem-checkpoint") {
+          MPM.addPass(gmem::CheckpointInserterPass());
+          return true;
+        }
+        if (Name == "gmem-checkpoint-reserve") {
+          MPM.addPass(gmem::CheckpointReservePass());
+          return true;
+        }
         if (Name == "gmem-report") {
           MPM.addPass(KernelReportWriter());
           return true;
@@ -106,6 +121,12 @@ void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(KernelReportWriter());
         MPM.addPass(gmem::DescriptorEmitterPass());
       });
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(gmem::CheckpointReservePass());
+  });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(gmem::CheckpointInserterPass());
+  });
 }
 
 } // namespace

@@ -303,7 +303,7 @@ template <int V> CUresult CUDAAPI hkMemAlloc(CUdeviceptr *p, size_t n) {
 template <int V> CUresult CUDAAPI hkMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
   return forwardThen<CUresult(CUDAAPI *)(CUdeviceptr *, size_t, unsigned)>(F_MemAllocManaged, V, [&](CUresult R) {
     if (R == CUDA_SUCCESS && p)
-      Runtime::global().onAlloc(*p, n);
+      Runtime::global().onManagedAlloc(*p, n);
   }, p, n, flags);
 }
 template <int V>

@@ -93,6 +93,14 @@ MemoryOptions MemoryOptions::fromEnvironment(std::string *Error) {
   }
   if (const char *T = std::getenv("GMEM_PREFETCH_TRUST"); T && *T && !envFalse(T))
     O.StaleOnSync = false;
+  if (const char *N = std::getenv("GMEM_PREFETCH_STREAMS"); N && *N) {
+    char *End = nullptr;
+    long V = std::strtol(N, &End, 10);
+    if (End && !*End && V >= 1 && V <= 8)
+      O.PrefetchStreams = int(V);
+    else if (Error)
+      *Error += std::string("GMEM_PREFETCH_STREAMS=") + N + " is not a number from 1 to 8; ";
+  }
   return O;
 }
 
@@ -103,6 +111,7 @@ MemoryManager::MemoryManager(MemoryDriver &D, const MemoryOptions &O) : Drv(D), 
     {
       std::lock_guard<std::mutex> Lock(Mu);
       if (Live) {
+        ManagedSeen.store(true, std::memory_order_release);
         ManagedByBase[Base] = true;
         Tracker.addAllocation(Base, Size);
       } else {
@@ -275,6 +284,10 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
   PendingLaunch &P = pending();
   P.Seq = Seq;
   P.Tracked = false;
+  if (!ManagedSeen.load(std::memory_order_acquire)) {
+    Why = "no managed allocation in this process yet";
+    return;
+  }
   bool Any = false;
   for (int I = 0; I < N && !Any; ++I)
     Any = Args[I].flags & GMEM_ARG_HAS_ALLOC;
@@ -472,27 +485,86 @@ void MemoryManager::beforeLaunch(uint64_t Seq, const gmemArgAccess *Args, int N,
   P.Demand = Demand;
 
   if (!Moves.empty()) {
-    std::vector<Range> Split;
-    for (const Range &R : Moves)
-      Tracker.splitByAllocation(R, Split);
-    Moves.swap(Split);
-    bool Issued = false;
-    for (const Range &R : Moves) {
-      if (Drv.prefetch(R.Lo, R.size(), C->Device, C->Copy) != CUDA_SUCCESS)
-        continue;
-      Tracker.markResident(R);
-      LMoved += R.size();
-      Issued = true;
-      PrefetchedBytes.fetch_add(R.size(), std::memory_order_relaxed);
-      PrefetchOps.fetch_add(1, std::memory_order_relaxed);
-    }
-    if (Issued && Drv.eventRecord(C->CopyDone, C->Copy) == CUDA_SUCCESS &&
-        Drv.streamWaitEvent(S, C->CopyDone) == CUDA_SUCCESS)
-      LaunchesPrefetched.fetch_add(1, std::memory_order_relaxed);
+    LMoved = prefetchLocked(*C, Moves, S);
     if (Demand.empty() && Remote.empty())
       Remember(Want.bytes());
   }
   notePeakLocked();
+}
+
+uint64_t MemoryManager::prefetchLocked(ContextState &C, std::vector<Range> &Moves, CUstream S) {
+  std::vector<Range> Split;
+  uint64_t Total = 0;
+  for (const Range &R : Moves)
+    Tracker.splitByAllocation(R, Split);
+  for (const Range &R : Split)
+    Total += R.size();
+  // Lanes: only for large moves, and each lane first waits for everything
+  // already on the copy stream (earlier evictions of the same bytes).
+  int NLanes = 1;
+  constexpr uint64_t LaneMin = 64ull << 20;
+  if (Opts.PrefetchStreams > 1 && Total >= 2 * LaneMin) {
+    while (int(C.Lanes.size()) < Opts.PrefetchStreams - 1) {
+      CUstream L = nullptr;
+      CUevent E = nullptr;
+      if (Drv.streamCreate(&L) != CUDA_SUCCESS || Drv.eventCreate(&E) != CUDA_SUCCESS)
+        break;
+      C.Lanes.push_back(L);
+      C.LaneDone.push_back(E);
+    }
+    NLanes = 1 + int(std::min<uint64_t>(C.Lanes.size(), Total / LaneMin - 1));
+    if (NLanes > 1 && Drv.eventRecord(C.CopyDone, C.Copy) == CUDA_SUCCESS) {
+      for (int I = 0; I + 1 < NLanes; ++I)
+        Drv.streamWaitEvent(C.Lanes[I], C.CopyDone);
+    } else {
+      NLanes = 1;
+    }
+  }
+  const uint64_t Share = (Total + NLanes - 1) / NLanes;
+  uint64_t Moved = 0, LaneBytes = 0;
+  int Lane = 0;
+  std::vector<bool> Used(size_t(NLanes), false);
+  for (Range R : Split) {
+    while (!R.empty()) {
+      // Cut at 2 MiB so lanes split on migration-block boundaries.
+      uint64_t Room = Share > LaneBytes ? Share - LaneBytes : 0;
+      uint64_t Len = R.size();
+      if (Lane + 1 < NLanes && Len > Room) {
+        uint64_t Cut = (R.Lo + Room + (2ull << 20) - 1) / (2ull << 20) * (2ull << 20);
+        Len = Cut > R.Lo && Cut < R.Hi ? Cut - R.Lo : R.size();
+      }
+      Range Piece{R.Lo, R.Lo + Len};
+      CUstream On = Lane == 0 ? C.Copy : C.Lanes[size_t(Lane - 1)];
+      if (Drv.prefetch(Piece.Lo, Piece.size(), C.Device, On) == CUDA_SUCCESS) {
+        Tracker.markResident(Piece);
+        Moved += Piece.size();
+        Used[size_t(Lane)] = true;
+        PrefetchedBytes.fetch_add(Piece.size(), std::memory_order_relaxed);
+        PrefetchOps.fetch_add(1, std::memory_order_relaxed);
+      }
+      LaneBytes += Piece.size();
+      R.Lo += Len;
+      if (LaneBytes >= Share && Lane + 1 < NLanes) {
+        ++Lane;
+        LaneBytes = 0;
+      }
+    }
+  }
+  bool Waited = false;
+  for (int I = 0; I < NLanes; ++I) {
+    if (!Used[size_t(I)])
+      continue;
+    CUstream On = I == 0 ? C.Copy : C.Lanes[size_t(I - 1)];
+    CUevent E = I == 0 ? C.CopyDone : C.LaneDone[size_t(I - 1)];
+    if (Drv.eventRecord(E, On) == CUDA_SUCCESS && Drv.streamWaitEvent(S, E) == CUDA_SUCCESS)
+      Waited = true;
+    // Later copy-stream work (evictions) must also follow the lanes.
+    if (I > 0)
+      Drv.streamWaitEvent(C.Copy, E);
+  }
+  if (Waited)
+    LaunchesPrefetched.fetch_add(1, std::memory_order_relaxed);
+  return Moved;
 }
 
 void MemoryManager::afterLaunch(uint64_t Seq, CUstream S, CUresult Result) {

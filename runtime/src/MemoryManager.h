@@ -34,6 +34,9 @@ struct MemoryOptions {
   /// pages back): later launches prefetch it again (GMEM_PREFETCH_TRUST=1
   /// keeps trusting our bookkeeping instead).
   bool StaleOnSync = true;
+  /// Copy streams a large prefetch is spread over (GMEM_PREFETCH_STREAMS,
+  /// 1-8): the driver migrates one stream's prefetches one after another.
+  int PrefetchStreams = 2; // measured on the H200: 50.3 vs 48.6 GB/s at 2 GiB
   /// Parses the environment; Error gets a message for a malformed value
   /// (then the feature it configures stays off).
   static MemoryOptions fromEnvironment(std::string *Error);
@@ -60,6 +63,10 @@ public:
 
   /// An allocation [Ptr, Ptr+Size) appeared (Size 0: unknown) or Ptr was freed.
   void onAlloc(uint64_t Ptr, uint64_t Size);
+  /// A managed allocation appeared (cuMemAllocManaged, the pool). Until the
+  /// first one, launches skip the memory side entirely: programs that use no
+  /// managed memory pay nothing for it.
+  void onManagedAlloc() { ManagedSeen.store(true, std::memory_order_release); }
   void onFree(uint64_t Ptr);
   /// The host synchronised with the device (it may touch managed memory next).
   void onHostSync();
@@ -85,6 +92,9 @@ private:
     CUdevice Device = 0;
     CUevent CopyDone = nullptr;
     std::vector<CUevent> FreeEvents;
+    /// Extra lanes for large prefetches (PrefetchStreams - 1), made lazily.
+    std::vector<CUstream> Lanes;
+    std::vector<CUevent> LaneDone;
   };
   struct InFlightEvent {
     uint64_t Seq;
@@ -98,6 +108,9 @@ private:
   CUevent takeEventLocked(ContextState &C);
   void retireLocked();
   void evictLocked(ContextState &C, uint64_t Need, const RangeSet &Keep);
+  /// Issues Moves to the device on the copy stream (and its lanes) and
+  /// makes S wait for them; returns the bytes moved.
+  uint64_t prefetchLocked(ContextState &C, std::vector<Range> &Moves, CUstream S);
   void remoteMapLocked(ContextState &C, const Range &R);
   void unmapRemoteLocked(ContextState &C, const Range &R);
   void notePeakLocked();
@@ -118,6 +131,7 @@ private:
   /// (sync, eviction, free, hint): a thread's last all-resident launch with
   /// identical arguments and an unchanged generation needs no work at all.
   std::atomic<uint64_t> ResidencyGen{1};
+  std::atomic<bool> ManagedSeen{false};
   void bumpLocked() { ResidencyGen.fetch_add(1, std::memory_order_acq_rel); }
 
   // Counters.

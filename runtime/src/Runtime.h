@@ -102,6 +102,10 @@ public:
     Allocs.invalidateAddress(Ptr);
     Mem.onFree(Ptr);
   }
+  void onManagedAlloc(uint64_t Ptr, uint64_t Size) {
+    onAlloc(Ptr, Size);
+    Mem.onManagedAlloc();
+  }
   /// The host waited for device work (it may touch managed memory next).
   void onHostSync() { Mem.onHostSync(); }
   void onMemoryChange() { Allocs.invalidateAll(); }

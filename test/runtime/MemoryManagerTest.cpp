@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace gmem::rt;
 using gmem::rt::test::FakeMemoryDriver;
 
@@ -35,6 +37,7 @@ struct MemorySide : ::testing::Test {
   MemoryOptions O;
   uint64_t Seq = 0;
   void launch(MemoryManager &M, std::vector<gmemArgAccess> Args) {
+    M.onManagedAlloc(); // as cuMemAllocManaged's hook does
     ++Seq;
     M.beforeLaunch(Seq, Args.data(), int(Args.size()), UserStream);
     M.afterLaunch(Seq, UserStream, CUDA_SUCCESS);
@@ -273,6 +276,17 @@ TEST_F(MemorySide, PoolBlocksAreAlignedSeparateAndReused) {
   EXPECT_GE(S.pool_bytes, 32 * MiB);
 }
 
+TEST_F(MemorySide, NothingHappensBeforeAnyManagedAllocation) {
+  uint64_t A = D.addManaged(0x100000000, 64 * MiB);
+  MemoryManager M(D, O);
+  gmemArgAccess X = arg(A, 64 * MiB, A, A + MiB);
+  M.beforeLaunch(1, &X, 1, UserStream); // no managed allocation seen yet
+  M.afterLaunch(1, UserStream, CUDA_SUCCESS);
+  EXPECT_TRUE(D.Ops.empty());
+  launch(M, {X});
+  EXPECT_EQ(D.ops("prefetch").size(), 1u);
+}
+
 TEST(MemoryOptions, ParsesSizes) {
   uint64_t B = 0;
   EXPECT_TRUE(MemoryOptions::parseBytes("12G", B));
@@ -287,4 +301,33 @@ TEST(MemoryOptions, ParsesSizes) {
   EXPECT_FALSE(MemoryOptions::parseBytes("12X", B));
   EXPECT_FALSE(MemoryOptions::parseBytes("-1G", B));
   EXPECT_FALSE(MemoryOptions::parseBytes("", B));
+}
+
+TEST_F(MemorySide, LargePrefetchesSpreadOverLanesAfterTheCopyStream) {
+  uint64_t A = D.addManaged(0x100000000, 512 * MiB);
+  O.PrefetchStreams = 4;
+  MemoryManager M(D, O);
+  launch(M, {arg(A, 512 * MiB, A, A + 512 * MiB)});
+  auto P = D.ops("prefetch");
+  ASSERT_EQ(P.size(), 4u); // four lanes of 128 MiB
+  uint64_t Next = A;
+  std::set<uintptr_t> Streams;
+  for (auto &Op : P) {
+    EXPECT_EQ(Op.Lo, Next);
+    EXPECT_EQ(Op.Bytes, 128 * MiB);
+    Next += Op.Bytes;
+    Streams.insert(Op.Stream);
+  }
+  EXPECT_EQ(Streams.size(), 4u);
+  // Each extra lane waits for the copy stream first; the launch waits for all four.
+  int LaunchWaits = 0, LaneWaits = 0;
+  for (auto &Op : D.ops("wait"))
+    (Op.Stream == uintptr_t(UserStream) ? LaunchWaits : LaneWaits)++;
+  EXPECT_EQ(LaunchWaits, 4);
+  EXPECT_GE(LaneWaits, 3);
+  // Small moves stay on one stream.
+  D.Ops.clear();
+  uint64_t B = D.addManaged(0x200000000, 64 * MiB);
+  launch(M, {arg(B, 64 * MiB, B, B + 64 * MiB)});
+  EXPECT_EQ(D.ops("prefetch").size(), 1u);
 }

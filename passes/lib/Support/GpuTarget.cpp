@@ -75,7 +75,7 @@ SmallVector<Function *, 8> findKernels(Module &M) {
   if (getGpuArch(M) == GpuArch::None)
     return Kernels; // host halves of CUDA/HIP compiles: nothing to do
   for (Function &F : M)
-    if (isKernel(F))
+    if (isKernel(F) && !F.getName().starts_with("__gmem_pre_"))
       Kernels.push_back(&F);
   return Kernels;
 }

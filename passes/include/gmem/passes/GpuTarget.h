@@ -22,7 +22,9 @@ GpuArch getGpuArch(const llvm::Module &M);
 const char *gpuArchName(GpuArch A);
 
 /// Kernels: `ptx_kernel` / `amdgpu_kernel` calling conventions, or NVPTX
-/// `!nvvm.annotations` entries marked "kernel". Declarations are skipped.
+/// `!nvvm.annotations` entries marked "kernel". Declarations are skipped, and
+/// so are the preemptible clones `__gmem_pre_*` (CheckpointInserter.h): they
+/// are copies of kernels, not kernels the analysis reports or describes.
 llvm::SmallVector<llvm::Function *, 8> findKernels(llvm::Module &M);
 bool isKernel(const llvm::Function &F);
 

@@ -1,0 +1,210 @@
+// preempt_bench: GPU harness of gmem's preemptible kernel clones.
+//
+//   preempt_bench correctness --manifest M --kernels K.ptx --json OUT
+//                 [--trials N] [--budget S]
+//   preempt_bench overhead    --manifest M --kernels K.ptx --json OUT [--budget S]
+//   preempt_bench latency     --kernels K.ptx [--variant NAME=K2.ptx]... --json OUT
+//                 [--trials N] [--budget S]
+//   preempt_bench dry-run     --manifest M        (parse only; no CUDA call)
+//   preempt_bench self-test                       (no CUDA call)
+// Common: [--device N] [--seed S].
+//
+// Manifest: test/gpu/run_twice.cpp's format (test/gpu/stage.py writes it):
+// ptx= sym= name= grid= block= pred= class= ... args=TOKENS. A `.cubin` next
+// to a `.ptx` is loaded instead of the PTX (bench/preempt/stage.sh makes
+// them with ptxas). Each part forks workers that use CUDA; this process never
+// does, so a kernel that faults or hangs costs one item, not the run
+// (watchdog per item). Exit status: 0, 1 (JSON not written), 2 usage.
+#include "parts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+
+namespace pb {
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty())
+    return NAN;
+  std::sort(v.begin(), v.end());
+  double pos = p / 100.0 * (double)(v.size() - 1);
+  size_t i = (size_t)pos;
+  if (i + 1 >= v.size())
+    return v.back();
+  return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
+}
+
+int write_part_json(const PartOptions &o, const std::string &part,
+                    const std::vector<std::string> &items) {
+  std::vector<std::string> filled = items;
+  for (std::string &s : filled)
+    if (s.empty())
+      s = Json().str("error", "not run (time budget or earlier failure)").text();
+  time_t t = time(nullptr);
+  char date[64];
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+  std::string text = "{\"schema\": 1, \"part\": " + json_escape(part) +
+                     ", \"command\": " + json_escape(o.command) + ", \"date\": \"" + date +
+                     "\", \"trials\": " + std::to_string(o.trials) +
+                     ", \"items\": " + json_array(filled) + "}\n";
+  std::ofstream f(o.json);
+  f << text;
+  if (!f) {
+    fprintf(stderr, "cannot write %s\n", o.json.c_str());
+    return 1;
+  }
+  printf("%s: wrote %s (%zu items)\n", part.c_str(), o.json.c_str(), items.size());
+  return 0;
+}
+
+namespace {
+
+int fails = 0;
+#define EXPECT(c)                                                                   \
+  do {                                                                              \
+    if (!(c)) {                                                                     \
+      ++fails;                                                                      \
+      printf("self-test: FAILED %s (line %d)\n", #c, __LINE__);                     \
+    }                                                                               \
+  } while (0)
+
+int self_test() {
+  Arg a;
+  std::string e;
+  EXPECT(parse_arg("buf:f32:100:rand", a, e) && a.kind == ArgKind::Buf && a.count == 100 &&
+         a.elem == 4 && a.mode == 0);
+  EXPECT(parse_arg("buf:i32:10:randint:-5:7", a, e) && a.mode == 1 && a.lo == -5 && a.hi == 7);
+  EXPECT(!parse_arg("buf:i32:10:randint:7:7", a, e));
+  EXPECT(parse_arg("buf:u8:3:const:9", a, e) && a.mode == 4 && a.lo == 9);
+  EXPECT(parse_arg("ptr:2+0x10", a, e) && a.kind == ArgKind::Ptr && a.ref == 2 && a.off == 16);
+  EXPECT(parse_arg("ptr:1-8", a, e) && a.off == -8);
+  EXPECT(parse_arg("f32:1.5", a, e) && a.size == 4 && a.bits == 0x3fc00000u);
+  EXPECT(parse_arg("i32:-1", a, e) && a.size == 4 && a.bits == 0xffffffffu);
+  EXPECT(parse_arg("u64:18446744073709551615", a, e) && a.bits == ~0ull);
+  EXPECT(!parse_arg("q32:1", a, e));
+  EXPECT(percentile({3, 1, 2}, 50) == 2 && percentile({1, 2}, 100) == 2);
+  EXPECT(std::isnan(percentile({}, 50)));
+  EXPECT(Json().str("a", "x\"y").integer("b", 2).text() == "{\"a\": \"x\\\"y\", \"b\": 2}");
+  EXPECT(buffer_seed("k", 0) != buffer_seed("k", 1));
+  std::vector<std::string> g = ptx_globals(
+      ".visible .global .align 4 .u32 g_count;\n.global .align 8 .u64 g_ptr;\n"
+      ".visible .global .align 4 .b8 __gmem_pre_info_k[20] = {71};\n"
+      ".visible .global .align 4 .b8 tab[16] = {1, 2};\n\tld.global.u32 %r1, [g_count];\n"
+      ".extern .global .align 4 .u32 ext;\n.const .align 4 .u32 c;\n");
+  EXPECT(g.size() == 3 && g[0] == "g_count" && g[1] == "g_ptr" && g[2] == "tab");
+  const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
+  {
+    std::ofstream f(path);
+    f << "# comment\nptx=p/a.ptx sym=_Z1kPfi name=a.cu:k#0 grid=4,2 block=256 pred=idempotent "
+         "args=buf:f32:16:zero ptr:0+4 i32:16\nptx=b.ptx sym=s name=n grid=0 block=1 args=\n";
+  }
+  std::vector<Instance> ins;
+  EXPECT(read_manifest(path, ins, e) && ins.size() == 2);
+  if (ins.size() == 2) {
+    EXPECT(ins[0].error.empty() && ins[0].ctas() == 8 && ins[0].args.size() == 3 &&
+           ins[0].ptx == "/tmp/p/a.ptx" && ins[0].pred == "idempotent");
+    EXPECT(!ins[1].error.empty()); // grid 0
+  }
+  remove(path);
+  printf("self-test: %s (%d failures)\n", fails ? "FAILED" : "passed", fails);
+  return fails ? 1 : 0;
+}
+
+int dry_run(const PartOptions &o) {
+  std::vector<Instance> ins;
+  std::string e;
+  if (!read_manifest(o.manifest, ins, e)) {
+    fprintf(stderr, "%s\n", e.c_str());
+    return 2;
+  }
+  int bad = 0;
+  uint64_t bytes = 0;
+  for (const Instance &in : ins) {
+    for (const Arg &a : in.args)
+      if (a.kind == ArgKind::Buf)
+        bytes += a.count * a.elem;
+    if (!in.error.empty()) {
+      ++bad;
+      printf("line %d %s: %s\n", in.line, in.name.c_str(), in.error.c_str());
+    }
+  }
+  printf("dry run: %zu instances, %d with errors, %.1f MiB of buffers\n", ins.size(), bad,
+         (double)bytes / (1 << 20));
+  return bad ? 1 : 0;
+}
+
+void usage() {
+  fprintf(stderr,
+          "usage: preempt_bench correctness|overhead|latency|dry-run|self-test\n"
+          "       [--manifest M] [--kernels K.ptx] [--variant NAME=PATH]... [--json OUT]\n"
+          "       [--trials N] [--budget SECONDS] [--device N] [--seed S]\n");
+}
+
+} // namespace
+} // namespace pb
+
+int main(int argc, char **argv) {
+  using namespace pb;
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (argc < 2) {
+    usage();
+    return 2;
+  }
+  std::string mode = argv[1];
+  PartOptions o;
+  for (int i = 0; i < argc; ++i)
+    o.command += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        usage();
+        exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--manifest")
+      o.manifest = next();
+    else if (a == "--kernels")
+      o.kernels = next();
+    else if (a == "--variant")
+      o.variants.push_back(next());
+    else if (a == "--json")
+      o.json = next();
+    else if (a == "--trials")
+      o.trials = atoi(next().c_str());
+    else if (a == "--budget")
+      o.budget_s = atof(next().c_str());
+    else if (a == "--device")
+      o.device = atoi(next().c_str());
+    else if (a == "--seed")
+      o.seed = strtoull(next().c_str(), nullptr, 0);
+    else {
+      usage();
+      return 2;
+    }
+  }
+  for (const std::string &v : o.variants)
+    if (v.find('=') == std::string::npos) {
+      fprintf(stderr, "--variant takes NAME=PATH, got '%s'\n", v.c_str());
+      return 2;
+    }
+  if (mode == "self-test")
+    return self_test();
+  if (mode == "dry-run")
+    return o.manifest.empty() ? (usage(), 2) : dry_run(o);
+  bool needs_manifest = mode == "correctness" || mode == "overhead";
+  if ((mode != "latency" && !needs_manifest) || o.kernels.empty() || o.json.empty() ||
+      (needs_manifest && o.manifest.empty()) || o.trials < 1 || !(o.budget_s > 0)) {
+    usage();
+    return 2;
+  }
+  if (mode == "correctness")
+    return run_correctness(o);
+  if (mode == "overhead")
+    return run_overhead(o);
+  return run_latency(o);
+}

@@ -1,0 +1,241 @@
+// Part 3: bit-exactness under forced preemption, over the corpus instances.
+//
+// Per instance: the original kernel runs on deterministic input to give the
+// reference (a second run tells whether the kernel is deterministic at all:
+// float atomics are not). Then, per trial, the clone runs on the same input
+// and is preempted at a random point with request 2 when gmem-analyze called
+// the instance idempotent (manifest pred=idempotent), else 1:
+//   pre:    request written before the launch (every CTA skips at entry);
+//   host:   cuStreamWriteValue32 on the high-priority stream, a random time
+//           after the launch call (0 .. 1.2 x the kernel's run time);
+//   device: a one-thread trigger kernel on the high-priority stream writes
+//           the request a random %globaltimer delay after it starts.
+// If some CTA did not finish (done bitmap), the request goes back to 0 and
+// the clone is relaunched with the same control block; then every CTA must
+// be done and every buffer must equal the reference, byte for byte.
+#include "parts.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+#include <memory>
+#include <random>
+
+namespace pb {
+
+namespace {
+
+struct Tally {
+  int trials = 0, cut = 0, late = 0, mismatch = 0, incomplete = 0;
+  int cut_by[3] = {0, 0, 0}, late_by[3] = {0, 0, 0};
+  uint64_t first_bad_offset = ~0ull;
+  int first_bad_param = -1;
+};
+
+const char *kModes[3] = {"pre", "host", "device"};
+
+std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
+                         std::map<std::string, std::unique_ptr<Module>> &mods, int trials,
+                         double item_deadline, uint64_t seed) {
+  Json j;
+  j.str("name", in.name).str("symbol", in.sym).str("pred", in.pred).str("class", in.cls)
+      .integer("ctas", (long long)in.ctas());
+  if (!in.error.empty())
+    return j.str("error", "manifest: " + in.error).text();
+  auto &mod = mods[in.ptx];
+  if (!mod) {
+    mod.reset(new Module());
+    mod->load(in.ptx);
+  }
+  std::string clone_name = "__gmem_pre_" + in.sym;
+  if (!mod->has(clone_name))
+    return j.str("error", "no clone " + clone_name + " (entry-only/no-clone kernel)").text();
+  CUfunction orig = mod->fn(in.sym), clone = mod->fn(clone_name);
+  uint32_t request = in.pred == "idempotent" ? 2 : 1;
+  j.integer("request", request);
+  CUstream s = gpu.lo;
+
+  Launch L;
+  L.setup(in, h, s);
+  Ctl ctl;
+  ctl.alloc(in.ctas());
+  L.set_ctl(ctl.ptr);
+  const auto &bufs = L.bufs();
+  const auto &bytes = L.bytes();
+  std::vector<CUdeviceptr> pristine(bufs.size(), 0), ref(bufs.size(), 0);
+  for (size_t i = 0; i < bufs.size(); ++i)
+    if (bufs[i]) {
+      CU(cuMemAlloc(&pristine[i], std::max<uint64_t>(bytes[i], 256)));
+      CU(cuMemAlloc(&ref[i], std::max<uint64_t>(bytes[i], 256)));
+      CU(cuMemcpyDtoDAsync(pristine[i], bufs[i], bytes[i], s));
+    }
+  auto restore = [&] {
+    for (size_t i = 0; i < bufs.size(); ++i)
+      if (bufs[i] && bytes[i])
+        CU(cuMemcpyDtoDAsync(bufs[i], pristine[i], bytes[i], s));
+    mod->restore_globals(s);
+  };
+  auto diff_vs_ref = [&](int *param, uint64_t *offset) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < bufs.size(); ++i) {
+      if (!bufs[i] || !bytes[i])
+        continue;
+      uint64_t first = 0, d = device_diff(h, s, bufs[i], ref[i], bytes[i], &first);
+      if (d && param && *param < 0) {
+        *param = (int)i;
+        *offset = first;
+      }
+      total += d;
+    }
+    return total;
+  };
+  CUevent e0, e1;
+  CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+  auto timed_original = [&] {
+    restore();
+    CU(cuEventRecord(e0, s));
+    launch(orig, in, L.params(false), s);
+    CU(cuEventRecord(e1, s));
+    CU(cuStreamSynchronize(s));
+    float ms = 0;
+    CU(cuEventElapsedTime(&ms, e0, e1));
+    return (double)ms;
+  };
+
+  double t1 = timed_original();
+  for (size_t i = 0; i < bufs.size(); ++i)
+    if (bufs[i] && bytes[i])
+      CU(cuMemcpyDtoD(ref[i], bufs[i], bytes[i]));
+  double t2 = timed_original();
+  bool deterministic = diff_vs_ref(nullptr, nullptr) == 0;
+  double kernel_us = 1000.0 * std::min(t1, t2);
+  j.num("kernel_us", kernel_us).boolean("deterministic", deterministic);
+
+  // The clone, not preempted, must agree with the original.
+  restore();
+  ctl.reset(s);
+  launch(clone, in, L.params(true), s);
+  wait_stream(s, 5.0);
+  bool clone_all_done = ctl.done_count() == in.ctas();
+  int p = -1;
+  uint64_t off = 0;
+  bool clone_exact = diff_vs_ref(&p, &off) == 0;
+  j.boolean("clone_unpreempted_all_done", clone_all_done)
+      .boolean("clone_unpreempted_exact", clone_exact);
+
+  std::mt19937_64 rng(seed ^ buffer_seed(in.name, 99));
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  Tally T;
+  for (int t = 0; t < trials && now_s() < item_deadline; ++t) {
+    double r = U(rng);
+    int mode = r < 0.1 ? 0 : r < 0.55 ? 1 : 2;
+    double frac = U(rng) * 1.2;
+    restore();
+    ctl.reset(s);
+    if (mode == 0)
+      ctl.set_request(s, request);
+    if (mode == 2) {
+      void *rp = (void *)ctl.ptr;
+      unsigned v = request;
+      unsigned long long delay_ns = (unsigned long long)(frac * kernel_us * 1000.0);
+      void *kp[] = {&rp, &v, &delay_ns};
+      CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, gpu.hi, kp, nullptr));
+    }
+    launch(clone, in, L.params(true), s);
+    if (mode == 1) {
+      spin_until(now_s() + frac * kernel_us * 1e-6);
+      CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
+    }
+    wait_stream(s, 5.0);
+    wait_stream(gpu.hi, 5.0);
+    uint64_t done = ctl.done_count();
+    ++T.trials;
+    if (done == in.ctas()) {
+      ++T.late;
+      ++T.late_by[mode];
+    } else {
+      ++T.cut;
+      ++T.cut_by[mode];
+      ctl.set_request(s, 0);
+      launch(clone, in, L.params(true), s);
+      wait_stream(s, 5.0);
+      if (ctl.done_count() != in.ctas())
+        ++T.incomplete;
+    }
+    if (deterministic && diff_vs_ref(&T.first_bad_param, &T.first_bad_offset))
+      ++T.mismatch;
+  }
+  j.integer("trials", T.trials).integer("cut", T.cut).integer("too_late", T.late)
+      .integer("mismatches", T.mismatch).integer("relaunch_incomplete", T.incomplete);
+  Json by;
+  for (int m = 0; m < 3; ++m)
+    by.raw(kModes[m], strfmt("[%d, %d]", T.cut_by[m], T.late_by[m]));
+  j.raw("cut_late_by_mode", by.text());
+  if (T.first_bad_param >= 0)
+    j.integer("first_bad_param", T.first_bad_param)
+        .integer("first_bad_offset", (long long)T.first_bad_offset);
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (pristine[i])
+      cuMemFree(pristine[i]);
+    if (ref[i])
+      cuMemFree(ref[i]);
+  }
+  ctl.release();
+  cuEventDestroy(e0);
+  cuEventDestroy(e1);
+  return j.text();
+}
+
+} // namespace
+
+int run_correctness(const PartOptions &o) {
+  std::vector<Instance> ins;
+  std::string err;
+  if (!read_manifest(o.manifest, ins, err)) {
+    fprintf(stderr, "correctness: %s\n", err.c_str());
+    return 2;
+  }
+  int n = (int)ins.size();
+  double deadline = now_s() + o.budget_s;
+  std::vector<std::string> results(n);
+  printf("correctness: %d instances from %s, %d trials each, budget %.0f s\n", n,
+         o.manifest.c_str(), o.trials, o.budget_s);
+  supervise(
+      n, 30.0,
+      [&](int start, const Report &report) {
+        Gpu gpu;
+        gpu.init(o.device);
+        Module km;
+        km.load(o.kernels);
+        Helpers h;
+        h.from(km);
+        std::map<std::string, std::unique_ptr<Module>> mods;
+        for (int i = start; i < n; ++i) {
+          double left = deadline - now_s();
+          double item_deadline = now_s() + std::max(0.05, left / (n - i));
+          try {
+            report(i, run_instance(ins[i], gpu, h, mods, o.trials, item_deadline, o.seed));
+          } catch (const HangError &e) {
+            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
+            _exit(5);
+          } catch (const CudaError &e) {
+            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
+            if (e.sticky())
+              _exit(5);
+          }
+        }
+      },
+      [&](int i, const std::string &json) {
+        results[i] = json;
+        printf("[%d/%d] %s\n", i + 1, n, json.c_str());
+        fflush(stdout);
+      },
+      [&](int i, const std::string &why) {
+        results[i] = Json().str("name", ins[i].name).str("error", why).text();
+        printf("[%d/%d] %s: %s\n", i + 1, n, ins[i].name.c_str(), why.c_str());
+      });
+  return write_part_json(o, "correctness", results);
+}
+
+} // namespace pb

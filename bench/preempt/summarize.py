@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""RESULTS.md from the preemption harness's JSON (bench/preempt).
+
+    python3 bench/preempt/summarize.py OUTDIR [--out RESULTS.md]
+
+OUTDIR holds correctness.json, overhead.json, latency.json (any may be
+missing) and device.txt, as bench/preempt/run_on_device.sh writes them.
+Python 3 standard library only.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+
+def load(outdir, part):
+    p = os.path.join(outdir, part + ".json")
+    if not os.path.exists(p):
+        return None
+    with open(p) as fh:
+        return json.load(fh)
+
+
+def fmt(x, spec="%.1f"):
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else spec % x
+
+
+def correctness(doc, lines):
+    items = doc["items"]
+    ok = [i for i in items if "error" not in i]
+    err = [i for i in items if "error" in i]
+    det = [i for i in ok if i.get("deterministic")]
+    tot = lambda k, xs=ok: sum(i.get(k, 0) for i in xs)
+    lines += ["## 3. Bit-exactness under forced preemption", "",
+              "Command: `%s`" % doc.get("command", ""), "",
+              "| | count |", "| --- | --- |",
+              "| instances run / with errors | %d / %d |" % (len(ok), len(err)),
+              "| preemptions (trials) | %d |" % tot("trials"),
+              "| ... that cut work (some CTA skipped or aborted) | %d |" % tot("cut"),
+              "| ... that came too late (every CTA had finished) | %d |" % tot("too_late"),
+              "| cut trials, request 2 (idempotent instances) | %d |"
+              % sum(i.get("cut", 0) for i in ok if i.get("request") == 2),
+              "| cut trials, request 1 (others) | %d |"
+              % sum(i.get("cut", 0) for i in ok if i.get("request") == 1),
+              "| relaunches that left a CTA unfinished | %d |" % tot("relaunch_incomplete"),
+              "| trials compared bit-exact (deterministic instances) | %d |" % tot("trials", det),
+              "| **mismatches against the unpreempted original** | **%d** |" % tot("mismatches"),
+              "| clone without preemption differs from the original | %d |"
+              % sum(1 for i in det if not i.get("clone_unpreempted_exact")),
+              ""]
+    modes = {}
+    for i in ok:
+        for m, (c, l) in i.get("cut_late_by_mode", {}).items():
+            modes.setdefault(m, [0, 0])
+            modes[m][0] += c
+            modes[m][1] += l
+    lines += ["By how the request was written: " + ", ".join(
+        "%s %d cut / %d late" % (m, c, l) for m, (c, l) in sorted(modes.items())), ""]
+    nondet = [i["name"] for i in ok if not i.get("deterministic")]
+    if nondet:
+        lines += ["Not compared (the original itself differs between two runs: float "
+                  "atomics): " + ", ".join("`%s`" % n for n in nondet), ""]
+    if err:
+        lines += ["Errors:", ""] + ["* `%s`: %s" % (i.get("name", "?"), i["error"]) for i in err]
+        lines.append("")
+    lines += ["| instance | request | CTAs | kernel us | trials | cut | late | mismatches |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for i in ok:
+        lines.append("| `%s` | %s | %d | %s | %d | %d | %d | %s |" % (
+            i["name"], i.get("request"), i.get("ctas", 0), fmt(i.get("kernel_us")),
+            i.get("trials", 0), i.get("cut", 0), i.get("too_late", 0),
+            i.get("mismatches", 0) if i.get("deterministic") else "n/a"))
+    lines.append("")
+
+
+def overhead(doc, lines):
+    items = [i for i in doc["items"] if "error" not in i and i.get("orig_ms")]
+    err = [i for i in doc["items"] if "error" in i]
+    ratios = [1 + i["overhead"] for i in items if i["overhead"] > -1]
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) - 1 if ratios else float("nan")
+    worst = max(items, key=lambda i: i["overhead"]) if items else None
+    short = [i for i in items if i["orig_ms"] < 0.5]
+    lines += ["## 2. Steady-state overhead (clone at request 0 vs. original)", "",
+              "Command: `%s`" % doc.get("command", ""), "",
+              "Interleaved launches on one stream, medians of event times. Sizes: "
+              "bench/preempt/overhead_sizes.txt.", "",
+              "* kernels: %d measured, %d errors; %d ran under 0.5 ms" % (
+                  len(items), len(err), len(short)),
+              "* **geomean overhead %+.2f%%, max %+.2f%% (%s)**" % (
+                  100 * geo, 100 * worst["overhead"] if worst else float("nan"),
+                  worst["name"] if worst else "-"),
+              ""]
+    lines += ["| kernel | orig ms | clone ms | overhead (median) | overhead (min) | rounds |",
+              "| --- | --- | --- | --- | --- | --- |"]
+    for i in sorted(items, key=lambda i: -i["overhead"]):
+        lines.append("| `%s` | %.3f | %.3f | %+.2f%% | %+.2f%% | %d |" % (
+            i["name"], i["orig_ms"], i["clone_ms"], 100 * i["overhead"],
+            100 * i.get("overhead_min", float("nan")), i.get("rounds", 0)))
+    for i in err:
+        lines.append("| `%s` | error: %s | | | | |" % (i.get("name", "?"), i["error"][:120]))
+    lines.append("")
+
+
+def latency(doc, lines):
+    items = doc["items"]
+    lat = [i for i in items if i.get("kind") == "latency" and "error" not in i]
+    steady = [i for i in items if i.get("kind") == "steady" and "error" not in i]
+    err = [i for i in items if "error" in i]
+    lines += ["## 1. Preemption latency", "",
+              "Command: `%s`" % doc.get("command", ""), "",
+              "Host: from just before cuStreamWriteValue32 (high-priority stream) until "
+              "cuEventQuery sees the victim done. Device: event on the high-priority stream "
+              "right before the write to the event after the victim. Too late: every CTA had "
+              "finished anyway (excluded from the percentiles). Remaining: how long the victim "
+              "would still have run without preemption (median).", "",
+              "| budget | victim | request | target ms | run ms | CTA us | K | trials | late | "
+              "host p50 / p99 us | device p50 / p99 us | remaining ms | verified (bad) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for i in lat:
+        h, d = i.get("host_us", {}), i.get("device_us", {})
+        lines.append("| %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | %s / %s | %s / %s | "
+                     "%s | %d (%d) |" % (
+                         i["variant"], i["victim"], i["request"], i["target_ms"],
+                         i.get("measured_ms", 0), i.get("cta_us", 0), i.get("interval_k", "-"),
+                         i.get("trials", 0), i.get("too_late", 0), fmt(h.get("p50")),
+                         fmt(h.get("p99")), fmt(d.get("p50")), fmt(d.get("p99")),
+                         fmt(i.get("remaining_ms_p50"), "%.2f"), i.get("verified_relaunches", 0),
+                         i.get("verify_mismatches", 0) + i.get("relaunch_incomplete", 0)))
+    lines.append("")
+    if steady:
+        lines += ["Victims' steady-state cost (clone at request 0 vs. original, ~10 ms runs):", "",
+                  "| budget | victim | orig ms | clone ms | overhead |", "| --- | --- | --- | --- | --- |"]
+        for i in steady:
+            lines.append("| %s | %s | %.3f | %.3f | %+.2f%% |" % (
+                i["variant"], i["victim"], i["orig_ms"], i["clone_ms"], 100 * i["overhead"]))
+        lines.append("")
+    if err:
+        lines += ["Errors:", ""] + ["* %s %s: %s" % (i.get("variant", ""), i.get("victim", "?"),
+                                                      i["error"]) for i in err] + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("outdir")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    lines = ["# Preemptible clones on the GPU: results", "",
+             "Generated by bench/preempt/summarize.py from the JSON of "
+             "bench/preempt/run_on_device.sh.", ""]
+    dev = os.path.join(a.outdir, "device.txt")
+    if os.path.exists(dev):
+        lines += ["```", open(dev).read().strip(), "```", ""]
+    found = False
+    for part, fn in (("latency", latency), ("overhead", overhead), ("correctness", correctness)):
+        doc = load(a.outdir, part)
+        if doc is None:
+            lines += ["## %s: no results" % part, ""]
+            continue
+        found = True
+        fn(doc, lines)
+    text = "\n".join(lines) + "\n"
+    if a.out:
+        with open(a.out, "w") as fh:
+            fh.write(text)
+        # headline for the log: the bold lines and the latency table
+        for l in lines:
+            if "**" in l or l.startswith("| default") or l.startswith("| b"):
+                print(l)
+    else:
+        sys.stdout.write(text)
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

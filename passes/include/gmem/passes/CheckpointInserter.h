@@ -1,0 +1,90 @@
+//===- CheckpointInserter.h - Preemptible kernel clones ---------*- C++ -*-===//
+//
+// Makes every kernel of a GPU module preemptible without changing it: the
+// kernel stays as it is, and a clone
+//
+//   __gmem_pre_<mangled>(<kernel's parameters>..., gmem_ctl addrspace(1) *ctl)
+//
+// is added, with checkpoints that read the per-launch control block
+//
+//   struct gmem_ctl { uint32_t request; uint32_t reserved; uint32_t done[]; };
+//
+// (docs/PREEMPTION_DESIGN.md). request 0 runs, 1 stops CTAs at entry, 2 also
+// stops them at loop checkpoints. A CTA that runs to its end without any of
+// its threads leaving through a loop checkpoint sets its bit in done[]; a CTA
+// whose bit is set returns at entry, so relaunching the clone with the same
+// grid, block and control block runs exactly the CTAs that did not finish.
+//
+// Next to each clone, a small global `__gmem_pre_info_<mangled>` (see
+// CheckpointInfo) tells the runtime what the clone does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_PASSES_CHECKPOINTINSERTER_H
+#define GMEM_PASSES_CHECKPOINTINSERTER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+#include <string>
+
+namespace gmem {
+
+/// Name prefixes of what the pass adds.
+inline constexpr const char *CheckpointClonePrefix = "__gmem_pre_";
+inline constexpr const char *CheckpointInfoPrefix = "__gmem_pre_info_";
+
+std::string checkpointCloneSymbol(llvm::StringRef KernelSymbol);
+std::string checkpointInfoSymbol(llvm::StringRef KernelSymbol);
+
+/// Layout of `__gmem_pre_info_<mangled>` (five little-endian uint32).
+struct CheckpointInfo {
+  static constexpr uint32_t Magic = 0x31504d47; // "GMP1"
+  static constexpr uint32_t Version = 1;
+  enum Flag : uint32_t {
+    HasLoopCheckpoints = 1u << 0,
+    /// Entry checkpoints only (or, with NoClone, none): grid-wide or cluster
+    /// synchronisation, or a construct the pass cannot see through.
+    EntryOnly = 1u << 1,
+    UsesBarriers = 1u << 2,
+    /// No clone was emitted (grid sync, cluster sync, `exit` in inline asm):
+    /// the runtime launches the kernel itself, not preemptible.
+    NoClone = 1u << 3,
+  };
+  uint32_t Flags = 0;
+  uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
+  uint32_t IntervalK = 0;       ///< largest iterations-between-checks of a site
+};
+
+/// Work units (weighted instructions, see CheckpointLoops.cpp) a thread may
+/// run between two loop checks. GMEM_CHECKPOINT_BUDGET overrides it.
+inline constexpr unsigned DefaultCheckpointBudget = 512;
+
+/// The pass. Registered as `gmem-checkpoint`; in clang's pipeline it runs at
+/// the end of the optimisation pipeline of device modules (Plugin.cpp).
+/// GMEM_CHECKPOINTS=0 in the environment turns it into a no-op.
+struct CheckpointInserterPass : llvm::PassInfoMixin<CheckpointInserterPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+/// Runs at the start of clang's pipeline (NVPTX): declares each kernel's
+/// clone, with the kernel's `!nvvm.annotations`, long before the inserter
+/// fills it. Why: LLVM 19's NVPTX backend caches annotations per Function
+/// pointer and never forgets functions deleted during optimisation; a clone
+/// allocated at the end of the pipeline may reuse such an address and then
+/// lose its "kernel" and launch-bound annotations. A Function that exists
+/// before anything is deleted cannot collide.
+struct CheckpointReservePass : llvm::PassInfoMixin<CheckpointReservePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+/// Whether the environment leaves checkpoint insertion on (GMEM_CHECKPOINTS
+/// unset, or anything but "0", "off", "false", "no").
+bool checkpointsEnabled();
+
+} // namespace gmem
+
+#endif

@@ -1,0 +1,141 @@
+//===- CheckpointIR.cpp - IR pieces of the checkpoints ---------------------===//
+//
+// Thread geometry, the done bit of a CTA, and the test "what is the request"
+// that every checkpoint performs: a volatile (ld.volatile.global) read of
+// the control word, which cuStreamWriteValue32 writes while the kernel runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+
+Value *nvvm(IRBuilder<> &B, Intrinsic::ID Id) { return B.CreateIntrinsic(Id, {}, {}); }
+
+Value *amdDispatchField(IRBuilder<> &B, unsigned Offset, Type *Ty) {
+  Value *P = B.CreateIntrinsic(Intrinsic::amdgcn_dispatch_ptr, {}, {});
+  Value *Field = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), P, Offset);
+  return B.CreateZExt(B.CreateAlignedLoad(Ty, Field, Align(Ty->getPrimitiveSizeInBits() / 8)),
+                      B.getInt32Ty());
+}
+
+} // namespace
+
+Value *linearCta(IRBuilder<> &B, GpuArch Arch) {
+  Value *X, *Y, *Z, *NX, *NY;
+  if (Arch == GpuArch::NVPTX) {
+    X = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+    Y = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_y);
+    Z = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ctaid_z);
+    NX = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
+    NY = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_nctaid_y);
+  } else {
+    X = B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_x, {}, {});
+    Y = B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_y, {}, {});
+    Z = B.CreateIntrinsic(Intrinsic::amdgcn_workgroup_id_z, {}, {});
+    // Dispatch packet: workgroup_size_{x,y} u16 at 4/6, grid_size_{x,y} u32
+    // at 12/16 (in work-items); workgroups = ceil(grid / workgroup).
+    auto Groups = [&](unsigned WgOff, unsigned GridOff) {
+      Value *Wg = amdDispatchField(B, WgOff, B.getInt16Ty());
+      Value *Grid = amdDispatchField(B, GridOff, B.getInt32Ty());
+      return B.CreateUDiv(B.CreateAdd(Grid, B.CreateSub(Wg, B.getInt32(1))), Wg);
+    };
+    NX = Groups(4, 12);
+    NY = Groups(6, 16);
+  }
+  Type *I64 = B.getInt64Ty();
+  auto W = [&](Value *V) { return B.CreateZExt(V, I64); };
+  Value *YZ = B.CreateAdd(W(Y), B.CreateMul(W(NY), W(Z)));
+  return B.CreateAdd(W(X), B.CreateMul(W(NX), YZ), "gmem.bid");
+}
+
+Value *isThreadZero(IRBuilder<> &B, GpuArch Arch) {
+  Value *X, *Y, *Z;
+  if (Arch == GpuArch::NVPTX) {
+    X = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    Y = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_tid_y);
+    Z = nvvm(B, Intrinsic::nvvm_read_ptx_sreg_tid_z);
+  } else {
+    X = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_x, {}, {});
+    Y = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_y, {}, {});
+    Z = B.CreateIntrinsic(Intrinsic::amdgcn_workitem_id_z, {}, {});
+  }
+  return B.CreateICmpEQ(B.CreateOr(B.CreateOr(X, Y), Z), B.getInt32(0), "gmem.tid0");
+}
+
+std::pair<Value *, Value *> doneWordAndBit(IRBuilder<> &B, GpuArch Arch, Value *Ctl) {
+  Value *Bid = linearCta(B, Arch);
+  Value *Offset = B.CreateAdd(B.getInt64(8), B.CreateShl(B.CreateLShr(Bid, 5), 2));
+  Value *Word = B.CreateInBoundsGEP(B.getInt8Ty(), Ctl, Offset, "gmem.done.word");
+  Value *Bit = B.CreateShl(B.getInt32(1), B.CreateTrunc(B.CreateAnd(Bid, 31), B.getInt32Ty()),
+                           "gmem.done.bit");
+  return {Word, Bit};
+}
+
+void updateDoneBit(IRBuilder<> &B, GpuArch Arch, Value *Ctl, bool Set) {
+  auto [Word, Bit] = doneWordAndBit(B, Arch, Ctl);
+  updateDoneBit(B, Arch, Word, Bit, Set);
+}
+
+void updateDoneBit(IRBuilder<> &B, GpuArch Arch, Value *Word, Value *Bit, bool Set) {
+  SyncScope::ID Scope = SyncScope::System;
+  if (Arch == GpuArch::AMDGPU)
+    Scope = B.getContext().getOrInsertSyncScopeID("agent");
+  Value *V = Set ? Bit : B.CreateNot(Bit);
+  B.CreateAtomicRMW(Set ? AtomicRMWInst::Or : AtomicRMWInst::And, Word, V, Align(4),
+                    AtomicOrdering::Monotonic, Scope);
+}
+
+Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
+  return B.CreateAlignedLoad(B.getInt32Ty(), Ctl, Align(4), /*isVolatile=*/true,
+                             "gmem.request");
+}
+
+Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero) {
+  IRBuilder<> B(Before);
+  Value *R = loadRequest(B, Ctx.Ctl);
+  return NonZero ? B.CreateICmpNE(R, B.getInt32(0)) : B.CreateICmpEQ(R, B.getInt32(2));
+}
+
+Value *threadsPerCta(IRBuilder<> &B, GpuArch Arch) {
+  if (Arch == GpuArch::NVPTX)
+    return B.CreateMul(B.CreateMul(nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ntid_x),
+                                   nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ntid_y)),
+                       nvvm(B, Intrinsic::nvvm_read_ptx_sreg_ntid_z));
+  return B.CreateMul(B.CreateMul(amdDispatchField(B, 4, B.getInt16Ty()),
+                                 amdDispatchField(B, 6, B.getInt16Ty())),
+                     amdDispatchField(B, 8, B.getInt16Ty()));
+}
+
+Value *ctaStateWord(IRBuilder<> &B, GlobalVariable *State, unsigned Word) {
+  if (!State->getValueType()->isArrayTy())
+    return State;
+  return B.CreateConstInBoundsGEP2_32(State->getValueType(), State, 0, Word);
+}
+
+Value *barrierOr(IRBuilder<> &B, Value *Mine) {
+  // llvm.nvvm.barrier0.or is i32(i32): bar.red.or.pred over "value != 0".
+  Value *R = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_or, {},
+                               {B.CreateZExt(Mine, B.getInt32Ty())});
+  return B.CreateICmpNE(R, B.getInt32(0), "gmem.cta.stop");
+}
+
+void emitAMDGPUBarrier(IRBuilder<> &B) {
+  LLVMContext &Ctx = B.getContext();
+  SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
+  B.CreateFence(AtomicOrdering::Release, WG);
+  B.CreateIntrinsic(Intrinsic::amdgcn_s_barrier, {}, {});
+  B.CreateFence(AtomicOrdering::Acquire, WG);
+}
+
+} // namespace gmem::ckpt

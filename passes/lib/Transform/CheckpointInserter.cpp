@@ -1,0 +1,413 @@
+//===- CheckpointInserter.cpp - Preemptible kernel clones -----------------===//
+//
+// For every kernel K the pass adds `__gmem_pre_K` (K's parameters plus a
+// trailing `gmem_ctl addrspace(1) *`) and `__gmem_pre_info_K`. The clone is
+// K's body with three additions:
+//
+//  * Entry checkpoint. Every thread reads `request` and its CTA's done bit
+//    with volatile loads; the CTA leaves at once when request != 0 or the bit
+//    is set. The decision is made uniform per CTA: NVPTX joins it in one
+//    `bar.red.or` (llvm.nvvm.barrier0.or), AMDGPU has thread 0 read and
+//    publish it in LDS around an s_barrier. Before that barrier thread 0 also
+//    clears the CTA's bookkeeping words in shared memory / LDS.
+//
+//  * Unified exit. Every `ret` branches to one exit block; loop checkpoints
+//    branch there too, marking the thread aborted. The exit needs no barrier
+//    (threads that returned early must not wait for threads still working):
+//    each thread adds 1, or 1 + 2^16 when aborted, to a shared counter; the
+//    thread whose add completes the CTA's thread count is the last one out
+//    and sets the CTA's done bit if no thread aborted.
+//
+//  * Loop checkpoints (CheckpointLoops.cpp), armed by request == 2.
+//
+// Kernels with grid-wide or cluster synchronisation get no clone (skipping
+// one CTA at entry would deadlock the others); their info global says so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gmem/passes/CheckpointInserter.h"
+#include "CheckpointInternal.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace gmem {
+
+std::string checkpointCloneSymbol(StringRef KernelSymbol) {
+  return (CheckpointClonePrefix + KernelSymbol).str();
+}
+
+std::string checkpointInfoSymbol(StringRef KernelSymbol) {
+  return (CheckpointInfoPrefix + KernelSymbol).str();
+}
+
+bool checkpointsEnabled() {
+  const char *V = std::getenv("GMEM_CHECKPOINTS");
+  if (!V)
+    return true;
+  StringRef S = StringRef(V).trim().lower();
+  return !(S == "0" || S == "off" || S == "false" || S == "no");
+}
+
+using namespace ckpt;
+
+namespace {
+
+constexpr unsigned GlobalAS = 1, SharedAS = 3;
+
+unsigned budgetFromEnv() {
+  if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {
+    unsigned long N = std::strtoul(V, nullptr, 10);
+    if (N >= 1 && N <= (1u << 20))
+      return unsigned(N);
+  }
+  return DefaultCheckpointBudget;
+}
+
+/// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
+/// grid_constant) to the clone.
+void copyNVVMAnnotations(Module &M, Function &K, Function &Clone) {
+  NamedMDNode *MD = M.getNamedMetadata("nvvm.annotations");
+  if (!MD)
+    return;
+  SmallVector<MDNode *, 4> Copies;
+  for (MDNode *Op : MD->operands()) {
+    if (Op->getNumOperands() < 1)
+      continue;
+    auto *FnMD = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
+    if (!FnMD || FnMD->getValue() != &K)
+      continue;
+    SmallVector<Metadata *, 4> Ops(Op->op_begin(), Op->op_end());
+    Ops[0] = ValueAsMetadata::get(&Clone);
+    Copies.push_back(MDNode::get(M.getContext(), Ops));
+  }
+  for (MDNode *N : Copies)
+    MD->addOperand(N);
+}
+
+FunctionType *cloneType(Function &K) {
+  SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+  Params.push_back(PointerType::get(K.getContext(), GlobalAS));
+  return FunctionType::get(K.getReturnType(), Params, /*isVarArg=*/false);
+}
+
+/// The declaration CheckpointReservePass made for K, if it still fits.
+Function *reservedClone(Module &M, Function &K) {
+  Function *D = M.getFunction(checkpointCloneSymbol(K.getName()));
+  if (D && D->isDeclaration() && D->getFunctionType() == cloneType(K))
+    return D;
+  return nullptr;
+}
+
+/// Erases a reserved clone declaration and its annotations.
+void dropReservation(Module &M, Function *D) {
+  if (NamedMDNode *MD = M.getNamedMetadata("nvvm.annotations")) {
+    SmallVector<MDNode *, 16> Keep;
+    for (MDNode *Op : MD->operands()) {
+      auto *FnMD = Op->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get())
+                                        : nullptr;
+      if (!FnMD || FnMD->getValue() != D)
+        Keep.push_back(Op);
+    }
+    MD->clearOperands();
+    for (MDNode *N : Keep)
+      MD->addOperand(N);
+  }
+  removeFromUsedLists(M, [&](Constant *C) { return C->stripPointerCasts() == D; });
+  D->eraseFromParent();
+}
+
+Function *createClone(Module &M, Function &K) {
+  FunctionType *FT = cloneType(K);
+  Function *C = reservedClone(M, K);
+  bool Reserved = C != nullptr;
+  if (!C)
+    C = Function::Create(FT, K.getLinkage(), K.getAddressSpace(),
+                         checkpointCloneSymbol(K.getName()), &M);
+  ValueToValueMapTy VMap;
+  auto NewArg = C->arg_begin();
+  for (Argument &A : K.args()) {
+    NewArg->setName(A.getName());
+    VMap[&A] = &*NewArg++;
+  }
+  NewArg->setName("gmem.ctl");
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(C, &K, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  C->setLinkage(K.getLinkage());
+  C->setVisibility(K.getVisibility());
+  C->setCallingConv(K.getCallingConv());
+  C->addParamAttr(unsigned(FT->getNumParams() - 1), Attribute::NoUndef);
+  // Attributor facts of K ("this kernel never reads workitem id y", ...) do
+  // not hold for the clone, which reads the whole thread geometry.
+  SmallVector<StringRef, 8> Stale;
+  for (const Attribute &A : C->getAttributes().getFnAttrs())
+    if (A.isStringAttribute() && A.getKindAsString().starts_with("amdgpu-no-"))
+      Stale.push_back(A.getKindAsString());
+  for (StringRef S : Stale)
+    C->removeFnAttr(S);
+  if (Reserved)
+    removeFromUsedLists(M, [&](Constant *V) { return V->stripPointerCasts() == C; });
+  else
+    copyNVVMAnnotations(M, K, *C);
+  return C;
+}
+
+/// Shared/LDS words of one clone: NVPTX only the exit counter (i32), AMDGPU
+/// the exit counter, the entry decision and two loop stop words.
+GlobalVariable *createCtaState(Module &M, Function &Clone, GpuArch Arch) {
+  Type *Ty = Arch == GpuArch::NVPTX ? (Type *)Type::getInt32Ty(M.getContext())
+                                    : ArrayType::get(Type::getInt32Ty(M.getContext()), 4);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                UndefValue::get(Ty), "__gmem_state_" + Clone.getName(),
+                                nullptr, GlobalValue::NotThreadLocal, SharedAS);
+  GV->setAlignment(Align(4));
+  return GV;
+}
+
+/// Moves the static allocas of the old entry block to the new one, so that
+/// they stay static (entry-block allocas are frame slots, others dynamic).
+void hoistStaticAllocas(BasicBlock &OldEntry, BasicBlock &NewEntry) {
+  SmallVector<AllocaInst *, 8> Static;
+  for (Instruction &I : OldEntry)
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->isStaticAlloca())
+      Static.push_back(AI);
+  for (AllocaInst *AI : Static)
+    AI->moveBefore(NewEntry, NewEntry.end());
+}
+
+struct CloneBuild {
+  Module &M;
+  GpuArch Arch;
+  Function &C;
+  CloneContext Ctx;
+  AllocaInst *Aborted = nullptr;
+  BasicBlock *OldEntry = nullptr, *NewEntry = nullptr, *Exit = nullptr;
+
+  CloneBuild(Module &M, GpuArch Arch, Function &C) : M(M), Arch(Arch), C(C) {}
+
+  void prepare(unsigned Budget) {
+    LLVMContext &LC = M.getContext();
+    OldEntry = &C.getEntryBlock();
+    NewEntry = BasicBlock::Create(LC, "gmem.entry", &C, OldEntry);
+    hoistStaticAllocas(*OldEntry, *NewEntry);
+    IRBuilder<> B(NewEntry);
+    const DataLayout &DL = M.getDataLayout();
+    auto Slot = [&](Type *Ty, const char *Name, Value *Init) {
+      AllocaInst *AI = B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), nullptr, Name);
+      B.CreateStore(Init, AI);
+      return AI;
+    };
+    Aborted = Slot(B.getInt1Ty(), "gmem.aborted", B.getFalse());
+    Ctx.Arch = Arch;
+    Ctx.Ctl = C.getArg(C.arg_size() - 1);
+    Ctx.Budget = Budget;
+    Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
+    if (Arch == GpuArch::AMDGPU)
+      Ctx.Parity = Slot(B.getInt32Ty(), "gmem.parity", B.getInt32(0));
+    Ctx.CtaState = createCtaState(M, C, Arch);
+    B.CreateBr(OldEntry);
+
+    // One exit for every return; aborting threads come through gmem.abort.
+    SmallVector<ReturnInst *, 8> Returns;
+    for (BasicBlock &BB : C)
+      if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator()))
+        Returns.push_back(RI);
+    Exit = BasicBlock::Create(LC, "gmem.exit", &C);
+    for (ReturnInst *RI : Returns) {
+      BranchInst::Create(Exit, RI->getParent());
+      RI->eraseFromParent();
+    }
+    Ctx.AbortBlock = BasicBlock::Create(LC, "gmem.abort", &C);
+    IRBuilder<> AB(Ctx.AbortBlock);
+    AB.CreateStore(AB.getTrue(), Aborted);
+    AB.CreateBr(Exit);
+  }
+
+  /// Entry checkpoint at the end of gmem.entry.
+  void buildEntry() {
+    LLVMContext &LC = M.getContext();
+    BasicBlock *EarlyRet = BasicBlock::Create(LC, "gmem.skip", &C);
+    ReturnInst::Create(LC, EarlyRet);
+    Instruction *Term = NewEntry->getTerminator();
+    IRBuilder<> B(Term);
+    Value *Tid0 = isThreadZero(B, Arch);
+    GlobalVariable *State = Ctx.CtaState;
+    auto ReadSkip = [&](IRBuilder<> &IB) {
+      Value *Req = loadRequest(IB, Ctx.Ctl);
+      auto [WordPtr, Bit] = doneWordAndBit(IB, Arch, Ctx.Ctl);
+      Value *Word = IB.CreateAlignedLoad(IB.getInt32Ty(), WordPtr, Align(4), /*isVolatile=*/true);
+      Value *Done = IB.CreateICmpNE(IB.CreateAnd(Word, Bit), IB.getInt32(0));
+      return IB.CreateOr(IB.CreateICmpNE(Req, IB.getInt32(0)), Done, "gmem.skip.mine");
+    };
+    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Tid0, Term, false);
+    B.SetInsertPoint(Term); // Term now ends the tail of the split
+    IRBuilder<> TB(ThenTerm);
+    if (Arch == GpuArch::NVPTX) {
+      // Thread 0 clears the exit counter; the barrier below orders it. Every
+      // thread reads the request (no divergence before the aligned barrier).
+      TB.CreateAlignedStore(TB.getInt32(0), State, Align(4));
+      Value *Any = barrierOr(B, ReadSkip(B));
+      B.CreateCondBr(Any, EarlyRet, OldEntry);
+    } else {
+      Value *Skip = ReadSkip(TB);
+      TB.CreateAlignedStore(TB.CreateZExt(Skip, TB.getInt32Ty()),
+                            ctaStateWord(TB, State, EntryStop), Align(4));
+      for (unsigned W : {ExitCount, LoopStop0, LoopStop1})
+        TB.CreateAlignedStore(TB.getInt32(0), ctaStateWord(TB, State, W), Align(4));
+      emitAMDGPUBarrier(B);
+      Value *Flag = B.CreateAlignedLoad(B.getInt32Ty(), ctaStateWord(B, State, EntryStop),
+                                        Align(4), "gmem.skip.cta");
+      B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt32(0)), EarlyRet, OldEntry);
+    }
+    Term->eraseFromParent();
+  }
+
+  /// The unified exit: count threads out, the last one sets the done bit.
+  void buildExit() {
+    LLVMContext &LC = M.getContext();
+    BasicBlock *SetDone = BasicBlock::Create(LC, "gmem.set.done", &C);
+    BasicBlock *Ret = BasicBlock::Create(LC, "gmem.ret", &C);
+    ReturnInst::Create(LC, Ret);
+    IRBuilder<> B(Exit);
+    SyncScope::ID CtaScope = SyncScope::System;
+    if (Arch == GpuArch::AMDGPU)
+      CtaScope = LC.getOrInsertSyncScopeID("workgroup");
+    Value *Ab = B.CreateLoad(B.getInt1Ty(), Aborted);
+    // Low 16 bits count threads out, high 16 bits aborted threads (<= 1024).
+    Value *Inc = B.CreateSelect(Ab, B.getInt32(0x10001), B.getInt32(1));
+    Value *Old = B.CreateAtomicRMW(AtomicRMWInst::Add, ctaStateWord(B, Ctx.CtaState, ExitCount),
+                                   Inc, Align(4), AtomicOrdering::Monotonic, CtaScope);
+    Value *New = B.CreateAdd(Old, Inc, "gmem.out");
+    Value *Last = B.CreateICmpEQ(B.CreateAnd(New, B.getInt32(0xffff)), threadsPerCta(B, Arch));
+    Value *Clean = B.CreateICmpULT(New, B.getInt32(0x10000));
+    B.CreateCondBr(B.CreateAnd(Last, Clean, "gmem.cta.done"), SetDone, Ret);
+    IRBuilder<> DB(SetDone);
+    updateDoneBit(DB, Arch, Ctx.Ctl, /*Set=*/true);
+    DB.CreateBr(Ret);
+  }
+
+  void promote() {
+    if (pred_empty(Ctx.AbortBlock)) // no loop checkpoint leads there
+      Ctx.AbortBlock->eraseFromParent();
+    DominatorTree DT(C);
+    SmallVector<AllocaInst *, 4> Slots{Aborted, Ctx.WorkLeft};
+    if (Ctx.Parity)
+      Slots.push_back(Ctx.Parity);
+    PromoteMemToReg(Slots, DT);
+  }
+};
+
+void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  auto *Ty = ArrayType::get(I32, 5);
+  uint32_t Words[5] = {CheckpointInfo::Magic, CheckpointInfo::Version, Info.Flags,
+                       Info.LoopCheckpoints, Info.IntervalK};
+  Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Words));
+  std::string Name = checkpointInfoSymbol(KernelSymbol);
+  if (GlobalVariable *Old = M.getGlobalVariable(Name, /*AllowInternal=*/true)) {
+    removeFromUsedLists(M, [&](Constant *C) { return C == Old; });
+    Old->eraseFromParent();
+  }
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/true, GlobalValue::ExternalLinkage, Init,
+                                Name, nullptr, GlobalValue::NotThreadLocal, GlobalAS);
+  GV->setAlignment(Align(4));
+  appendToUsed(M, {GV});
+}
+
+} // namespace
+
+PreservedAnalyses CheckpointReservePass::run(Module &M, ModuleAnalysisManager &) {
+  if (getGpuArch(M) != GpuArch::NVPTX || !checkpointsEnabled())
+    return PreservedAnalyses::all();
+  bool Changed = false;
+  for (Function *K : findKernels(M)) {
+    if (!K->hasName() || !K->getReturnType()->isVoidTy() || K->isVarArg() ||
+        M.getFunction(checkpointCloneSymbol(K->getName())))
+      continue;
+    Function *D = Function::Create(cloneType(*K), GlobalValue::ExternalLinkage,
+                                   K->getAddressSpace(), checkpointCloneSymbol(K->getName()), &M);
+    D->setCallingConv(K->getCallingConv());
+    copyNVVMAnnotations(M, *K, *D);
+    appendToCompilerUsed(M, {D}); // GlobalDCE would drop an unused declaration
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &) {
+  GpuArch Arch = getGpuArch(M);
+  if (Arch == GpuArch::None || !checkpointsEnabled())
+    return PreservedAnalyses::all();
+  unsigned Budget = budgetFromEnv();
+  bool Changed = false;
+  for (Function *K : findKernels(M)) {
+    if (!K->hasName() || !K->getReturnType()->isVoidTy() || K->isVarArg())
+      continue; // nothing to call it by, or not a kernel's shape
+    if (Function *Existing = M.getFunction(checkpointCloneSymbol(K->getName()))) {
+      if (!Existing->isDeclaration())
+        continue; // done already
+      if (!reservedClone(M, *K))
+        dropReservation(M, Existing); // K changed type since; start afresh
+    }
+    SyncSummary Sync = summarizeSync(*K, Arch);
+    CheckpointInfo Info;
+    if (Sync.Barriers)
+      Info.Flags |= CheckpointInfo::UsesBarriers;
+    if (Sync.Unsupported) {
+      if (Function *D = reservedClone(M, *K))
+        dropReservation(M, D);
+      Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
+      emitInfo(M, K->getName(), Info);
+      Changed = true;
+      continue;
+    }
+    Function *C = createClone(M, *K);
+    CloneBuild Build(M, Arch, *C);
+    Build.prepare(Budget);
+    if (Sync.Opaque) {
+      Info.Flags |= CheckpointInfo::EntryOnly;
+    } else {
+      LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);
+      Info.LoopCheckpoints = S.Sites;
+      Info.IntervalK = S.MaxInterval;
+      if (S.Sites)
+        Info.Flags |= CheckpointInfo::HasLoopCheckpoints;
+    }
+    Build.buildEntry();
+    Build.buildExit();
+    Build.promote();
+    appendToUsed(M, {C});
+    emitInfo(M, K->getName(), Info);
+    Changed = true;
+  }
+  // Reservations whose kernel went away (or was never a kernel) must not
+  // reach the backend as undefined entries.
+  SmallVector<Function *, 4> Orphans;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with(CheckpointClonePrefix))
+      Orphans.push_back(&F);
+  for (Function *F : Orphans) {
+    dropReservation(M, F);
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace gmem

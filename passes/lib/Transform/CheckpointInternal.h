@@ -1,0 +1,106 @@
+//===- CheckpointInternal.h - Shared by the checkpoint sources --*- C++ -*-===//
+//
+// CheckpointInserter.cpp builds the clone and its entry checkpoint;
+// CheckpointSync.cpp says which instructions synchronise threads;
+// CheckpointLoops.cpp places and builds the loop checkpoints;
+// CheckpointIR.cpp holds the IR pieces they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_TRANSFORM_CHECKPOINTINTERNAL_H
+#define GMEM_TRANSFORM_CHECKPOINTINTERNAL_H
+
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+#include <string>
+#include <utility>
+
+namespace gmem::ckpt {
+
+/// What an instruction means for thread synchronisation.
+enum class SyncKind {
+  None,
+  /// CTA barrier that a checkpoint can join: `llvm.nvvm.barrier0`,
+  /// `llvm.nvvm.barrier.sync(0)`, `llvm.amdgcn.s.barrier`.
+  MergeableBarrier,
+  /// Any other CTA-wide synchronisation (counted/named barriers,
+  /// __syncthreads_or, mbarrier, barriers in inline asm).
+  Barrier,
+  /// Warp/wavefront collective (shuffle, vote, match, mma, DPP, ...): a lane
+  /// that leaves early may hang or corrupt its warp-mates.
+  Collective,
+  /// A call the pass cannot see into (indirect, external, unknown asm call).
+  Opaque,
+  /// Grid-wide or cluster-wide synchronisation, or `exit` in inline asm:
+  /// skipping a CTA deadlocks the others or a thread never reaches the exit.
+  Unsupported,
+};
+
+SyncKind classifySync(const llvm::Instruction &I, GpuArch Arch, std::string *Why = nullptr);
+
+/// Summary over a kernel and every device function it calls.
+struct SyncSummary {
+  bool Unsupported = false;
+  bool Opaque = false;
+  bool Barriers = false;
+  bool Collectives = false;
+  std::string Why; ///< first unsupported or opaque construct, for remarks
+};
+SyncSummary summarizeSync(const llvm::Function &F, GpuArch Arch);
+
+/// Whether a call to F may synchronise (F or a function it calls).
+bool functionMaySync(const llvm::Function &F, GpuArch Arch);
+
+/// What the loop checkpoint builder needs from the clone under construction.
+struct CloneContext {
+  GpuArch Arch = GpuArch::None;
+  llvm::Value *Ctl = nullptr;              ///< gmem_ctl addrspace(1) *
+  llvm::BasicBlock *AbortBlock = nullptr;  ///< marks the thread aborted, goes to the exit
+  llvm::AllocaInst *WorkLeft = nullptr;    ///< i32 work units until the next check
+  llvm::AllocaInst *Parity = nullptr;      ///< i32, AMDGPU: which stop word is current
+  llvm::GlobalVariable *CtaState = nullptr; ///< shared/LDS words of the clone
+  unsigned Budget = 0;
+};
+
+/// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).
+enum CtaStateWord : unsigned { ExitCount = 0, EntryStop = 1, LoopStop0 = 2, LoopStop1 = 3 };
+
+struct LoopCheckpointStats {
+  unsigned Sites = 0;      ///< per-thread latch checks + merged barrier checks
+  unsigned Merged = 0;     ///< of which joined a barrier
+  unsigned MaxInterval = 0; ///< largest iterations between two checks of a site
+  unsigned SkippedLoops = 0; ///< loops left without a checkpoint
+};
+
+/// Adds loop checkpoints to the clone. Every loop gets at most one kind:
+/// a barrier that runs every iteration becomes the check (CTA-uniform), else
+/// a per-thread check on the latch where no synchronisation can follow.
+LoopCheckpointStats insertLoopCheckpoints(llvm::Function &Clone, CloneContext &Ctx);
+
+/// IR helpers (CheckpointIR.cpp).
+llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);
+llvm::Value *isThreadZero(llvm::IRBuilder<> &B, GpuArch Arch);
+/// Address of this CTA's done word in the control block, and its bit.
+std::pair<llvm::Value *, llvm::Value *> doneWordAndBit(llvm::IRBuilder<> &B, GpuArch Arch,
+                                                       llvm::Value *Ctl);
+/// Atomically sets (or clears) this CTA's done bit.
+void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Ctl, bool Set);
+void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Word, llvm::Value *Bit,
+                   bool Set);
+/// The volatile read of the request word.
+llvm::Value *loadRequest(llvm::IRBuilder<> &B, llvm::Value *Ctl);
+/// i1 "request != 0" (NonZero) or "request == 2", right before \p Before.
+llvm::Value *emitRequestTest(llvm::Instruction *Before, const CloneContext &Ctx, bool NonZero);
+llvm::Value *threadsPerCta(llvm::IRBuilder<> &B, GpuArch Arch);
+llvm::Value *ctaStateWord(llvm::IRBuilder<> &B, llvm::GlobalVariable *State, unsigned Word);
+/// NVPTX `bar.red.or` over an i1: true in every thread when any had true.
+llvm::Value *barrierOr(llvm::IRBuilder<> &B, llvm::Value *Mine);
+/// Workgroup-scope release fence, s_barrier, acquire fence (HIP __syncthreads).
+void emitAMDGPUBarrier(llvm::IRBuilder<> &B);
+
+} // namespace gmem::ckpt
+
+#endif

@@ -1,0 +1,594 @@
+//===- CheckpointLoops.cpp - Loop checkpoints of preemptible clones -------===//
+//
+// Where a loop gets a checkpoint, and of which kind:
+//
+//  * Joined barrier. A CTA barrier (__syncthreads) in the loop that runs on
+//    every iteration (its block dominates every latch) becomes the check:
+//    NVPTX `bar.red.or` over "I saw request == 2", AMDGPU a store of 1 to an
+//    LDS stop word before the s_barrier and a read after it. All threads of
+//    the CTA see one decision at the same barrier instance and leave together.
+//  * Per-thread latch check. Where no barrier, warp collective or unknown
+//    call can be reached from the loop (in it, or anywhere after it), a
+//    thread may leave alone: nobody will wait for it. The check is folded
+//    into the latch branch.
+//  * Nothing, elsewhere (a barrier-free loop followed by a barrier).
+//
+// Amortisation. A site of loop body cost W (weighted instructions, subloops
+// without a counting check of their own times their trip count) checks
+// every K = ceil(budget / W) iterations; W >= budget checks every
+// iteration. Latch checks count with, in order of preference:
+//  * Limit (opt-in, GMEM_CHECKPOINT_LIMIT=1): the exit compare runs against
+//    a header phi, the nearer of the real bound and K steps ahead: no extra
+//    instruction per iteration;
+//  * IV: an integer induction variable, iv.next != at (at = K steps ahead):
+//    one compare per iteration;
+//  * the per-thread work counter (gmem.work.left, starts at the budget, each
+//    iteration subtracts W, the check comes below zero): one subtract and
+//    one compare. Joined barriers use the counter too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+
+/// Rough time of one instruction for one thread, in "simple ALU op" units.
+/// Memory that may miss the L1 dominates loop time; shared/local is cheap.
+unsigned instructionCost(const Instruction &I) {
+  if (isa<PHINode>(I) || isa<BitCastInst>(I) || isa<DbgInfoIntrinsic>(I) ||
+      I.isLifetimeStartOrEnd())
+    return 0;
+  auto Mem = [](unsigned AS) { return AS == 3 || AS == 5 ? 2u : 8u; };
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return Mem(LI->getPointerAddressSpace());
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return Mem(SI->getPointerAddressSpace());
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return Mem(RMW->getPointerAddressSpace()) * 2;
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return Mem(CX->getPointerAddressSpace()) * 2;
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    if (II->isAssumeLikeIntrinsic())
+      return 0;
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memmove:
+    case Intrinsic::memset:
+      return 32;
+    case Intrinsic::sqrt:
+    case Intrinsic::exp:
+    case Intrinsic::exp2:
+    case Intrinsic::log:
+    case Intrinsic::log2:
+    case Intrinsic::sin:
+    case Intrinsic::cos:
+    case Intrinsic::pow:
+      return 4;
+    default:
+      break;
+    }
+    StringRef N = II->getCalledFunction()->getName();
+    if (N.contains("barrier") || N.contains(".bar."))
+      return 8;
+    return 1;
+  }
+  if (isa<CallBase>(I))
+    return 20;
+  switch (I.getOpcode()) {
+  case Instruction::FDiv:
+  case Instruction::FRem:
+  case Instruction::SDiv:
+  case Instruction::UDiv:
+  case Instruction::SRem:
+  case Instruction::URem:
+    return 4;
+  default:
+    return 1;
+  }
+}
+
+unsigned tripEstimate(Loop *L, ScalarEvolution &SE) {
+  unsigned T = SE.getSmallConstantTripCount(L);
+  if (!T)
+    T = SE.getSmallConstantMaxTripCount(L);
+  if (!T)
+    return 16; // unknown: a modest guess, the loop's own check bounds it if it has one
+  return std::min(T, 4096u);
+}
+
+enum class LatchForm { None, MinSigned, MinUnsigned, MaxSigned, MaxUnsigned, NeUp, NeDown };
+
+struct Site {
+  Loop *L = nullptr;
+  CallInst *Barrier = nullptr; ///< joined barrier, or null for latch checks
+  BasicBlock *Header = nullptr;
+  SmallVector<BasicBlock *, 2> Latches;
+  uint64_t Weight = 1;
+  unsigned K = 1; ///< iterations between two checks
+  /// Latch checks of single-latch loops: an integer header phi IV with
+  /// IVNext = IV + Step on the back edge (Step loop-invariant).
+  PHINode *IV = nullptr;
+  Value *IVNext = nullptr, *Step = nullptr;
+  /// Limit kind: the latch continues while `IVNext ContPred Bound`.
+  LatchForm Form = LatchForm::None;
+  CmpInst::Predicate ContPred = CmpInst::BAD_ICMP_PREDICATE;
+  Value *Bound = nullptr;
+  uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
+};
+
+/// The latch continues while `IVNext pred N` (N loop-invariant): which
+/// limit the segment may use instead of N (see Builder::checkLatch).
+void matchLimit(Site &S) {
+  // Opt-in (GMEM_CHECKPOINT_LIMIT=1): semantically checked (lit tests, an
+  // x86 emulation of corpus clones) but not yet measured correct and fast
+  // on the GPU together with the rest; see docs/PREEMPTION_DESIGN.md.
+  const char *Env = std::getenv("GMEM_CHECKPOINT_LIMIT");
+  if (!S.IV || !Env || StringRef(Env) != "1")
+    return;
+  auto *Br = dyn_cast<BranchInst>(S.Latches.front()->getTerminator());
+  if (!Br || !Br->isConditional())
+    return;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return;
+  CmpInst::Predicate P = Cmp->getPredicate();
+  Value *N;
+  if (Cmp->getOperand(0) == S.IVNext) {
+    N = Cmp->getOperand(1);
+  } else if (Cmp->getOperand(1) == S.IVNext) {
+    N = Cmp->getOperand(0);
+    P = CmpInst::getSwappedPredicate(P);
+  } else {
+    return;
+  }
+  if (!S.L->isLoopInvariant(N) || (isa<Instruction>(N) && S.L->contains(cast<Instruction>(N))))
+    return;
+  if (Br->getSuccessor(0) != S.Header)
+    P = CmpInst::getInversePredicate(P);
+  switch (P) {
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_SLE:
+    S.Form = LatchForm::MinSigned;
+    break;
+  case CmpInst::ICMP_ULT:
+  case CmpInst::ICMP_ULE:
+    S.Form = LatchForm::MinUnsigned;
+    break;
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_SGE:
+    S.Form = LatchForm::MaxSigned;
+    break;
+  case CmpInst::ICMP_UGT:
+  case CmpInst::ICMP_UGE:
+    S.Form = LatchForm::MaxUnsigned;
+    break;
+  case CmpInst::ICMP_NE:
+    // A constant step (an unrolled loop steps by its unroll factor).
+    if (auto *C = dyn_cast<ConstantInt>(S.Step); C && !C->isZero())
+      S.Form = C->isNegative() ? LatchForm::NeDown : LatchForm::NeUp;
+    break;
+  default:
+    break;
+  }
+  if (S.Form != LatchForm::None) {
+    S.ContPred = P;
+    S.Bound = N;
+  }
+}
+
+/// An induction variable to count iterations with, instead of a counter:
+/// preferably the one the latch's exit test compares (unrolled loops keep
+/// a separate `niter` for that), which enables the Limit kind.
+void findInduction(Site &S) {
+  if (S.Latches.size() != 1)
+    return;
+  BasicBlock *Latch = S.Latches.front();
+  Value *Tested[2] = {nullptr, nullptr};
+  if (auto *Br = dyn_cast<BranchInst>(Latch->getTerminator()); Br && Br->isConditional())
+    if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition())) {
+      Tested[0] = Cmp->getOperand(0);
+      Tested[1] = Cmp->getOperand(1);
+    }
+  bool Found = false;
+  for (PHINode &PN : S.Header->phis()) {
+    auto *Next = dyn_cast<BinaryOperator>(PN.getIncomingValueForBlock(Latch));
+    if (!PN.getType()->isIntegerTy() || !Next || Next->getOpcode() != Instruction::Add ||
+        PN.getType()->getIntegerBitWidth() < 16)
+      continue;
+    Value *Other = Next->getOperand(0) == &PN   ? Next->getOperand(1)
+                   : Next->getOperand(1) == &PN ? Next->getOperand(0)
+                                                : nullptr;
+    if (!Other || !S.L->isLoopInvariant(Other))
+      continue;
+    // Step must be usable in the loop's entering blocks and in the check.
+    if (auto *I = dyn_cast<Instruction>(Other); I && S.L->contains(I))
+      continue;
+    bool IsTested = Next == Tested[0] || Next == Tested[1];
+    if (Found && !IsTested)
+      continue;
+    S.IV = &PN;
+    S.IVNext = Next;
+    S.Step = Other;
+    Found = true;
+    if (IsTested)
+      return;
+  }
+}
+
+class Builder {
+public:
+  Builder(Function &F, CloneContext &Ctx) : F(F), Ctx(Ctx), LC(F.getContext()) {}
+
+  /// i1 "this thread saw request == 2", available right before \p Before;
+  /// decreases the work counter and reads the request only when it runs out.
+  Value *wantStop(Instruction *Before, uint64_t Weight) {
+    if (Weight >= Ctx.Budget)
+      return emitRequestTest(Before, Ctx, /*NonZero=*/false);
+    IRBuilder<> B(Before);
+    Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Ctx.WorkLeft),
+                              B.getInt32(uint32_t(Weight)));
+    Value *Due = B.CreateICmpSLT(Left, B.getInt32(0), "gmem.due");
+    B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), Left), Ctx.WorkLeft);
+    BasicBlock *Head = Before->getParent();
+    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Due, Before, false);
+    Value *Mine = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
+    PHINode *P = PHINode::Create(B.getInt1Ty(), 2, "gmem.stop.mine", Before->getIterator());
+    P->addIncoming(Mine, ThenTerm->getParent());
+    P->addIncoming(B.getFalse(), Head);
+    return P;
+  }
+
+  /// Where a joined barrier's request read goes: the top of the iteration,
+  /// so that its latency overlaps the iteration's work instead of stalling
+  /// the whole CTA at the barrier. The header dominates the barrier.
+  static Instruction *earlyPoint(BasicBlock *Header) { return &*Header->getFirstInsertionPt(); }
+
+  /// Branches to the abort block when \p Stop (an instruction) is true.
+  void abortIf(Instruction *Stop) {
+    BasicBlock *Tail = SplitBlock(Stop->getParent(), Stop->getNextNode());
+    Instruction *Br = Stop->getParent()->getTerminator();
+    BranchInst::Create(Ctx.AbortBlock, Tail, Stop, Br->getIterator());
+    Br->eraseFromParent();
+  }
+
+  /// The check's last block: stop (abort) or back to the header.
+  void finishCheck(BranchInst *ToHeaderBr, Value *Stop, BasicBlock *Header) {
+    BranchInst::Create(Ctx.AbortBlock, Header, Stop, ToHeaderBr->getIterator());
+    ToHeaderBr->eraseFromParent();
+  }
+
+  /// i1 "the original latch goes back to the header".
+  static Value *continueCond(IRBuilder<> &B, BranchInst *Br, BasicBlock *Header) {
+    return Br->getSuccessor(0) == Header ? Br->getCondition() : B.CreateNot(Br->getCondition());
+  }
+
+  /// The Limit of a segment starting at Start, given Ahead = Start + K*Step.
+  static Value *limitFrom(IRBuilder<> &B, const Site &S, Value *Start, Value *Ahead) {
+    switch (S.Form) {
+    case LatchForm::MinSigned:
+      return B.CreateBinaryIntrinsic(Intrinsic::smin, S.Bound, Ahead);
+    case LatchForm::MinUnsigned:
+      return B.CreateBinaryIntrinsic(Intrinsic::umin, S.Bound, Ahead);
+    case LatchForm::MaxSigned:
+      return B.CreateBinaryIntrinsic(Intrinsic::smax, S.Bound, Ahead);
+    case LatchForm::MaxUnsigned:
+      return B.CreateBinaryIntrinsic(Intrinsic::umax, S.Bound, Ahead);
+    case LatchForm::NeUp:
+    case LatchForm::NeDown: {
+      // Constant step s: the bound is (Bound - Start) away (modular). If that
+      // exceeds K*|s|, none of the next K values can equal it (j*|s| < K*|s|
+      // < distance, no wrap), so stopping K steps ahead is safe; otherwise
+      // the bound itself comes first.
+      Value *Dist = S.Form == LatchForm::NeUp ? B.CreateSub(S.Bound, Start)
+                                              : B.CreateSub(Start, S.Bound);
+      Value *Far = B.CreateICmpUGT(Dist, ConstantInt::get(Dist->getType(), S.KSpan));
+      return B.CreateSelect(Far, Ahead, S.Bound);
+    }
+    case LatchForm::None:
+      break;
+    }
+    return S.Bound;
+  }
+
+  void joinBarrierNVPTX(CallInst *Bar, BasicBlock *Header, uint64_t Weight) {
+    Value *Mine = wantStop(earlyPoint(Header), Weight);
+    IRBuilder<> B(Bar);
+    Instruction *Stop;
+    if (Bar->getIntrinsicID() == Intrinsic::nvvm_barrier0) {
+      Stop = cast<Instruction>(barrierOr(B, Mine));
+    } else {
+      // barrier.sync 0 is the non-.aligned barrier (threads of a warp may
+      // arrive at different instructions); keep that with barrier.red.
+      auto *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
+      InlineAsm *Asm = InlineAsm::get(
+          Ty,
+          "{\n\t.reg .pred %gmp<2>;\n\tsetp.ne.u32 %gmp0, $1, 0;\n\t"
+          "barrier.red.or.pred %gmp1, 0, %gmp0;\n\tselp.u32 $0, 1, 0, %gmp1;\n\t}",
+          "=r,r,~{memory}", /*hasSideEffects=*/true);
+      CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
+      R->addFnAttr(Attribute::Convergent);
+      Stop = cast<Instruction>(B.CreateICmpNE(R, B.getInt32(0), "gmem.stop"));
+    }
+    Bar->eraseFromParent();
+    abortIf(Stop);
+  }
+
+  void joinBarrierAMDGPU(CallInst *Bar, BasicBlock *Header, uint64_t Weight) {
+    IRBuilder<> B(Bar);
+    // Alternate two stop words, so that a word set for barrier instance n+1
+    // cannot be read by a slow thread still after instance n. A word is only
+    // ever set to 1, and then every thread leaves at that instance.
+    Value *Par = B.CreateLoad(B.getInt32Ty(), Ctx.Parity);
+    B.CreateStore(B.CreateXor(Par, B.getInt32(1)), Ctx.Parity);
+    Type *StateTy = Ctx.CtaState->getValueType();
+    Value *Word = B.CreateInBoundsGEP(
+        StateTy, Ctx.CtaState, {B.getInt32(0), B.CreateAdd(Par, B.getInt32(LoopStop0))},
+        "gmem.stop.word");
+    Value *Mine = wantStop(earlyPoint(Header), Weight);
+    Instruction *SetTerm = SplitBlockAndInsertIfThen(Mine, Bar, false);
+    IRBuilder<> SB(SetTerm);
+    SB.CreateAlignedStore(SB.getInt32(1), Word, Align(4));
+    IRBuilder<> BB(Bar);
+    SyncScope::ID WG = LC.getOrInsertSyncScopeID("workgroup");
+    BB.CreateFence(AtomicOrdering::Release, WG);
+    BB.SetInsertPoint(Bar->getNextNode());
+    BB.CreateFence(AtomicOrdering::Acquire, WG);
+    Value *V = BB.CreateAlignedLoad(BB.getInt32Ty(), Word, Align(4));
+    abortIf(cast<Instruction>(BB.CreateICmpNE(V, BB.getInt32(0), "gmem.stop")));
+  }
+
+  /// Per-thread check on the latch branch back to the header. Kinds, best
+  /// first (all leave the loop's real exit test to a new block `sel`, which
+  /// tells a real exit from a due check):
+  ///  Limit: the exit compare itself runs against a header phi Limit, the
+  ///    nearer of the real bound and K steps ahead: no extra instruction
+  ///    per iteration. Continuing on the Limit compare implies continuing on
+  ///    the real one, so leaving early only ever means "check now".
+  ///  IV: IV.next != Bound (a header phi K steps ahead) joins the exit
+  ///    test: one compare per iteration.
+  ///  Counter: the work counter, one subtract and one compare.
+  bool checkLatch(const Site &S, BasicBlock *Latch) {
+    BasicBlock *Header = S.Header;
+    auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+    if (!Br)
+      return false;
+    unsigned ToHeader = 0;
+    for (BasicBlock *Succ : Br->successors())
+      ToHeader += Succ == Header;
+    if (ToHeader != 1)
+      return false;
+    bool Always = S.Weight >= Ctx.Budget;
+    bool ByLimit = !Always && S.Form != LatchForm::None;
+    bool ByIV = !Always && !ByLimit && S.IV;
+    SmallVector<BasicBlock *, 4> Entries;
+    for (BasicBlock *P : predecessors(Header))
+      if (P != Latch)
+        Entries.push_back(P);
+
+    // The check: reset the counter, read the request, stop or go on.
+    BasicBlock *Check = BasicBlock::Create(LC, "gmem.ckpt", &F);
+    IRBuilder<> CB(Check);
+    if (!Always && !ByIV && !ByLimit)
+      CB.CreateStore(CB.getInt32(int32_t(Ctx.Budget)), Ctx.WorkLeft);
+    BranchInst *ToHeaderBr = CB.CreateBr(Header);
+    Value *Stop = emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false);
+    BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
+
+    if (Always) {
+      // Every trip back goes through the check.
+      for (unsigned I = 0; I < Br->getNumSuccessors(); ++I)
+        if (Br->getSuccessor(I) == Header)
+          Br->setSuccessor(I, Check);
+      Header->replacePhiUsesWith(Latch, CheckEnd);
+      finishCheck(ToHeaderBr, Stop, Header);
+      return true;
+    }
+    for (PHINode &PN : Header->phis())
+      PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
+    IRBuilder<> B(Br);
+    Value *Cont; // continue this trip around the loop
+    if (ByLimit || ByIV) {
+      // A header phi per segment of K iterations: Limit or Bound.
+      auto Next = [&](IRBuilder<> &IB, Value *Start) -> Value * {
+        Value *Ahead =
+            IB.CreateAdd(Start, IB.CreateMul(S.Step, ConstantInt::get(S.Step->getType(), S.K)));
+        return ByLimit ? limitFrom(IB, S, Start, Ahead) : Ahead;
+      };
+      PHINode *Seg = PHINode::Create(S.IV->getType(), Entries.size() + 2,
+                                     ByLimit ? "gmem.ckpt.limit" : "gmem.ckpt.at",
+                                     Header->begin());
+      for (BasicBlock *P : Entries) {
+        IRBuilder<> PB(P->getTerminator());
+        Seg->addIncoming(Next(PB, S.IV->getIncomingValueForBlock(P)), P);
+      }
+      Seg->addIncoming(Seg, Latch);
+      IRBuilder<> EB(ToHeaderBr);
+      Seg->addIncoming(Next(EB, S.IVNext), CheckEnd);
+      if (ByLimit) {
+        Cont = B.CreateICmp(S.ContPred, S.IVNext, Seg, "gmem.cont");
+      } else {
+        Value *NotDue = B.CreateICmpNE(S.IVNext, Seg, "gmem.not.due");
+        Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
+      }
+    } else {
+      Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Ctx.WorkLeft),
+                                B.getInt32(uint32_t(S.Weight)));
+      B.CreateStore(Left, Ctx.WorkLeft);
+      Value *NotDue = B.CreateICmpSGE(Left, B.getInt32(0), "gmem.not.due");
+      Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
+    }
+    BranchInst *New;
+    if (Br->isUnconditional()) {
+      New = B.CreateCondBr(Cont, Header, Check);
+    } else {
+      // sel: the real exit test, now off the hot path.
+      bool HeaderOnTrue = Br->getSuccessor(0) == Header;
+      BasicBlock *Out = Br->getSuccessor(HeaderOnTrue ? 1 : 0);
+      BasicBlock *Sel = BasicBlock::Create(LC, "gmem.ckpt.sel", &F);
+      BranchInst::Create(HeaderOnTrue ? Check : Out, HeaderOnTrue ? Out : Check,
+                         Br->getCondition(), Sel);
+      Out->replacePhiUsesWith(Latch, Sel);
+      New = B.CreateCondBr(Cont, Header, Sel);
+    }
+    New->copyMetadata(*Br, {LLVMContext::MD_loop});
+    Br->eraseFromParent();
+    finishCheck(ToHeaderBr, Stop, Header);
+    return true;
+  }
+
+private:
+  Function &F;
+  CloneContext &Ctx;
+  LLVMContext &LC;
+};
+
+} // namespace
+
+LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
+  LoopCheckpointStats Stats;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (LI.empty())
+    return Stats;
+  TargetLibraryInfoImpl TLII{Triple(F.getParent()->getTargetTriple())};
+  TargetLibraryInfo TLI(TLII);
+  AssumptionCache AC(F);
+  ScalarEvolution SE(F, TLI, AC, DT, LI);
+
+  // Blocks that synchronise, and those from which such a block is reachable.
+  SmallPtrSet<BasicBlock *, 16> ReachesSync;
+  SmallVector<CallInst *, 8> Joinable;
+  SmallVector<BasicBlock *, 16> Work;
+  for (BasicBlock &BB : F) {
+    bool Sync = false;
+    for (Instruction &I : BB) {
+      SyncKind K = classifySync(I, Ctx.Arch);
+      Sync |= K != SyncKind::None;
+      if (K == SyncKind::MergeableBarrier)
+        Joinable.push_back(cast<CallInst>(&I));
+    }
+    if (Sync && ReachesSync.insert(&BB).second)
+      Work.push_back(&BB);
+  }
+  while (!Work.empty())
+    for (BasicBlock *P : predecessors(Work.pop_back_val()))
+      if (ReachesSync.insert(P).second)
+        Work.push_back(P);
+
+  // Innermost loops first: a barrier joins the innermost loop it runs in
+  // every iteration of.
+  SmallVector<Site, 8> Sites;
+  SmallPtrSet<CallInst *, 8> Claimed;
+  SmallVector<Loop *, 8> Order = LI.getLoopsInPreorder();
+  for (Loop *L : reverse(Order)) {
+    Site S;
+    S.L = L;
+    S.Header = L->getHeader();
+    L->getLoopLatches(S.Latches);
+    for (CallInst *Bar : Joinable) {
+      if (Claimed.count(Bar) || !L->contains(Bar->getParent()))
+        continue;
+      if (all_of(S.Latches, [&](BasicBlock *Lt) { return DT.dominates(Bar->getParent(), Lt); })) {
+        S.Barrier = Bar;
+        break;
+      }
+    }
+    bool LatchesOk = all_of(S.Latches, [](BasicBlock *Lt) {
+      return isa<BranchInst>(Lt->getTerminator());
+    });
+    if (S.Barrier) {
+      Claimed.insert(S.Barrier);
+    } else if (ReachesSync.count(S.Header) || !LatchesOk || S.Latches.empty()) {
+      ++Stats.SkippedLoops;
+      continue;
+    }
+    Sites.push_back(S);
+  }
+
+  // Work per iteration counted by each site: its loop's own blocks, plus
+  // subloops times their trip count unless they decrease the work counter
+  // themselves (an IV-counted subloop restarts its count at every entry).
+  for (Site &S : Sites)
+    if (!S.Barrier) {
+      findInduction(S);
+      matchLimit(S);
+    }
+  DenseSet<const Loop *> Counting;
+  for (Site &S : Sites)
+    if (S.Barrier || !S.IV)
+      Counting.insert(S.L);
+  std::function<uint64_t(Loop *)> OwnCost = [&](Loop *L) -> uint64_t {
+    uint64_t C = 0;
+    for (BasicBlock *BB : L->blocks())
+      if (LI.getLoopFor(BB) == L)
+        for (Instruction &I : *BB)
+          C += instructionCost(I);
+    for (Loop *Sub : L->getSubLoops())
+      if (!Counting.count(Sub))
+        C += OwnCost(Sub) * tripEstimate(Sub, SE);
+    return std::min<uint64_t>(C, 1u << 24);
+  };
+  for (Site &S : Sites) {
+    S.Weight = std::max<uint64_t>(1, OwnCost(S.L));
+    S.K = unsigned(std::min<uint64_t>((Ctx.Budget + S.Weight - 1) / S.Weight, 1u << 20));
+    if (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) {
+      // K * |step| must stay far from wrapping for the distance test.
+      const APInt &Step = cast<ConstantInt>(S.Step)->getValue();
+      unsigned Bits = Step.getBitWidth();
+      APInt Mag = Step.abs().zext(Bits + 24), Span = Mag * APInt(Bits + 24, S.K);
+      if (Span.getActiveBits() >= Bits - 1 || Span.getActiveBits() > 63)
+        S.Form = LatchForm::None;
+      else
+        S.KSpan = Span.getZExtValue();
+    }
+    if (S.Weight >= Ctx.Budget || (S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
+                                   S.K >= (1u << 14))) {
+      S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
+      S.Form = LatchForm::None;
+    }
+  }
+
+  Builder B(F, Ctx);
+  for (Site &S : Sites) {
+    unsigned K = S.K;
+    if (S.Barrier) {
+      if (Ctx.Arch == GpuArch::NVPTX)
+        B.joinBarrierNVPTX(S.Barrier, S.Header, S.Weight);
+      else
+        B.joinBarrierAMDGPU(S.Barrier, S.Header, S.Weight);
+      ++Stats.Merged;
+      ++Stats.Sites;
+      Stats.MaxInterval = std::max(Stats.MaxInterval, K);
+      continue;
+    }
+    for (BasicBlock *Latch : S.Latches)
+      if (B.checkLatch(S, Latch)) {
+        ++Stats.Sites;
+        Stats.MaxInterval = std::max(Stats.MaxInterval, K);
+      }
+  }
+  return Stats;
+}
+
+} // namespace gmem::ckpt

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""ptxas acceptance of the preemptible clones (ctest `checkpoint-ptxas`).
+
+Compiles every test/corpus/*.cu to PTX for sm_90 with the plugin (through
+`gmem-analyze FILE --emit-ptx`, which loads the plugin next to it; the IR
+verifier is on), assembles the PTX with `ptxas -arch=sm_90`, and checks what
+the runtime relies on in each PTX:
+
+  * every kernel X has `__gmem_pre_info_X` (magic "GMP1", version 1);
+  * unless the info says "no clone" (flags bit 3), `.entry __gmem_pre_X`
+    exists with exactly one parameter more than X, reads the control block
+    with ld.volatile.global, and sets done bits with atom.global.or.
+
+Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
+is missing.
+
+    ptxas_corpus.py GMEM_ANALYZE CORPUS_DIR [--ptxas PATH] [--jobs N]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ENTRY_RE = re.compile(r"^\.visible \.entry (\S+)\(\s*$", re.M)
+INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
+CLONE = "__gmem_pre_"
+
+
+def entry_bodies(ptx):
+    """{entry name: (param count, body text)}"""
+    out = {}
+    starts = [(m.start(), m.group(1)) for m in ENTRY_RE.finditer(ptx)]
+    for i, (pos, name) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(ptx)
+        text = ptx[pos:end]
+        header = text.split("{", 1)[0]
+        out[name] = (header.count(".param"), text)
+    return out
+
+
+def info_words(byte_list):
+    b = [int(x) for x in byte_list.split(",") if x.strip()]
+    b += [0] * (20 - len(b))
+    return [int.from_bytes(bytes(b[4 * i:4 * i + 4]), "little") for i in range(5)]
+
+
+def check_file(src, tool, ptxas, tmp):
+    name = os.path.basename(src)
+    ptx_path = os.path.join(tmp, name + ".ptx")
+    cmd = [tool, src, "--emit-ptx", ptx_path, "--", "-fverify-intermediate-code"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        return name, ["compile failed: %s\n%s" % (" ".join(cmd), p.stdout[-2000:])], {}
+    p = subprocess.run([ptxas, "-arch=sm_90", ptx_path, "-o", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    errors = []
+    if p.returncode != 0:
+        errors.append("ptxas rejected the PTX:\n" + p.stdout[-2000:])
+    ptx = open(ptx_path).read()
+    entries = entry_bodies(ptx)
+    infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
+    stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
+             "loop_sites": 0}
+    for k, (params, _) in entries.items():
+        if k.startswith(CLONE):
+            continue
+        stats["kernels"] += 1
+        info = infos.get(k)
+        if info is None:
+            errors.append("%s: no __gmem_pre_info_%s" % (k, k))
+            continue
+        magic, version, flags, sites, interval = info
+        if magic != 0x31504D47 or version != 1:
+            errors.append("%s: info has magic 0x%x version %d" % (k, magic, version))
+        if flags & 8:
+            stats["no_clone"] += 1
+            if CLONE + k in entries:
+                errors.append("%s: info says no clone, but %s%s exists" % (k, CLONE, k))
+            continue
+        clone = entries.get(CLONE + k)
+        if clone is None:
+            errors.append("%s: no .entry %s%s" % (k, CLONE, k))
+            continue
+        stats["clones"] += 1
+        stats["entry_only"] += bool(flags & 2)
+        stats["loop_kernels"] += bool(flags & 1)
+        stats["loop_sites"] += sites
+        if clone[0] != params + 1:
+            errors.append("%s: clone has %d parameters, kernel %d" % (k, clone[0], params))
+        body = clone[1]
+        for needle in ("ld.volatile.global.u32", "atom.global.or.b32"):
+            if needle not in body:
+                errors.append("%s: clone lacks %s" % (k, needle))
+        if bool(flags & 1) != (sites > 0):
+            errors.append("%s: flags %d disagree with %d loop checkpoints" % (k, flags, sites))
+    return name, errors, stats
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tool")
+    ap.add_argument("corpus")
+    ap.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    if not (os.path.isfile(a.ptxas) or shutil.which(a.ptxas)):
+        print("SKIP: ptxas not found at %s; clones not assembled" % a.ptxas)
+        return 77
+    if not os.path.isfile(a.tool):
+        print("error: %s not found" % a.tool, file=sys.stderr)
+        return 1
+    srcs = sorted(os.path.join(a.corpus, f) for f in os.listdir(a.corpus) if f.endswith(".cu"))
+    if not srcs:
+        print("error: no .cu files in %s" % a.corpus, file=sys.stderr)
+        return 1
+    total = {}
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        for name, errors, stats in ex.map(lambda s: check_file(s, a.tool, a.ptxas, tmp), srcs):
+            for k, v in stats.items():
+                total[k] = total.get(k, 0) + v
+            if errors:
+                failed += 1
+                print("FAIL %s" % name)
+                for e in errors:
+                    print("  " + e)
+    print("%d files, %d kernels: %d clones (%d entry-only, %d with loop checkpoints, %d sites), "
+          "%d without clone; %d files failed" % (
+              len(srcs), total.get("kernels", 0), total.get("clones", 0),
+              total.get("entry_only", 0), total.get("loop_kernels", 0),
+              total.get("loop_sites", 0), total.get("no_clone", 0), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
