@@ -45,5 +45,12 @@ void *realDlsym(void *Handle, const char *Name);
 /// The handle of libcuda.so.1 (dlopen at first use), or null.
 void *libcudaHandle();
 
+/// A libcuda.so.1 entry point by name, resolved past libgmemrt's own
+/// wrappers, or null.
+template <typename Fn> Fn driverSymbol(const char *Name) {
+  void *H = libcudaHandle();
+  return H ? reinterpret_cast<Fn>(realDlsym(H, Name)) : nullptr;
+}
+
 } // namespace rt
 } // namespace gmem

@@ -47,10 +47,7 @@ void *libcudaHandle() {
 
 namespace {
 
-template <typename Fn> Fn sym(const char *Name) {
-  void *H = libcudaHandle();
-  return H ? reinterpret_cast<Fn>(realDlsym(H, Name)) : nullptr;
-}
+template <typename Fn> Fn sym(const char *Name) { return driverSymbol<Fn>(Name); }
 
 class RealDriver final : public DriverApi {
   using FuncGetName = CUresult (*)(const char **, CUfunction);

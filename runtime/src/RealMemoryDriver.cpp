@@ -12,10 +12,7 @@ namespace gmem {
 namespace rt {
 namespace {
 
-template <typename Fn> Fn sym(const char *Name) {
-  void *H = libcudaHandle();
-  return H ? reinterpret_cast<Fn>(realDlsym(H, Name)) : nullptr;
-}
+template <typename Fn> Fn sym(const char *Name) { return driverSymbol<Fn>(Name); }
 
 CUmemLocation location(CUdevice D) {
   CUmemLocation L;
