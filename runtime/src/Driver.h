@@ -45,6 +45,22 @@ void *realDlsym(void *Handle, const char *Name);
 /// The handle of libcuda.so.1 (dlopen at first use), or null.
 void *libcudaHandle();
 
+/// The packed argument buffer of a launch's `extra` array
+/// (CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE); false when either is missing.
+inline bool launchParamBuffer(void **Extra, const char **Buf, size_t *Size) {
+  *Buf = nullptr;
+  bool HaveSize = false;
+  for (size_t K = 0; Extra && K < 64 && Extra[K] != CU_LAUNCH_PARAM_END; K += 2) {
+    if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+      *Buf = static_cast<const char *>(Extra[K + 1]);
+    else if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_SIZE && Extra[K + 1]) {
+      *Size = *static_cast<const size_t *>(Extra[K + 1]);
+      HaveSize = true;
+    }
+  }
+  return *Buf && HaveSize;
+}
+
 /// A libcuda.so.1 entry point by name, resolved past libgmemrt's own
 /// wrappers, or null.
 template <typename Fn> Fn driverSymbol(const char *Name) {

@@ -421,42 +421,20 @@ template <int V> CUresult CUDAAPI hkPrimaryCtxRelease(CUdevice d) {
 
 // --- host synchronisation ---------------------------------------------------
 
-template <int V> CUresult CUDAAPI hkCtxSynchronize(CUcontext c) {
-  return forwardThen<CUresult(CUDAAPI *)(CUcontext)>(F_CtxSynchronize, V, [&](CUresult R) {
+// Family F with its one handle argument; on success the host has waited for
+// device work (and may touch managed memory next).
+template <int F, int V, typename H> CUresult hostSync(H h) {
+  return forwardThen<CUresult(CUDAAPI *)(H)>(F, V, [](CUresult R) {
     if (R == CUDA_SUCCESS)
       Runtime::global().onHostSync();
-  }, c);
+  }, h);
 }
-template <int V> CUresult CUDAAPI hkCtxSynchronizeV2(CUcontext c) {
-  return forwardThen<CUresult(CUDAAPI *)(CUcontext)>(F_CtxSynchronizeV2, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
-      Runtime::global().onHostSync();
-  }, c);
-}
-template <int V> CUresult CUDAAPI hkStreamSynchronize(CUstream s) {
-  return forwardThen<CUresult(CUDAAPI *)(CUstream)>(F_StreamSynchronize, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
-      Runtime::global().onHostSync();
-  }, s);
-}
-template <int V> CUresult CUDAAPI hkStreamQuery(CUstream s) {
-  return forwardThen<CUresult(CUDAAPI *)(CUstream)>(F_StreamQuery, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
-      Runtime::global().onHostSync();
-  }, s);
-}
-template <int V> CUresult CUDAAPI hkEventSynchronize(CUevent e) {
-  return forwardThen<CUresult(CUDAAPI *)(CUevent)>(F_EventSynchronize, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
-      Runtime::global().onHostSync();
-  }, e);
-}
-template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) {
-  return forwardThen<CUresult(CUDAAPI *)(CUevent)>(F_EventQuery, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
-      Runtime::global().onHostSync();
-  }, e);
-}
+template <int V> CUresult CUDAAPI hkCtxSynchronize(CUcontext c) { return hostSync<F_CtxSynchronize, V>(c); }
+template <int V> CUresult CUDAAPI hkCtxSynchronizeV2(CUcontext c) { return hostSync<F_CtxSynchronizeV2, V>(c); }
+template <int V> CUresult CUDAAPI hkStreamSynchronize(CUstream s) { return hostSync<F_StreamSynchronize, V>(s); }
+template <int V> CUresult CUDAAPI hkStreamQuery(CUstream s) { return hostSync<F_StreamQuery, V>(s); }
+template <int V> CUresult CUDAAPI hkEventSynchronize(CUevent e) { return hostSync<F_EventSynchronize, V>(e); }
+template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) { return hostSync<F_EventQuery, V>(e); }
 
 #define GMEM_VARIANTS(T)                                                                           \
   {                                                                                                \

@@ -161,20 +161,9 @@ bool buildArgs(Slot &S, const CloneInfo &C, void **Params, void **Extra) {
       std::memcpy(S.Args.data() + C.Offset[I], Params[I], C.Size[I]);
     }
   } else if (N > 0) {
-    if (!Extra)
-      return false;
     const char *Buf = nullptr;
     size_t Size = 0;
-    bool HaveSize = false;
-    for (size_t K = 0; K < 64 && Extra[K] != CU_LAUNCH_PARAM_END; K += 2) {
-      if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-        Buf = static_cast<const char *>(Extra[K + 1]);
-      else if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_SIZE && Extra[K + 1]) {
-        Size = *static_cast<const size_t *>(Extra[K + 1]);
-        HaveSize = true;
-      }
-    }
-    if (!Buf || !HaveSize)
+    if (!launchParamBuffer(Extra, &Buf, &Size))
       return false;
     // The clone's first N parameters are the kernel's: same offsets.
     for (size_t I = 0; I < N; ++I) {

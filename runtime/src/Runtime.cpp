@@ -532,16 +532,7 @@ bool Runtime::readArgs(const KernelEntry &E, void **Params, void **Extra, uint64
     return false;
   const char *Buf = nullptr;
   size_t Size = 0;
-  bool HaveSize = false;
-  for (size_t K = 0; K < 64 && Extra[K] != CU_LAUNCH_PARAM_END; K += 2) {
-    if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-      Buf = static_cast<const char *>(Extra[K + 1]);
-    else if (Extra[K] == CU_LAUNCH_PARAM_BUFFER_SIZE && Extra[K + 1]) {
-      Size = *static_cast<const size_t *>(Extra[K + 1]);
-      HaveSize = true;
-    }
-  }
-  if (!Buf || !HaveSize)
+  if (!launchParamBuffer(Extra, &Buf, &Size))
     return false;
   for (size_t I = 0; I < NP; ++I) {
     size_t N = Sizes[I] < 8 ? Sizes[I] : 8;
