@@ -11,8 +11,9 @@
 // Training kernels: train_step (idempotent: Y = f(X, W)) and train_accum
 // (not idempotent: Y += f(X, W)). Built with -DGMEM_HAND_CLONES=1, this
 // file also carries hand-written preemptible clones following the gmem
-// checkpoint ABI (docs/PREEMPTION_DESIGN.md), for use until the compiler
-// pass emits them; built without, the pass must provide them.
+// checkpoint ABI, version 2 (docs/PREEMPTION_DESIGN.md, "ABI version 2:
+// persistent clones"; these are not persistent: user's grid, done bitmap),
+// for comparison with the pass's; built without, the pass must provide them.
 //
 // Output: one JSON line per run (--out FILE appends), with every request's
 // latency. Results are checked: the chain's output against its first
@@ -64,7 +65,8 @@ extern "C" __global__ void infer_act(const float *__restrict__ y, const float *_
     z[I] = fmaxf(y[I] + b[I], 0.f) * 0.03f;
 }
 
-/// The checkpoint ABI's control block.
+/// The checkpoint ABI's control block of a non-persistent clone (the
+/// hand-written ones are not persistent: info flag bit 4 clear).
 struct gmem_ctl {
   unsigned request;
   unsigned reserved;
@@ -120,22 +122,26 @@ extern "C" __global__ void train_accum(const float *__restrict__ X, const float 
 }
 
 #if GMEM_HAND_CLONES
-// What the checkpoint pass emits for each kernel, written by hand: the
-// clone (the kernel's parameters + the control block) and its facts
-// {magic, version, flags (1 loop checkpoints | 4 barriers), loop
-// checkpoints, interval}.
+// What the checkpoint pass emits for each kernel, written by hand (clone ABI
+// version 2): the clone (the kernel's parameters, the control block, then
+// the grid the user launched, which a non-persistent clone ignores: it runs
+// on that grid) and its facts {magic, version 2, flags (1 loop checkpoints |
+// 4 barriers; not 16, persistent), loop checkpoints, interval}.
 extern "C" __global__ void __gmem_pre_train_step(const float *__restrict__ X,
                                                  const float *__restrict__ W, float *__restrict__ Y,
-                                                 int n, int iters, gmem_ctl *ctl) {
+                                                 int n, int iters, gmem_ctl *ctl,
+                                                 unsigned grid_x, unsigned grid_y,
+                                                 unsigned grid_z) {
   trainBody<true, false>(X, W, Y, n, iters, ctl);
 }
 extern "C" __global__ void __gmem_pre_train_accum(const float *__restrict__ X,
                                                   const float *__restrict__ W, float *Y, int n,
-                                                  int iters, gmem_ctl *ctl) {
+                                                  int iters, gmem_ctl *ctl, unsigned grid_x,
+                                                  unsigned grid_y, unsigned grid_z) {
   trainBody<true, true>(X, W, Y, n, iters, ctl);
 }
-extern "C" __device__ unsigned __gmem_pre_info_train_step[5] = {0x31504d47u, 1u, 5u, 1u, 16u};
-extern "C" __device__ unsigned __gmem_pre_info_train_accum[5] = {0x31504d47u, 1u, 5u, 1u, 16u};
+extern "C" __device__ unsigned __gmem_pre_info_train_step[5] = {0x31504d47u, 2u, 5u, 1u, 16u};
+extern "C" __device__ unsigned __gmem_pre_info_train_accum[5] = {0x31504d47u, 2u, 5u, 1u, 16u};
 #endif
 
 extern "C" __global__ void fill_random(float *P, size_t N, unsigned Seed, float Scale) {

@@ -493,7 +493,9 @@ void Launch::setup(const Instance &in, const Helpers &h, CUstream s) {
   size_t n = in.args.size();
   bufs_.assign(n, 0);
   bytes_.assign(n, 0);
-  slots_.assign(n + 1, 0);
+  slots_.assign(n + 4, 0); // + ctl and grid_x, grid_y, grid_z (clone ABI version 2)
+  for (int d = 0; d < 3; ++d)
+    grid_[d] = in.grid[d];
   for (size_t i = 0; i < n; ++i) {
     const Arg &a = in.args[i];
     if (a.kind == ArgKind::Buf) {
@@ -536,11 +538,17 @@ void Launch::release() {
 
 void **Launch::params(bool with_ctl) {
   ptrs_.clear();
-  for (size_t i = 0; i + 1 < slots_.size(); ++i)
+  size_t n = slots_.size() - 4;
+  for (size_t i = 0; i < n; ++i)
     ptrs_.push_back(&slots_[i]);
   if (with_ctl) {
-    slots_.back() = ctl_;
-    ptrs_.push_back(&slots_.back());
+    // The u32 grid values sit in the low bytes of their 8-byte slots
+    // (little-endian), where cuLaunchKernel reads 4 bytes.
+    slots_[n] = ctl_;
+    for (int d = 0; d < 3; ++d)
+      slots_[n + 1 + d] = grid_[d];
+    for (int k = 0; k < 4; ++k)
+      ptrs_.push_back(&slots_[n + k]);
   }
   return ptrs_.data();
 }
@@ -557,10 +565,53 @@ void launch(CUfunction f, const Instance &in, void **params, CUstream s) {
                     in.block[2], 0, s, params, nullptr));
 }
 
-void Ctl::alloc(uint64_t n) {
+CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes) {
+  CloneInfo c;
+  if (bytes.empty()) {
+    c.error = "no info global";
+    return c;
+  }
+  if (bytes.size() < 20) {
+    c.error = strfmt("info global of %zu bytes, expected 20", bytes.size());
+    return c;
+  }
+  uint32_t w[5];
+  memcpy(w, bytes.data(), 20);
+  c.magic = w[0];
+  c.version = w[1];
+  c.flags = w[2];
+  c.loop_checkpoints = w[3];
+  c.interval_k = w[4];
+  if (c.magic != kInfoMagic)
+    c.error = strfmt("info magic 0x%08x, expected 0x%08x", c.magic, kInfoMagic);
+  else if (c.version != kAbiVersion)
+    c.error = strfmt("info version %u, harness expects %u", c.version, kAbiVersion);
+  else if (c.flags & kFlagNoClone)
+    c.error = strfmt("info flags 0x%x: no clone (NoClone)", c.flags);
+  return c;
+}
+
+uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P) {
+  if (P == 0) {
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < total && 2 + i / 32 < nwords; ++i)
+      c += (words[2 + i / 32] >> (i % 32)) & 1;
+    return c;
+  }
+  if (nwords < 2)
+    return 0;
+  uint64_t taken = std::min<uint64_t>(words[1], total), redo = 0;
+  for (size_t i = 2; i < nwords && i < 2 + 2 * (size_t)P; ++i)
+    redo += words[i] != 0;
+  return redo > taken ? 0 : taken - redo;
+}
+
+void Ctl::alloc(uint64_t n, unsigned persistent_ctas) {
   release();
   ctas = n;
-  bytes = 8 + 4 * ((n + 31) / 32);
+  P = persistent_ctas;
+  uint64_t words = std::max<uint64_t>((n + 31) / 32, 2 * (uint64_t)P);
+  bytes = 8 + 4 * words;
   bytes = (bytes + 255) / 256 * 256;
   CU(cuMemAlloc(&ptr, bytes));
 }
@@ -576,12 +627,67 @@ void Ctl::reset(CUstream s) { CU(cuMemsetD32Async(ptr, 0, bytes / 4, s)); }
 void Ctl::set_request(CUstream s, uint32_t value) { CU(cuMemsetD32Async(ptr, value, 1, s)); }
 
 uint64_t Ctl::done_count() {
-  std::vector<uint32_t> words((bytes - 8) / 4);
-  CU(cuMemcpyDtoH(words.data(), ptr + 8, words.size() * 4));
-  uint64_t c = 0;
-  for (uint64_t i = 0; i < ctas; ++i)
-    c += (words[i / 32] >> (i % 32)) & 1;
-  return c;
+  // Only the words the kind uses: header + bitmap, or header + redo[2P].
+  size_t n = 2 + (P ? 2 * (size_t)P : (size_t)((ctas + 31) / 32));
+  std::vector<uint32_t> words(n);
+  CU(cuMemcpyDtoH(words.data(), ptr, n * 4));
+  return ctl_work_done(words.data(), n, ctas, P);
+}
+
+std::string CloneLaunch::find(const Module &m, const std::string &sym) {
+  name = "__gmem_pre_" + sym;
+  fn = nullptr;
+  info = parse_clone_info(m.global_bytes("__gmem_pre_info_" + sym));
+  if (!info.error.empty())
+    return info.error + " (__gmem_pre_info_" + sym + ")";
+  if (!m.has(name))
+    return "no clone " + name + " (entry-only/no-clone kernel)";
+  fn = m.fn(name);
+  persistent = info.persistent();
+  return "";
+}
+
+std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], unsigned dyn_smem,
+                                   int sms) {
+  for (int d = 0; d < 3; ++d) {
+    grid[d] = g[d];
+    block[d] = b[d];
+  }
+  smem = dyn_smem;
+  P = 0;
+  ctl.release();
+  uint64_t n = total();
+  if (persistent) {
+    if (n >= (1ull << 31))
+      return strfmt("persistent clone: %llu CTAs, the ABI needs fewer than 2^31",
+                    (unsigned long long)n);
+    int per_sm = 0;
+    CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)(b[0] * b[1] * b[2]),
+                                                   dyn_smem));
+    if (per_sm < 1)
+      return strfmt("persistent clone: occupancy 0 for a block of %u threads",
+                    b[0] * b[1] * b[2]);
+    P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm);
+  }
+  ctl.alloc(n, P);
+  return "";
+}
+
+void CloneLaunch::launch_grid(unsigned out[3]) const {
+  for (int d = 0; d < 3; ++d)
+    out[d] = persistent ? (d == 0 ? P : 1) : grid[d];
+}
+
+void CloneLaunch::launch(void **params, CUstream s) const {
+  unsigned g[3];
+  launch_grid(g);
+  CU(cuLaunchKernel(fn, g[0], g[1], g[2], block[0], block[1], block[2], smem, s, params,
+                    nullptr));
+}
+
+void CloneLaunch::describe(Json &j) const {
+  j.boolean("persistent", persistent).integer("P", P).integer("info_version", info.version)
+      .integer("info_flags", info.flags);
 }
 
 uint64_t device_diff(const Helpers &h, CUstream s, CUdeviceptr a, CUdeviceptr b, uint64_t n,

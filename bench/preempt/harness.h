@@ -150,7 +150,9 @@ public:
   /// Allocates (cuMemAlloc) and fills every buffer on the device.
   void setup(const Instance &in, const Helpers &h, CUstream s);
   void release();
-  /// kernelParams for cuLaunchKernel; with_ctl appends the control block.
+  /// kernelParams for cuLaunchKernel; with_ctl appends what a clone takes
+  /// after the kernel's parameters (ABI version 2): the control block and
+  /// the instance's grid (three uint32: grid_x, grid_y, grid_z).
   void **params(bool with_ctl);
   void set_ctl(CUdeviceptr ctl) { ctl_ = ctl; }
   const std::vector<CUdeviceptr> &bufs() const { return bufs_; }
@@ -160,25 +162,94 @@ public:
 private:
   std::vector<CUdeviceptr> bufs_; // 0 for non-buffer parameters
   std::vector<uint64_t> bytes_;
-  std::vector<uint64_t> slots_;   // 8 bytes per parameter value
+  std::vector<uint64_t> slots_;   // 8 bytes per parameter value (+ ctl and grid)
   std::vector<void *> ptrs_;
   CUdeviceptr ctl_ = 0;
+  unsigned grid_[3] = {1, 1, 1};  // the instance's grid (the clone's grid arguments)
 };
 
 void launch(CUfunction f, const Instance &in, void **params, CUstream s);
 /// cuStreamSynchronize with a time limit (spins; throws HangError).
 void wait_stream(CUstream s, double timeout_s);
 
-/// Per-launch control block: request, reserved, done bitmap.
+// ------------------------------------------------------------- clone ABI
+
+/// The clone ABI the harness speaks (docs/PREEMPTION_DESIGN.md, "ABI version
+/// 2: persistent clones"): info global `__gmem_pre_info_<K>` = five uint32
+/// {magic, version, flags, loop checkpoints, interval K}.
+constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
+constexpr uint32_t kAbiVersion = 2;
+constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
+                   kFlagPersistent = 16u;
+
+struct CloneInfo {
+  uint32_t magic = 0, version = 0, flags = 0, loop_checkpoints = 0, interval_k = 0;
+  std::string error; // empty: usable by this harness
+  bool persistent() const { return flags & kFlagPersistent; }
+};
+/// Decodes an info global's bytes (empty: none found); sets error when they
+/// are missing, short, of another magic or of a version other than 2.
+CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes);
+
+/// Virtual CTAs finished, from a control block's words (request, then
+/// `reserved`/`next`, then the done bitmap / the redo list). P = 0: not
+/// persistent, popcount of the bitmap's first `total` bits (needs
+/// ceil(total/32) words after the header). P > 0: min(next, total) minus the
+/// non-zero redo words (needs 2P words after the header).
+uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P);
+
+/// Per-launch control block. Not persistent (P = 0): {request, reserved,
+/// done bitmap}; persistent (P > 0): {request, next, redo[2P]}. Sized for
+/// max(bitmap words, 2P) after the 8-byte header.
 struct Ctl {
   CUdeviceptr ptr = 0;
-  uint64_t ctas = 0;
+  uint64_t ctas = 0; // virtual CTAs: the user's grid
+  unsigned P = 0;    // persistent CTAs of the clone's launch, 0 = not persistent
   size_t bytes = 0;
-  void alloc(uint64_t ctas);
+  void alloc(uint64_t ctas, unsigned P = 0);
   void release();
-  void reset(CUstream s);                      // request 0, no CTA done
+  void reset(CUstream s);                      // all zero: request 0, nothing done
   void set_request(CUstream s, uint32_t value); // memset (stream-ordered)
-  uint64_t done_count();                       // synchronous read of the bitmap
+  uint64_t done_count();                       // synchronous: virtual CTAs finished
+  bool all_done() { return done_count() == ctas; }
+};
+
+/// How a kernel's clone is launched, decided per kernel from its info global
+/// at run time: persistent (flag bit 4) -> grid (P, 1, 1) with
+/// P = min(total CTAs, SMs x cuOccupancyMaxActiveBlocksPerMultiprocessor(
+/// clone, threads per block, dynamic shared memory)), computed once per
+/// configure(); else the user's grid. Same block and dynamic shared memory
+/// either way. Owns the control block (sized for the kind). A relaunch after
+/// a stop (request back to 0) uses the same P and control block.
+struct CloneLaunch {
+  std::string name; // __gmem_pre_<sym>
+  CUfunction fn = nullptr;
+  CloneInfo info;
+  bool persistent = false;
+  unsigned P = 0; // persistent: CTAs launched; 0 otherwise
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  unsigned smem = 0;
+  Ctl ctl;
+
+  CloneLaunch() = default;
+  CloneLaunch(const CloneLaunch &) = delete;
+  CloneLaunch &operator=(const CloneLaunch &) = delete;
+  ~CloneLaunch() { ctl.release(); }
+  /// Finds the clone of `sym` and reads its info; "" or why it cannot be used
+  /// (no clone, no info global, bad magic, version other than 2).
+  std::string find(const Module &m, const std::string &sym);
+  /// Sets the user's launch (grid, block, dynamic shared memory), computes P
+  /// (persistent clones) and allocates the zeroed-on-reset control block;
+  /// "" or why it cannot be launched. sms: the device's multiprocessors.
+  std::string configure(const unsigned g[3], const unsigned b[3], unsigned dyn_smem, int sms);
+  uint64_t total() const { return (uint64_t)grid[0] * grid[1] * grid[2]; }
+  /// The clone's launch grid: (P, 1, 1) or the user's grid.
+  void launch_grid(unsigned out[3]) const;
+  /// cuLaunchKernel of the clone; params must end with ctl.ptr and the
+  /// user's grid (Launch::params(true)).
+  void launch(void **params, CUstream s) const;
+  /// "persistent", "P" (0 when not persistent), "info_version", "info_flags".
+  void describe(Json &j) const;
 };
 
 uint64_t buffer_seed(const std::string &name, int param);

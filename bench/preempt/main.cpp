@@ -91,10 +91,40 @@ int self_test() {
   EXPECT(buffer_seed("k", 0) != buffer_seed("k", 1));
   std::vector<std::string> g = ptx_globals(
       ".visible .global .align 4 .u32 g_count;\n.global .align 8 .u64 g_ptr;\n"
-      ".visible .global .align 4 .b8 __gmem_pre_info_k[20] = {71};\n"
+      ".visible .global .align 4 .b8 __gmem_pre_info_k[20] = {71, 77, 80, 49, 2, 0, 0, 0, 16};\n"
       ".visible .global .align 4 .b8 tab[16] = {1, 2};\n\tld.global.u32 %r1, [g_count];\n"
       ".extern .global .align 4 .u32 ext;\n.const .align 4 .u32 c;\n");
   EXPECT(g.size() == 3 && g[0] == "g_count" && g[1] == "g_ptr" && g[2] == "tab");
+  // Clone ABI version 2: info words, both kinds of control block.
+  auto info = [](std::vector<uint32_t> w) {
+    std::vector<uint8_t> b(w.size() * 4);
+    memcpy(b.data(), w.data(), b.size());
+    return parse_clone_info(b);
+  };
+  CloneInfo ci = info({0x31504d47u, 2, 0x15, 3, 16});
+  EXPECT(ci.error.empty() && ci.persistent() && ci.loop_checkpoints == 3 && ci.interval_k == 16);
+  ci = info({0x31504d47u, 2, 5, 1, 16});
+  EXPECT(ci.error.empty() && !ci.persistent());
+  ci = info({0x31504d47u, 1, 5, 1, 16});
+  EXPECT(ci.error == "info version 1, harness expects 2");
+  EXPECT(!info({0x12345678u, 2, 0, 0, 0}).error.empty());
+  EXPECT(!info({0x31504d47u, 2, 10, 0, 0}).error.empty()); // NoClone
+  EXPECT(!info({0x31504d47u, 2}).error.empty());            // short
+  EXPECT(parse_clone_info({}).error == "no info global");
+  {
+    // Not persistent: {request, reserved, bitmap}; 40 CTAs, 0, 2, 31 and 32
+    // done (bit 8 of the second word is CTA 40, past the grid).
+    uint32_t w[4] = {1, 0, 0x80000005u, 0x1u | 0x100u};
+    EXPECT(ctl_work_done(w, 4, 40, 0) == 4);
+    // Persistent, P = 2: {request, next, redo[4]}; 10 tickets of 100 taken,
+    // two listed for redo -> 8 done; next past total counts as total.
+    uint32_t p[6] = {2, 10, 0, 4, 7, 0};
+    EXPECT(ctl_work_done(p, 6, 100, 2) == 8);
+    uint32_t q[6] = {0, 107, 0, 0, 0, 0};
+    EXPECT(ctl_work_done(q, 6, 100, 2) == 100);
+    uint32_t z[6] = {0, 0, 0, 0, 0, 0};
+    EXPECT(ctl_work_done(z, 6, 100, 2) == 0);
+  }
   const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
   {
     std::ofstream f(path);

@@ -10,9 +10,12 @@
 //           after the launch call (0 .. 1.2 x the kernel's run time);
 //   device: a one-thread trigger kernel on the high-priority stream writes
 //           the request a random %globaltimer delay after it starts.
-// If some CTA did not finish (done bitmap), the request goes back to 0 and
-// the clone is relaunched with the same control block; then every CTA must
-// be done and every buffer must equal the reference, byte for byte.
+// If some CTA did not finish (done bitmap; for a persistent clone, tickets
+// not taken or listed in redo), the request goes back to 0 and the clone is
+// relaunched with the same control block (and the same P); then every
+// (virtual) CTA must be done and every buffer must equal the reference, byte
+// for byte. Clones are launched per ABI version 2 (CloneLaunch): persistent
+// ones with grid (P, 1, 1), the others with the instance's grid.
 #include "parts.h"
 
 #include <algorithm>
@@ -47,18 +50,21 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     mod.reset(new Module());
     mod->load(in.ptx);
   }
-  std::string clone_name = "__gmem_pre_" + in.sym;
-  if (!mod->has(clone_name))
-    return j.str("error", "no clone " + clone_name + " (entry-only/no-clone kernel)").text();
-  CUfunction orig = mod->fn(in.sym), clone = mod->fn(clone_name);
+  CloneLaunch cl;
+  std::string why = cl.find(*mod, in.sym);
+  if (why.empty())
+    why = cl.configure(in.grid, in.block, 0, gpu.sms);
+  cl.describe(j);
+  if (!why.empty())
+    return j.str("error", why).text();
+  CUfunction orig = mod->fn(in.sym);
+  Ctl &ctl = cl.ctl;
   uint32_t request = in.pred == "idempotent" ? 2 : 1;
   j.integer("request", request);
   CUstream s = gpu.lo;
 
   Launch L;
   L.setup(in, h, s);
-  Ctl ctl;
-  ctl.alloc(in.ctas());
   L.set_ctl(ctl.ptr);
   const auto &bufs = L.bufs();
   const auto &bytes = L.bytes();
@@ -115,9 +121,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   // The clone, not preempted, must agree with the original.
   restore();
   ctl.reset(s);
-  launch(clone, in, L.params(true), s);
+  cl.launch(L.params(true), s);
   wait_stream(s, 5.0);
-  bool clone_all_done = ctl.done_count() == in.ctas();
+  bool clone_all_done = ctl.all_done();
   int p = -1;
   uint64_t off = 0;
   bool clone_exact = diff_vs_ref(&p, &off) == 0;
@@ -142,7 +148,7 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       void *kp[] = {&rp, &v, &delay_ns};
       CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, gpu.hi, kp, nullptr));
     }
-    launch(clone, in, L.params(true), s);
+    cl.launch(L.params(true), s);
     if (mode == 1) {
       spin_until(now_s() + frac * kernel_us * 1e-6);
       CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
@@ -157,10 +163,10 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     } else {
       ++T.cut;
       ++T.cut_by[mode];
-      ctl.set_request(s, 0);
-      launch(clone, in, L.params(true), s);
+      ctl.set_request(s, 0); // only the request: next/redo (or the bitmap) stay
+      cl.launch(L.params(true), s); // same P, same control block
       wait_stream(s, 5.0);
-      if (ctl.done_count() != in.ctas())
+      if (!ctl.all_done())
         ++T.incomplete;
     }
     if (deterministic && diff_vs_ref(&T.first_bad_param, &T.first_bad_offset))
@@ -181,7 +187,6 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     if (ref[i])
       cuMemFree(ref[i]);
   }
-  ctl.release();
   cuEventDestroy(e0);
   cuEventDestroy(e1);
   return j.text();
@@ -223,6 +228,8 @@ int run_correctness(const PartOptions &o) {
             report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
             if (e.sticky())
               _exit(5);
+          } catch (const std::exception &e) {
+            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
           }
         }
       },

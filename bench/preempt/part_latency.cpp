@@ -13,6 +13,10 @@
 // victim. Trials where every CTA finished anyway count as too late.
 // Also: the same for victims built with other check budgets, and each
 // victim's steady-state cost (clone at request 0 against the original).
+// Clones are launched per ABI version 2 (CloneLaunch): a persistent clone
+// (info flag bit 4) with grid (P, 1, 1), P = min(grid, SMs x its occupancy),
+// its virtual CTAs taking the victim's grid; the others with the victim's
+// grid. "Too late" = every (virtual) CTA finished.
 #include "parts.h"
 
 #include <algorithm>
@@ -20,6 +24,8 @@
 #include <cstdio>
 #include <unistd.h>
 #include <cstring>
+#include <functional>
+#include <stdexcept>
 #include <memory>
 #include <random>
 
@@ -35,17 +41,17 @@ struct Item {
 };
 
 struct Victim {
-  CUfunction orig = nullptr, clone = nullptr;
+  CUfunction orig = nullptr;
+  CloneLaunch clone; // owns the control block
   unsigned grid = 0;
   int iters = 1, mask = 0, n = 0;
   CUdeviceptr in = 0, out = 0, pristine = 0, ref = 0;
   uint64_t out_bytes = 0;
   volatile int *started = nullptr;
   CUdeviceptr started_dev = 0;
-  std::vector<uint32_t> info;
   double cta_us = 0, measured_ms = 0;
-  unsigned long long slots[6];
-  void *params[6];
+  unsigned long long slots[9];
+  void *params[9];
 
   ~Victim() {
     for (CUdeviceptr p : {in, out, pristine, ref})
@@ -54,7 +60,9 @@ struct Victim {
     if (started)
       cuMemFreeHost((void *)started);
   }
-  void **args(const std::string &victim, CUdeviceptr ctl) {
+  /// Parameters of the original (clone = false) or of the clone: the
+  /// victim's, then the control block and the user's grid (grid, 1, 1).
+  void **args(const std::string &victim, bool for_clone) {
     int k = 0;
     slots[k++] = in;
     slots[k++] = out;
@@ -64,19 +72,38 @@ struct Victim {
     if (victim == "victim_tiled")
       slots[k++] = (unsigned)n;
     slots[k++] = started_dev;
-    slots[k] = ctl;
-    for (int i = 0; i <= k; ++i)
+    if (for_clone) {
+      slots[k++] = clone.ctl.ptr;
+      slots[k++] = clone.grid[0];
+      slots[k++] = clone.grid[1];
+      slots[k++] = clone.grid[2];
+    }
+    for (int i = 0; i < k; ++i)
       params[i] = &slots[i];
     return params;
   }
+  /// The victim's grid (1-D, 256 threads) for the clone: P and control block.
+  void set_grid(unsigned g, int sms) {
+    grid = g;
+    const unsigned gd[3] = {g, 1, 1}, bd[3] = {256, 1, 1};
+    std::string why = clone.configure(gd, bd, 0, sms);
+    if (!why.empty())
+      throw std::runtime_error(why);
+  }
+  void launch_orig(const std::string &victim, CUstream s) {
+    CU(cuLaunchKernel(orig, grid, 1, 1, 256, 1, 1, 0, s, args(victim, false), nullptr));
+  }
+  void launch_clone(const std::string &victim, CUstream s) {
+    clone.launch(args(victim, true), s);
+  }
 };
 
-double time_launch(CUfunction f, unsigned grid, void **args, CUstream s) {
+double time_launch(const std::function<void()> &go, CUstream s) {
   CUevent a, b;
   CU(cuEventCreate(&a, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&b, CU_EVENT_DEFAULT));
   CU(cuEventRecord(a, s));
-  CU(cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, s, args, nullptr));
+  go();
   CU(cuEventRecord(b, s));
   CU(cuStreamSynchronize(s));
   float ms = 0;
@@ -86,15 +113,15 @@ double time_launch(CUfunction f, unsigned grid, void **args, CUstream s) {
   return ms;
 }
 
-void prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helpers &h, Ctl &ctl) {
+/// "" or why the victim cannot be run (its clone is missing or of another ABI).
+std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helpers &h) {
   v.orig = m.fn(it.victim);
-  v.clone = m.fn("__gmem_pre_" + it.victim);
-  std::vector<uint8_t> info = m.global_bytes("__gmem_pre_info_" + it.victim);
-  v.info.assign(5, 0);
-  if (info.size() >= 20)
-    memcpy(v.info.data(), info.data(), 20);
+  std::string why = v.clone.find(m, it.victim);
+  if (!why.empty())
+    return why;
+  const std::string &name = it.victim;
   int nb = 0;
-  CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.clone, 256, 0));
+  CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.clone.fn, 256, 0));
   unsigned wave = (unsigned)(gpu.sms * std::max(nb, 1));
   bool accum = it.victim == "victim_accum";
   uint64_t floats = accum ? (1ull << 24) : (uint64_t)wave * 256;
@@ -119,31 +146,31 @@ void prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helpers &h, C
   CU(cuMemHostAlloc(&host, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
   v.started = (volatile int *)host;
   CU(cuMemHostGetDevicePointer(&v.started_dev, host, 0));
+  auto clone_run = [&] {
+    v.clone.ctl.reset(gpu.lo);
+    return time_launch([&] { v.launch_clone(name, gpu.lo); }, gpu.lo);
+  };
   // Calibrate: one wave at a small iteration count, scaled to the target.
-  v.grid = wave;
-  ctl.alloc(wave);
-  ctl.reset(gpu.lo);
+  v.set_grid(wave, gpu.sms);
   v.iters = it.victim == "victim_tiled" ? 64 : 2000;
-  double t0 = time_launch(v.clone, v.grid, v.args(it.victim, ctl.ptr), gpu.lo);
+  double t0 = clone_run();
   double per_iter_ms = t0 / v.iters;
   if (accum) {
     v.iters = std::max(1, (int)(0.020 / per_iter_ms)); // ~20 us CTAs
-    ctl.reset(gpu.lo);
-    v.cta_us = 1000.0 * time_launch(v.clone, v.grid, v.args(it.victim, ctl.ptr), gpu.lo);
+    v.cta_us = 1000.0 * clone_run();
     double waves = std::max(1.0, std::round(it.target_ms / std::max(v.cta_us / 1000.0, 1e-4)));
-    v.grid = (unsigned)std::min(waves * wave, 2.0e9);
+    v.set_grid((unsigned)std::min(waves * wave, 2.0e9), gpu.sms);
   } else {
     v.iters = std::max(1, (int)std::min(it.target_ms / per_iter_ms, 2.0e9));
   }
-  ctl.alloc(v.grid);
-  ctl.reset(gpu.lo);
-  v.measured_ms = time_launch(v.clone, v.grid, v.args(it.victim, ctl.ptr), gpu.lo);
+  v.measured_ms = clone_run();
   if (!accum)
     v.cta_us = 1000.0 * v.measured_ms;
   // Reference output of the original (for verified relaunches).
   CU(cuMemcpyDtoD(v.out, v.pristine, v.out_bytes));
-  time_launch(v.orig, v.grid, v.args(it.victim, 0), gpu.lo);
+  time_launch([&] { v.launch_orig(name, gpu.lo); }, gpu.lo);
   CU(cuMemcpyDtoD(v.ref, v.out, v.out_bytes));
+  return "";
 }
 
 std::string stats(const std::vector<double> &v) {
@@ -167,13 +194,16 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
   j.str("variant", it.variant).str("victim", it.victim).str("kind", it.kind)
       .num("target_ms", it.target_ms);
   Victim v;
-  Ctl ctl;
-  prepare(v, it, *m, gpu, h, ctl);
+  std::string why = prepare(v, it, *m, gpu, h);
+  if (!why.empty())
+    return j.str("error", why).text();
+  Ctl &ctl = v.clone.ctl;
   bool idem = it.victim != "victim_accum";
   uint32_t request = idem ? 2 : 1;
-  j.integer("request", request).integer("grid", v.grid).integer("iters", v.iters)
-      .integer("info_flags", v.info[2]).integer("loop_checkpoints", v.info[3])
-      .integer("interval_k", v.info[4])
+  j.integer("request", request).integer("grid", v.grid).integer("iters", v.iters);
+  v.clone.describe(j);
+  j.integer("loop_checkpoints", v.clone.info.loop_checkpoints)
+      .integer("interval_k", v.clone.info.interval_k)
       .num("measured_ms", v.measured_ms).num("cta_us", v.cta_us);
   CUstream s = gpu.lo;
   if (it.kind == "steady") {
@@ -184,7 +214,14 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
         bool c = (k == 0) == cf;
         if (c)
           ctl.reset(s);
-        double t = time_launch(c ? v.clone : v.orig, v.grid, v.args(it.victim, c ? ctl.ptr : 0), s);
+        double t = time_launch(
+            [&] {
+              if (c)
+                v.launch_clone(it.victim, s);
+              else
+                v.launch_orig(it.victim, s);
+            },
+            s);
         (c ? tc : to).push_back(t);
       }
     }
@@ -206,8 +243,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     ctl.reset(s);
     *v.started = 0;
     __sync_synchronize();
-    CU(cuLaunchKernel(v.clone, v.grid, 1, 1, 256, 1, 1, 0, s, v.args(it.victim, ctl.ptr),
-                      nullptr));
+    v.launch_clone(it.victim, s);
     CU(cuEventRecord(eend, s));
     double wait_until = now_s() + 2.0;
     while (!*v.started && now_s() < wait_until) {
@@ -228,8 +264,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     CU(cuStreamSynchronize(gpu.hi));
     float ms = 0;
     CU(cuEventElapsedTime(&ms, ew, eend));
-    uint64_t done = ctl.done_count();
-    if (done == ctl.ctas) {
+    if (ctl.all_done()) {
       ++late;
     } else {
       host_us.push_back((t1 - t0) * 1e6);
@@ -237,11 +272,10 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
       remaining_ms.push_back(v.measured_ms * (1.0 - frac));
     }
     if (verify) {
-      ctl.set_request(s, 0);
-      CU(cuLaunchKernel(v.clone, v.grid, 1, 1, 256, 1, 1, 0, s, v.args(it.victim, ctl.ptr),
-                        nullptr));
+      ctl.set_request(s, 0); // same P and control block: the rest of the work
+      v.launch_clone(it.victim, s);
       wait_stream(s, 5.0 + 2e-3 * v.measured_ms);
-      if (ctl.done_count() != ctl.ctas)
+      if (!ctl.all_done())
         ++incomplete;
       ++verified;
       if (idem && device_diff(h, s, v.out, v.ref, v.out_bytes, nullptr))
@@ -250,7 +284,6 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
   }
   cuEventDestroy(ew);
   cuEventDestroy(eend);
-  ctl.release();
   j.integer("trials", trials).integer("too_late", late).raw("host_us", stats(host_us))
       .raw("device_us", stats(dev_us)).num("remaining_ms_p50", percentile(remaining_ms, 50))
       .integer("verified_relaunches", verified).integer("verify_mismatches", bad)
@@ -311,9 +344,11 @@ int run_latency(const PartOptions &o) {
             report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
             _exit(5);
           } catch (const CudaError &e) {
-            report(i, Json().str("victim", items[i].victim).str("error", e.what()).text());
+            report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
             if (e.sticky())
               _exit(5);
+          } catch (const std::exception &e) {
+            report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
           }
         }
       },

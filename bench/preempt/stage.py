@@ -15,7 +15,9 @@ Writes OUT/:
   overhead_manifest.txt  overhead_sizes.txt resolved to symbols;
   preempt_bench          the harness (g++, static libstdc++), checked here with
                self-test and dry runs against the stub libcuda;
-  stage.json   commands and what was staged.
+  stage.json   commands and what was staged, with the clones' info versions
+               (the harness speaks clone ABI version 2 and reports an
+               instance whose clone is of another version as an error).
 Then, on the GPU machine: bash bench/preempt/run_on_device.sh (.stage carried).
 """
 
@@ -63,6 +65,47 @@ def ptxas(ptx):
     cubin = ptx[:-4] + ".cubin"
     run([os.path.join(CUDA, "bin", "ptxas"), "-arch=sm_90", ptx, "-o", cubin])
     return cubin
+
+
+INFO_RE = re.compile(r"\.global\s+\.align\s+\d+\s+\.(b8|u32|b32)\s+(__gmem_pre_info_\w+)"
+                     r"\[(\d+)\]\s*(?:=\s*\{([^}]*)\})?")
+ABI_VERSION = 2
+PERSISTENT = 0x10
+
+
+def clone_infos(text):
+    """{kernel: (version, flags)} from the __gmem_pre_info_* globals of a PTX text
+    (initialisers as LLVM prints them: bytes, or 32-bit words; missing
+    trailing values are zero)."""
+    out = {}
+    for m in INFO_RE.finditer(text):
+        kind, name, init = m.group(1), m.group(2), m.group(4) or ""
+        vals = [int(v, 0) for v in init.replace(" ", "").split(",") if v]
+        if kind == "b8":
+            vals += [0] * (20 - len(vals))
+            words = [int.from_bytes(bytes(vals[4 * i:4 * i + 4]), "little") for i in range(5)]
+        else:
+            words = vals + [0] * (5 - len(vals))
+        out[name[len("__gmem_pre_info_"):]] = (words[1], words[2])
+    return out
+
+
+def describe_infos(what, infos):
+    """One line: how many clones of which ABI version, how many persistent;
+    a warning when the harness (ABI version 2) would refuse some."""
+    versions = {}
+    for v, _ in infos.values():
+        versions[v] = versions.get(v, 0) + 1
+    pers = sum(1 for v, f in infos.values() if v == ABI_VERSION and f & PERSISTENT)
+    print("%s: %d info globals, versions %s, %d persistent (flag bit 4)"
+          % (what, len(infos), ", ".join("v%d: %d" % kv for kv in sorted(versions.items()))
+             or "-", pers))
+    old = sum(n for v, n in versions.items() if v != ABI_VERSION)
+    if old:
+        print("warning: %s: %d clones are not ABI version %d; the harness reports those "
+              "instances as errors ('info version N, harness expects %d')"
+              % (what, old, ABI_VERSION, ABI_VERSION), file=sys.stderr)
+    return {"versions": {str(k): v for k, v in versions.items()}, "persistent": pers}
 
 
 def resolve_overhead(out, corpus_manifest):
@@ -126,12 +169,16 @@ def main():
     manifest = os.path.join(corpus, "manifest.txt")
     ptx_dir = os.path.join(corpus, "ptx")
     clones = 0
+    corpus_infos = {}
     for f in sorted(os.listdir(ptx_dir)):
         if f.endswith(".ptx"):
             ptx = os.path.join(ptx_dir, f)
-            clones += open(ptx).read().count(".entry __gmem_pre_")
+            text = open(ptx).read()
+            clones += text.count(".entry __gmem_pre_")
+            corpus_infos.update({f + ":" + k: v for k, v in clone_infos(text).items()})
             ptxas(ptx)
     print("corpus: %d clones in %s" % (clones, ptx_dir))
+    stage["corpus_info"] = describe_infos("corpus", corpus_infos)
     if clones == 0:
         sys.exit("error: the corpus PTX has no clones (was the plugin built with the "
                  "checkpoint pass, GMEM_CHECKPOINTS unset?)")
@@ -149,6 +196,8 @@ def main():
                                             os.path.join(HERE, "kernels.cu"), "-o", ptx]
             run(cmd, env=env)
             ptxas(ptx)
+            stage["kernels%s_info" % suffix] = describe_infos(
+                os.path.basename(ptx), clone_infos(open(ptx).read()))
             stage["steps"].append({"kernels": ptx, "budget": budget or "default",
                                    "command": " ".join(cmd)})
 

@@ -27,6 +27,16 @@ def fmt(x, spec="%.1f"):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else spec % x
 
 
+def clone_kind(i):
+    """The clone's launch: "persistent P=N", "grid" (user's grid), or "-" when
+    the results predate ABI version 2 (no "persistent" key)."""
+    if "persistent" not in i:
+        return "-"
+    if "error" in i and i.get("info_version") != 2:
+        return "info v%s" % i["info_version"] if "info_version" in i else "-"
+    return "persistent P=%d" % i.get("P", 0) if i["persistent"] else "grid"
+
+
 def correctness(doc, lines):
     items = doc["items"]
     ok = [i for i in items if "error" not in i]
@@ -37,6 +47,9 @@ def correctness(doc, lines):
               "Command: `%s`" % doc.get("command", ""), "",
               "| | count |", "| --- | --- |",
               "| instances run / with errors | %d / %d |" % (len(ok), len(err)),
+              "| ... run with a persistent clone (ABI 2, grid (P,1,1)) | %s |"
+              % (sum(1 for i in ok if i.get("persistent")) if any("persistent" in i for i in ok)
+                 else "-"),
               "| preemptions (trials) | %d |" % tot("trials"),
               "| ... that cut work (some CTA skipped or aborted) | %d |" % tot("cut"),
               "| ... that came too late (every CTA had finished) | %d |" % tot("too_late"),
@@ -65,11 +78,11 @@ def correctness(doc, lines):
     if err:
         lines += ["Errors:", ""] + ["* `%s`: %s" % (i.get("name", "?"), i["error"]) for i in err]
         lines.append("")
-    lines += ["| instance | request | CTAs | kernel us | trials | cut | late | mismatches |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines += ["| instance | clone | request | CTAs | kernel us | trials | cut | late | mismatches |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for i in ok:
-        lines.append("| `%s` | %s | %d | %s | %d | %d | %d | %s |" % (
-            i["name"], i.get("request"), i.get("ctas", 0), fmt(i.get("kernel_us")),
+        lines.append("| `%s` | %s | %s | %d | %s | %d | %d | %d | %s |" % (
+            i["name"], clone_kind(i), i.get("request"), i.get("ctas", 0), fmt(i.get("kernel_us")),
             i.get("trials", 0), i.get("cut", 0), i.get("too_late", 0),
             i.get("mismatches", 0) if i.get("deterministic") else "n/a"))
     lines.append("")
@@ -92,14 +105,26 @@ def overhead(doc, lines):
                   100 * geo, 100 * worst["overhead"] if worst else float("nan"),
                   worst["name"] if worst else "-"),
               ""]
-    lines += ["| kernel | orig ms | clone ms | overhead (median) | overhead (min) | rounds |",
-              "| --- | --- | --- | --- | --- | --- |"]
+    pers = [i for i in items if i.get("persistent")]
+    if any("persistent" in i for i in items):
+        r = [1 + i["overhead"] for i in pers if i["overhead"] > -1]
+        g = math.exp(sum(math.log(x) for x in r) / len(r)) - 1 if r else float("nan")
+        lines.insert(len(lines) - 1, "* persistent clones: %d of %d (geomean overhead %s); "
+                     "the others run on the user's grid" % (
+                         len(pers), len(items), fmt(100 * g, "%+.2f%%")))
+    incomplete = [i["name"] for i in items if i.get("clone_all_done") is False]
+    if incomplete:
+        lines.insert(len(lines) - 1, "* **clone left work undone at request 0 (time "
+                     "meaningless)**: " + ", ".join("`%s`" % n for n in incomplete))
+    lines += ["| kernel | clone | orig ms | clone ms | overhead (median) | overhead (min) | rounds |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for i in sorted(items, key=lambda i: -i["overhead"]):
-        lines.append("| `%s` | %.3f | %.3f | %+.2f%% | %+.2f%% | %d |" % (
-            i["name"], i["orig_ms"], i["clone_ms"], 100 * i["overhead"],
+        lines.append("| `%s` | %s | %.3f | %.3f | %+.2f%% | %+.2f%% | %d |" % (
+            i["name"], clone_kind(i), i["orig_ms"], i["clone_ms"], 100 * i["overhead"],
             100 * i.get("overhead_min", float("nan")), i.get("rounds", 0)))
     for i in err:
-        lines.append("| `%s` | error: %s | | | | |" % (i.get("name", "?"), i["error"][:120]))
+        lines.append("| `%s` | %s | error: %s | | | | |" % (i.get("name", "?"), clone_kind(i),
+                                                         i["error"][:120]))
     lines.append("")
 
 
@@ -115,14 +140,14 @@ def latency(doc, lines):
               "right before the write to the event after the victim. Too late: every CTA had "
               "finished anyway (excluded from the percentiles). Remaining: how long the victim "
               "would still have run without preemption (median).", "",
-              "| budget | victim | request | target ms | run ms | CTA us | K | trials | late | "
-              "host p50 / p99 us | device p50 / p99 us | remaining ms | verified (bad) |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
+              "late | host p50 / p99 us | device p50 / p99 us | remaining ms | verified (bad) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for i in lat:
         h, d = i.get("host_us", {}), i.get("device_us", {})
-        lines.append("| %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | %s / %s | %s / %s | "
+        lines.append("| %s | %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | %s / %s | %s / %s | "
                      "%s | %d (%d) |" % (
-                         i["variant"], i["victim"], i["request"], i["target_ms"],
+                         i["variant"], i["victim"], clone_kind(i), i["request"], i["target_ms"],
                          i.get("measured_ms", 0), i.get("cta_us", 0), i.get("interval_k", "-"),
                          i.get("trials", 0), i.get("too_late", 0), fmt(h.get("p50")),
                          fmt(h.get("p99")), fmt(d.get("p50")), fmt(d.get("p99")),
@@ -131,10 +156,12 @@ def latency(doc, lines):
     lines.append("")
     if steady:
         lines += ["Victims' steady-state cost (clone at request 0 vs. original, ~10 ms runs):", "",
-                  "| budget | victim | orig ms | clone ms | overhead |", "| --- | --- | --- | --- | --- |"]
+                  "| budget | victim | clone | orig ms | clone ms | overhead |",
+                  "| --- | --- | --- | --- | --- | --- |"]
         for i in steady:
-            lines.append("| %s | %s | %.3f | %.3f | %+.2f%% |" % (
-                i["variant"], i["victim"], i["orig_ms"], i["clone_ms"], 100 * i["overhead"]))
+            lines.append("| %s | %s | %s | %.3f | %.3f | %+.2f%% |" % (
+                i["variant"], i["victim"], clone_kind(i), i["orig_ms"], i["clone_ms"],
+                100 * i["overhead"]))
         lines.append("")
     if err:
         lines += ["Errors:", ""] + ["* %s %s: %s" % (i.get("variant", ""), i.get("victim", "?"),

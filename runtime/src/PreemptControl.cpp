@@ -1,5 +1,7 @@
 #include "PreemptControl.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace gmem {
@@ -57,15 +59,22 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     C.Why = err(("cannot read " + Info).c_str(), R);
     return C;
   }
-  if (W[0] != PreInfoMagic || W[1] != PreInfoVersion) {
-    C.Why = Info + ": unknown magic/version";
+  if (W[0] != PreInfoMagic) {
+    C.Why = Info + ": unknown magic";
+    return C;
+  }
+  if (W[1] != PreInfoVersion) {
+    // A version-1 clone takes no grid parameters: launched with this
+    // runtime's arguments it would read garbage. Its module must be rebuilt.
+    C.Why = Info + ": checkpoint ABI version " + std::to_string(W[1]) + ", this runtime needs " +
+            std::to_string(PreInfoVersion) + " (rebuild with the current gmem pass)";
     return C;
   }
   C.Flags = W[2];
   C.LoopCheckpoints = W[3];
   C.IntervalK = W[4];
 
-  // The clone's parameters: the kernel's, then the control-block pointer.
+  // The clone's parameters: the kernel's, then ctl and the user's grid.
   for (size_t I = 0; I < 4096; ++I) {
     size_t Off = 0, Size = 0;
     if (D.funcGetParamInfo(C.Fn, I, &Off, &Size) != CUDA_SUCCESS)
@@ -78,32 +87,85 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     C.Why = "parameter layout of the clone unavailable";
     return C;
   }
-  if (C.Size.back() != 8) {
-    C.Why = "the clone's last parameter is not a pointer";
+  if (N < CloneExtraParams || C.Size[N - 4] != 8 || C.Size[N - 3] != 4 || C.Size[N - 2] != 4 ||
+      C.Size[N - 1] != 4) {
+    C.Why = "the clone's last parameters are not (ctl pointer, grid_x, grid_y, grid_z)";
     return C;
   }
+  const size_t K = N - CloneExtraParams;
   if (!E.ParamSize.empty()) {
-    if (E.ParamSize.size() != N - 1) {
-      C.Why = "the clone has " + std::to_string(N - 1) + " kernel parameters, the kernel " +
+    if (E.ParamSize.size() != K) {
+      C.Why = "the clone has " + std::to_string(K) + " kernel parameters, the kernel " +
               std::to_string(E.ParamSize.size());
       return C;
     }
-    for (size_t I = 0; I + 1 < N; ++I)
+    for (size_t I = 0; I < K; ++I)
       if (E.ParamSize[I] != C.Size[I]) {
         C.Why = "parameter " + std::to_string(I) + " of the clone differs from the kernel's";
         return C;
       }
   }
-  C.ArgBytes = C.Offset.back() + 8;
+  C.ArgBytes = C.Offset.back() + 4;
   C.Ok = true;
   return C;
 }
 
-Slot *SlotPool::acquire(uint64_t Ctas) {
-  if (Ctas == 0 || Ctas > MaxCtas)
+int CloneInfo::residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem) {
+  for (const Occupancy &O : Occupancies)
+    if (O.Threads == Threads && O.Smem == Smem)
+      return O.Blocks;
+  Occupancy O;
+  O.Threads = Threads;
+  O.Smem = Smem;
+  if (Threads == 0 || Threads > INT_MAX ||
+      D.occupancyMaxActiveBlocks(&O.Blocks, Fn, int(Threads), Smem) != CUDA_SUCCESS ||
+      O.Blocks < 0)
+    O.Blocks = 0;
+  if (Occupancies.size() < MaxOccupancies) {
+    Occupancies.push_back(O);
+  } else {
+    Occupancies[NextOccupancy] = O;
+    NextOccupancy = (NextOccupancy + 1) % MaxOccupancies;
+  }
+  return O.Blocks;
+}
+
+bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
+               const unsigned Block[3], unsigned Shmem, ClonePlan &Out) {
+  const uint64_t Total = ctaCount(Grid);
+  if (Total == 0)
+    return false;
+  if (!C.persistent()) {
+    if (Total > SlotPool::MaxCtas)
+      return false;
+    for (int I = 0; I < 3; ++I)
+      Out.Grid[I] = Grid[I];
+    Out.Words = (Total + 31) / 32;
+    return true;
+  }
+  // Tickets are 32-bit and redo holds ticket + 1.
+  if (Total >= (1ull << 31) || Sms <= 0)
+    return false;
+  const uint64_t Threads = ctaCount(Block);
+  if (Threads > UINT32_MAX)
+    return false;
+  const int PerSm = C.residentPerSm(D, uint32_t(Threads), Shmem);
+  if (PerSm <= 0)
+    return false;
+  // More CTAs than fit at once would only queue behind the resident ones;
+  // any P >= 1 is correct, so the pool's largest block bounds it too (far
+  // above what a GPU keeps resident).
+  const uint64_t P = std::min({Total, uint64_t(Sms) * uint64_t(PerSm), SlotPool::MaxWords / 2});
+  Out.Grid[0] = unsigned(P);
+  Out.Grid[1] = Out.Grid[2] = 1;
+  Out.Words = 2 * P;
+  return true;
+}
+
+Slot *SlotPool::acquire(uint64_t Words) {
+  if (Words == 0 || Words > MaxWords)
     return nullptr;
-  const uint64_t Words = (Ctas + 31) / 32;
-  unsigned Class = 3; // at least 8 words (256 CTAs)
+  unsigned Class = 3; // at least 8 words (256 CTAs of a bitmap)
   while ((1ull << Class) < Words)
     ++Class;
   if (Free.size() <= Class)
@@ -151,8 +213,9 @@ void SlotPool::release(Slot *S) {
   --InUse;
 }
 
-bool buildArgs(Slot &S, const CloneInfo &C, void **Params, void **Extra) {
-  const size_t N = C.Size.size() - 1; // the kernel's own parameters
+bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
+               void **Extra) {
+  const size_t N = C.kernelParams();
   S.Args.assign(C.ArgBytes, 0);
   if (N > 0 && Params) {
     for (size_t I = 0; I < N; ++I) {
@@ -174,6 +237,12 @@ bool buildArgs(Slot &S, const CloneInfo &C, void **Params, void **Extra) {
   }
   const uint64_t Ctl = S.Mem;
   std::memcpy(S.Args.data() + C.Offset[N], &Ctl, sizeof Ctl);
+  // Always the user's grid: a persistent clone's virtual CTAs, ignored by
+  // an ordinary clone (whose launch grid is the same).
+  for (size_t I = 0; I < 3; ++I) {
+    const uint32_t G = UserGrid[I];
+    std::memcpy(S.Args.data() + C.Offset[N + 1 + I], &G, sizeof G);
+  }
   S.ArgSize = C.ArgBytes;
   S.Extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
   S.Extra[1] = S.Args.data();

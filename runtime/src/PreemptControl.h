@@ -2,16 +2,29 @@
 // preemptible clone and checkpoint facts (emitted by the gmem compiler
 // pass), and per-launch control blocks with the events that track them.
 //
-// ABI (docs/PREEMPTION_DESIGN.md): for kernel K the pass emits
-//   __gmem_pre_<K>(K's parameters..., gmem_ctl *ctl)     the clone
-//   __gmem_pre_info_<K> = {magic, version, flags, loop_checkpoints, interval_k}
-// and the clone obeys
+// ABI version 2 (docs/PREEMPTION_DESIGN.md): for kernel K the pass emits
+//   __gmem_pre_<K>(K's parameters..., gmem_ctl *ctl,
+//                  uint32_t grid_x, uint32_t grid_y, uint32_t grid_z)
+//   __gmem_pre_info_<K> = {magic, version 2, flags, loop_checkpoints, interval_k}
+// where grid_* is always the grid the user asked for. request (word 0) is
+// 0: run; 1: stop where no work is lost (CTAs not yet started return at
+// entry; a persistent CTA stops between virtual CTAs); 2: also leave at loop
+// checkpoints (only for launches found idempotent: a CTA cut mid-loop reruns
+// from its start). Version-1 clones (no grid parameters) are refused.
+//
+// Ordinary clone (flag Persistent clear): launched with the user's grid;
 //   struct gmem_ctl { uint32_t request; uint32_t reserved; uint32_t done[]; };
-// request 0: run; 1: CTAs not yet started return at entry; 2: also leave at
-// loop checkpoints (only for launches found idempotent: a CTA cut mid-loop
-// reruns from its start). A CTA that finishes sets its bit in done[]
-// (bid = bx + gx*(by + gy*bz)); a relaunch with the same grid, block and
-// control block runs only the CTAs whose bit is clear.
+// a CTA that finishes sets its bit in done[] (bid = bx + gx*(by + gy*bz)); a
+// relaunch with the same grid, block and control block runs only the CTAs
+// whose bit is clear.
+//
+// Persistent clone (flag Persistent): launched with grid (P, 1, 1), any
+// P >= 1, the user's block and dynamic shared memory; its CTAs take virtual
+// CTAs (tickets) from a counter until total = grid_x*grid_y*grid_z:
+//   struct gmem_ctl { uint32_t request; uint32_t next; uint32_t redo[2 * P]; };
+// redo[2p], redo[2p+1] hold ticket + 1 of virtual CTAs CTA p took but did
+// not finish. A relaunch must use the same P and control block (only request
+// back to 0): it runs the redo tickets first, then new ones.
 #pragma once
 
 #include "KernelCache.h"
@@ -27,13 +40,18 @@ namespace rt {
 namespace sched {
 
 constexpr uint32_t PreInfoMagic = 0x31504d47; // "GMP1"
-constexpr uint32_t PreInfoVersion = 1;
+constexpr uint32_t PreInfoVersion = 2;
 constexpr uint32_t PreInfoBytes = 20;
 enum PreInfoFlag : uint32_t {
   PreLoopCheckpoints = 1u << 0, ///< request 2 also stops CTAs in loops
   PreEntryOnly = 1u << 1,       ///< only entry checkpoints (e.g. grid-wide sync)
   PreUsesBarriers = 1u << 2,
+  PreNoClone = 1u << 3,    ///< no clone emitted (grid sync, clusters, asm exit)
+  PrePersistent = 1u << 4, ///< the clone loops over virtual CTAs (grid (P, 1, 1))
 };
+
+/// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
+constexpr size_t CloneExtraParams = 4;
 
 /// What the pass emitted next to one kernel, in one context (or why not).
 struct CloneInfo {
@@ -41,14 +59,30 @@ struct CloneInfo {
   std::string Why; ///< when !Ok
   CUfunction Fn = nullptr;
   uint32_t Flags = 0, LoopCheckpoints = 0, IntervalK = 0;
-  /// The clone's parameters: K's, then the control-block pointer.
+  /// The clone's parameters: K's, then ctl and the three grid words.
   std::vector<uint32_t> Offset, Size;
-  uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, pointer included
+  uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, grid words included
   int MirroredSmem = -1;  ///< dynamic shared memory limit last copied from K
 
+  /// Resident CTAs per SM of a persistent clone for one launch shape. The
+  /// driver's occupancy query costs more than the rest of a gated launch,
+  /// and programs launch few shapes; failures are kept too (Blocks 0).
+  struct Occupancy {
+    uint32_t Threads = 0, Smem = 0;
+    int Blocks = 0;
+  };
+  static constexpr size_t MaxOccupancies = 16;
+  std::vector<Occupancy> Occupancies;
+  size_t NextOccupancy = 0; ///< the entry replaced when the cache is full
+
+  size_t kernelParams() const { return Size.size() - CloneExtraParams; }
+  bool persistent() const { return (Flags & PrePersistent) != 0; }
   /// Whether a preemption may also stop CTAs inside loops (request 2),
   /// given that the launch is idempotent.
   bool loopStops() const { return (Flags & PreLoopCheckpoints) && !(Flags & PreEntryOnly); }
+  /// Resident CTAs per SM for Threads per CTA and Smem bytes of dynamic
+  /// shared memory (cached); 0 when the driver cannot tell.
+  int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem);
 };
 
 /// Looks up E's clone and checkpoint facts in the current context.
@@ -57,13 +91,15 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 /// One preemptible launch in flight: its control block, its events, the
 /// clone's arguments (kept for relaunches), and its protocol state.
 ///
-/// Device memory: [request][reserved][done bitmap: Words][hold], zeroed by a
-/// memset in the launch's stream before the clone. The launch's stream waits
-/// for hold == 0 after the clone; the scheduler sets hold = 1 before raising
-/// request and clears it only once a relaunch has finished every CTA.
+/// Device memory: [request][reserved / next][Words: done bitmap or redo][hold],
+/// zeroed by a memset in the launch's stream before the first clone instance
+/// (relaunches only rewrite request: the bitmap, next and redo carry the
+/// progress). The launch's stream waits for hold == 0 after the clone; the
+/// scheduler sets hold = 1 before raising request and clears it only once a
+/// relaunch has finished every CTA.
 struct Slot {
   CUdeviceptr Mem = 0;
-  uint32_t Words = 0; ///< bitmap capacity (32 CTAs per word)
+  uint32_t Words = 0; ///< capacity between word 1 and hold (bitmap or redo words)
   unsigned SizeClass = 0;
   /// EvDrain: after the latest clone instance (first launch or relaunch);
   /// EvDone: after the hold wait in the launch's stream; EvReq: after the
@@ -74,9 +110,11 @@ struct Slot {
   size_t ArgSize = 0;
   void *Extra[5] = {};
 
-  // The launch.
+  // The launch. Grid is what the clone is launched with, every instance:
+  // the user's grid, or (P, 1, 1) for a persistent clone, whose redo words
+  // are indexed by CTA so that P must never change between instances.
   const CloneInfo *Clone = nullptr;
-  unsigned Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
+  unsigned Grid[3] = {1, 1, 1}, UserGrid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
   int Level = 0;
   uint32_t StopRequest = 1; ///< 2 when the launch is idempotent and loops can stop
   uint64_t Seq = 0;
@@ -93,19 +131,24 @@ struct Slot {
   size_t words() const { return 2 + size_t(Words) + 1; }
 };
 
-/// Control blocks and their events, reused per context. Bitmaps come in
-/// power-of-two size classes; blocks are never freed while the context lives.
+/// Control blocks and their events, reused per context. Blocks come in
+/// power-of-two size classes of Words; they are never freed while the
+/// context lives.
 class SlotPool {
 public:
-  static constexpr uint64_t MaxCtas = 1ull << 20; ///< larger grids are not preemptible
+  /// Larger grids of ordinary clones are not preemptible (the done bitmap
+  /// would be too large); persistent clones need 2P words instead.
+  static constexpr uint64_t MaxCtas = 1ull << 20;
+  static constexpr uint64_t MaxWords = MaxCtas / 32;
 
   SlotPool(SchedDriver &D, unsigned MaxSlots) : D(D), MaxSlots(MaxSlots) {}
   SlotPool(const SlotPool &) = delete;
   SlotPool &operator=(const SlotPool &) = delete;
 
-  /// A slot whose bitmap covers Ctas, or null (too many in flight, grid
-  /// too large, or the driver refused memory or events).
-  Slot *acquire(uint64_t Ctas);
+  /// A slot with at least Words words for the bitmap or redo area, or null
+  /// (too many in flight, more than MaxWords, or the driver refused memory
+  /// or events).
+  Slot *acquire(uint64_t Words);
   void release(Slot *S);
   unsigned inUse() const { return InUse; }
   unsigned capacity() const { return MaxSlots; }
@@ -121,13 +164,30 @@ private:
 /// Fills S's parameter buffer for clone C: K's arguments, taken from
 /// Params (one pointer per parameter) or from an Extra buffer
 /// (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE) at K's offsets, then the control
-/// block's address. False when the arguments cannot be read.
-bool buildArgs(Slot &S, const CloneInfo &C, void **Params, void **Extra);
+/// block's address and the user's grid. False when the arguments cannot be
+/// read.
+bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
+               void **Extra);
 
 /// Linear CTA count of a grid (0 for an empty one).
 inline uint64_t ctaCount(const unsigned Grid[3]) {
   return uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2]);
 }
+
+/// How one launch of a clone is made: its grid and the words its control
+/// block needs.
+struct ClonePlan {
+  unsigned Grid[3] = {1, 1, 1};
+  uint64_t Words = 0;
+};
+
+/// The plan for launching clone C in place of the user's launch (Grid,
+/// Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
+/// per SM), Sms being the device's multiprocessors (unused otherwise).
+/// False when the launch cannot be preemptible (empty or too large a grid,
+/// occupancy unknown or zero).
+bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
+               const unsigned Block[3], unsigned Shmem, ClonePlan &Out);
 
 } // namespace sched
 } // namespace rt

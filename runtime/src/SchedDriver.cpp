@@ -13,13 +13,8 @@ namespace sched {
 namespace {
 
 void *symbol(const char *Name, const char *Fallback = nullptr) {
-  void *H = libcudaHandle();
-  if (!H)
-    return nullptr;
-  void *P = realDlsym(H, Name);
-  if (!P && Fallback)
-    P = realDlsym(H, Fallback);
-  return P;
+  void *P = driverSymbol<void *>(Name);
+  return P || !Fallback ? P : driverSymbol<void *>(Fallback);
 }
 
 class RealSchedDriver final : public SchedDriver {
@@ -55,6 +50,9 @@ class RealSchedDriver final : public SchedDriver {
   GMEM_FN(PParamInfo, CUresult, CUfunction, size_t, size_t *, size_t *);
   GMEM_FN(PGetAttr, CUresult, int *, CUfunction_attribute, CUfunction);
   GMEM_FN(PSetAttr, CUresult, CUfunction, CUfunction_attribute, int);
+  GMEM_FN(POccupancy, CUresult, int *, CUfunction, int, size_t);
+  GMEM_FN(PCtxGetDevice, CUresult, CUdevice *);
+  GMEM_FN(PDevAttr, CUresult, int *, CUdevice_attribute, CUdevice);
   GMEM_FN(PLaunch, CUresult, CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
           unsigned, CUstream, void **, void **);
   GMEM_FN(PLaunchEx, CUresult, const CUlaunchConfig *, CUfunction, void **, void **);
@@ -101,6 +99,10 @@ class RealSchedDriver final : public SchedDriver {
       bind(PParamInfo, "cuFuncGetParamInfo");
       bind(PGetAttr, "cuFuncGetAttribute");
       bind(PSetAttr, "cuFuncSetAttribute");
+      // Optional: without them persistent clones are not preemptible.
+      bind(POccupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+      bind(PCtxGetDevice, "cuCtxGetDevice");
+      bind(PDevAttr, "cuDeviceGetAttribute");
       bind(PLaunch, "cuLaunchKernel");
       bind(PLaunchEx, "cuLaunchKernelEx");
       // Without these the scheduler cannot gate, preempt or relaunch.
@@ -174,7 +176,19 @@ public:
   CUresult funcSetAttribute(CUfunction F, CUfunction_attribute A, int V) override {
     GMEM_CALL(PSetAttr, F, A, V);
   }
+  CUresult occupancyMaxActiveBlocks(int *N, CUfunction F, int Threads, size_t Smem) override {
+    GMEM_CALL(POccupancy, N, F, Threads, Smem);
+  }
 #undef GMEM_CALL
+
+  CUresult deviceGetAttribute(int *V, CUdevice_attribute A) override {
+    load();
+    if (!PCtxGetDevice || !PDevAttr)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    CUdevice Dev = 0;
+    CUresult R = PCtxGetDevice(&Dev);
+    return R == CUDA_SUCCESS ? PDevAttr(V, A, Dev) : R;
+  }
 
   CUresult readDevice(void *Dst, CUdeviceptr Src, size_t Bytes) override {
     load();

@@ -80,7 +80,19 @@ public:
   virtual CUresult funcGetParamInfo(CUfunction F, size_t Index, size_t *Offset, size_t *Size) = 0;
   virtual CUresult funcGetAttribute(int *Value, CUfunction_attribute A, CUfunction F) = 0;
   virtual CUresult funcSetAttribute(CUfunction F, CUfunction_attribute A, int Value) = 0;
+  /// CTAs of F that one multiprocessor keeps resident at once, for
+  /// BlockSize threads per CTA and Smem bytes of dynamic shared memory.
+  virtual CUresult occupancyMaxActiveBlocks(int *Blocks, CUfunction F, int BlockSize,
+                                            size_t Smem) = 0;
   virtual CUresult launch(const KernelLaunch &K) = 0;
+
+  // Devices.
+  /// An attribute of the current context's device.
+  virtual CUresult deviceGetAttribute(int *Value, CUdevice_attribute A) = 0;
+  /// Multiprocessors of the current context's device.
+  CUresult deviceSmCount(int *Count) {
+    return deviceGetAttribute(Count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  }
 };
 
 /// The process's real driver for the scheduler (resolved at first use).

@@ -53,7 +53,10 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   // request = 0 goes through the control stream, so that a later stop
   // request (same stream) lands after it; the relaunch waits for that
   // write and for the previous instance to have drained (no CTA may run
-  // twice at once).
+  // twice at once). Only request is rewritten: the done bitmap, or a
+  // persistent clone's ticket counter and redo words, say what is left.
+  // Same grid (a persistent clone's P: its redo words are per CTA), same
+  // arguments (the user's grid among them).
   KernelLaunch K;
   K.F = S.Clone->Fn;
   for (int I = 0; I < 3; ++I) {
@@ -89,7 +92,8 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   S.Relaunching = true;
   S.RelaunchGen = S.PreemptGen;
   N.Relaunches.fetch_add(1, std::memory_order_relaxed);
-  log("relaunch launch #%llu (generation %u)", (unsigned long long)S.Seq, S.PreemptGen);
+  log("relaunch launch #%llu (generation %u, grid %ux%ux%u of %ux%ux%u)", (unsigned long long)S.Seq,
+      S.PreemptGen, S.Grid[0], S.Grid[1], S.Grid[2], S.UserGrid[0], S.UserGrid[1], S.UserGrid[2]);
   return true;
 }
 

@@ -181,6 +181,12 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   return P;
 }
 
+int Scheduler::smCount(Context &C) {
+  if (C.Sms < 0 && (D.deviceSmCount(&C.Sms) != CUDA_SUCCESS || C.Sms < 0))
+    C.Sms = 0; // asked once: persistent clones are not preemptible here
+  return C.Sms;
+}
+
 Scheduler::StreamState &Scheduler::streamOf(Context &C, CUstream S) {
   StreamKey K{reinterpret_cast<uint64_t>(S), 0};
   if (S == CU_STREAM_PER_THREAD) // one handle, one stream per thread
@@ -332,40 +338,47 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       CI = const_cast<CloneInfo *>(Found);
   }
   Slot *Sl = nullptr;
+  ClonePlan Plan;
   if (CI) {
-    Sl = C.Pool->acquire(ctaCount(L.Grid));
-    if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
-      recycleAll(C);
-      Sl = C.Pool->acquire(ctaCount(L.Grid));
+    // A kernel's raised dynamic shared memory limit belongs to the original
+    // function; the clone needs the same, before its occupancy is asked.
+    if (L.Shmem > 48 * 1024 && CI->MirroredSmem < int(L.Shmem) && Rec->Entry->Func) {
+      int V = 0;
+      if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             Rec->Entry->Func) == CUDA_SUCCESS &&
+          D.funcSetAttribute(CI->Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
+              CUDA_SUCCESS)
+        CI->MirroredSmem = V;
     }
-    if (Sl && !buildArgs(*Sl, *CI, L.Params, L.Extra)) {
+    const int Sms = CI->persistent() ? smCount(C) : 0;
+    if (planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan)) {
+      Sl = C.Pool->acquire(Plan.Words);
+      if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
+        recycleAll(C);
+        Sl = C.Pool->acquire(Plan.Words);
+      }
+    } else if (CI->persistent()) {
+      log("launch of %s (%llu CTAs) not preemptible: no persistent grid (%d SMs)",
+          Rec->Entry->Symbol.c_str(), (unsigned long long)ctaCount(L.Grid), Sms);
+    }
+    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra)) {
       C.Pool->release(Sl);
       Sl = nullptr;
     }
   }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
-    // too large, no control block): held back while not started, then runs
-    // to its end.
+    // too large, no occupancy for a persistent clone, no control block):
+    // held back while not started, then runs to its end.
     D.streamWaitEq(S, Gate, 0);
     return Original();
-  }
-
-  // A kernel's raised dynamic shared memory limit belongs to the original
-  // function; the clone needs the same.
-  if (L.Shmem > 48 * 1024 && CI->MirroredSmem < int(L.Shmem) && Rec->Entry->Func) {
-    int V = 0;
-    if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Rec->Entry->Func) ==
-            CUDA_SUCCESS &&
-        D.funcSetAttribute(CI->Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
-            CUDA_SUCCESS)
-      CI->MirroredSmem = V;
   }
 
   KernelLaunch K;
   K.F = CI->Fn;
   for (int I = 0; I < 3; ++I) {
-    K.Grid[I] = Sl->Grid[I] = L.Grid[I];
+    K.Grid[I] = Sl->Grid[I] = Plan.Grid[I];
+    Sl->UserGrid[I] = L.Grid[I];
     K.Block[I] = Sl->Block[I] = L.Block[I];
   }
   K.Shmem = Sl->Shmem = L.Shmem;
@@ -373,6 +386,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.Extra = Sl->Extra;
   K.Attrs = L.Attrs;
   K.NumAttrs = L.NumAttrs;
+  // The whole block, once per launch: request, reserved / next, the bitmap
+  // or redo words and hold all start at 0.
   CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
   if (R == CUDA_SUCCESS)
     R = D.streamWaitEq(S, Gate, 0);

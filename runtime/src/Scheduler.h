@@ -158,6 +158,7 @@ private:
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     std::unordered_map<const KernelEntry *, std::unique_ptr<CloneInfo>> Clones;
+    int Sms = -1; ///< the device's multiprocessors (persistent clones); -1 not asked yet
     std::unordered_map<StreamKey, std::unique_ptr<StreamState>, StreamKeyHash> Streams;
     PolicyView View;
     uint64_t NextSeq = 1;
@@ -167,6 +168,7 @@ private:
   Context *context();
   bool initContext(Context &C);
   const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
+  int smCount(Context &C);
   StreamState &streamOf(Context &C, CUstream S);
   int levelOf(CUstream Raw, CUstream Normalized) const;
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,

@@ -6,11 +6,16 @@
 // record/wait, kernel, marker); step() advances the head of every stream by
 // one unit, in stream creation order. A kernel runs its CTAs one after the
 // other, each taking Iters steps. A clone (a kernel with IsClone) follows
-// the gmem_ctl ABI: a CTA returns at entry while request != 0 or its done
-// bit is set, leaves its loop at a step where request == 2 (when the clone
-// has loop checkpoints), and sets its done bit when it finishes. Every
-// launch of an original kernel, and every clone launch with a new control
-// block, is a job; a job's CTAs count their completions and flag two
+// the gmem_ctl ABI, version 2 (its parameters end with ctl, grid_x, grid_y,
+// grid_z): a CTA returns at entry while request != 0 or its done bit is
+// set, leaves its loop at a step where request == 2 (when the clone has
+// loop checkpoints), and sets its done bit when it finishes. A persistent
+// clone (Persistent) runs its P CTAs round-robin, one step each; each takes
+// its redo tickets, then new ones from `next`, until a ticket >= the grid
+// arguments' total, stops between virtual CTAs while request != 0 and, cut
+// in a loop, writes the virtual CTA to its redo words. Every launch of an
+// original kernel, and every clone launch with a new control block, is a
+// job; a job's (virtual) CTAs count their completions and flag two
 // instances of one CTA running at once.
 #pragma once
 
@@ -35,6 +40,8 @@ public:
     bool IsClone = false;
     unsigned Iters = 4;          ///< steps per CTA
     bool LoopCheckpoints = true; ///< clone: request 2 stops CTAs inside the loop
+    bool Persistent = false;     ///< clone: loops over virtual CTAs
+    int Occupancy = 2;           ///< resident CTAs per SM (occupancy query)
     std::vector<size_t> ParamSizes;
   };
   struct Job {
@@ -42,6 +49,7 @@ public:
     uint64_t Ctl = 0;
     std::vector<unsigned> Completed, Running, Cut;
     uint64_t FirstStartStep = 0, LastCompleteStep = 0;
+    unsigned LaunchGrid = 0; ///< CTAs of the first instance (a persistent clone's P)
     bool complete() const {
       for (unsigned C : Completed)
         if (C == 0)
@@ -75,6 +83,24 @@ public:
     unsigned Cta = 0, Iter = 0;
     bool InCta = false;
     std::string Name;
+    // A persistent clone: virtual CTAs, and its CTAs' progress.
+    bool Persistent = false;
+    unsigned Total = 0;
+    struct PCta {
+      bool Left = false, InV = false;
+      unsigned V = 0, Iter = 0;
+      int From = -1; ///< the redo word V came from
+    };
+    std::vector<PCta> Pers;
+    unsigned Turn = 0;
+  };
+  /// A clone launch as the scheduler made it.
+  struct CloneLaunch {
+    std::string Name;
+    unsigned Grid[3] = {}, Block[3] = {}, Shmem = 0;
+    uint32_t UserGrid[3] = {}; ///< the grid arguments
+    uint64_t Ctl = 0;
+    std::vector<uint8_t> Args;
   };
   struct Stream {
     std::deque<Op> Q;
@@ -95,6 +121,8 @@ public:
   unsigned long long CtxId = 1;
   uintptr_t CtxHandle = 0xC0;
   bool FailCloneLaunches = false;
+  int SmCount = 4;
+  CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
 
   // --- observable state ----------------------------------------------------
   std::map<uint64_t, uint32_t> Words; ///< device memory, 32-bit words
@@ -107,6 +135,20 @@ public:
   std::map<uint64_t, int> JobOfCtl;
   uint64_t Clock = 1;
   unsigned Allocs = 0, EventsCreated = 0;
+  struct OccupancyQuery {
+    uintptr_t F;
+    int Threads;
+    size_t Smem;
+  };
+  std::vector<OccupancyQuery> OccupancyQueries;
+  unsigned SmCountQueries = 0;
+  std::vector<CloneLaunch> CloneLaunches;
+  std::map<uint64_t, size_t> MemsetWords; ///< control block -> words its memset cleared
+  // ABI violations seen by the simulated GPU.
+  unsigned GridArgMismatches = 0; ///< an ordinary clone's grid arguments != its grid
+  unsigned PChanges = 0;          ///< a persistent relaunch with another P
+  unsigned CtlTooSmall = 0;       ///< redo words (and hold) beyond the zeroed block
+  unsigned RedoOverflows = 0;     ///< a CTA cut with both redo words in use
 
   FakeSchedDriver() {
     stream(CU_STREAM_LEGACY);
@@ -133,8 +175,9 @@ public:
     Functions[{Module, Name}] = F;
   }
   /// __gmem_pre_info_<Symbol> in Module.
-  void addInfo(uintptr_t Module, const std::string &Symbol, uint32_t Flags, uint32_t Magic = 0x31504d47) {
-    uint32_t W[5] = {Magic, 1, Flags, Flags & 1 ? 1u : 0u, 16};
+  void addInfo(uintptr_t Module, const std::string &Symbol, uint32_t Flags,
+               uint32_t Magic = 0x31504d47, uint32_t Version = 2) {
+    uint32_t W[5] = {Magic, Version, Flags, Flags & 1 ? 1u : 0u, 16};
     uint64_t A = NextAddr;
     NextAddr += 0x1000;
     GlobalBytes[A].assign(reinterpret_cast<uint8_t *>(W), reinterpret_cast<uint8_t *>(W) + 20);
@@ -305,6 +348,7 @@ public:
   CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
     Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
+    MemsetWords[P] = N;
     Op O;
     O.K = Op::Memset;
     O.Addr = P;
@@ -373,6 +417,25 @@ public:
     Attributes[{uintptr_t(F), int(A)}] = V;
     return CUDA_SUCCESS;
   }
+  CUresult occupancyMaxActiveBlocks(int *Blocks, CUfunction F, int Threads, size_t Smem) override {
+    OccupancyQueries.push_back({uintptr_t(F), Threads, Smem});
+    auto It = Kernels.find(uintptr_t(F));
+    if (It == Kernels.end())
+      return CUDA_ERROR_INVALID_HANDLE;
+    if (OccupancyResult != CUDA_SUCCESS)
+      return OccupancyResult;
+    *Blocks = It->second.Occupancy;
+    return CUDA_SUCCESS;
+  }
+  CUresult deviceGetAttribute(int *V, CUdevice_attribute A) override {
+    if (A != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+      return CUDA_ERROR_INVALID_VALUE;
+    ++SmCountQueries;
+    if (SmCountResult != CUDA_SUCCESS)
+      return SmCountResult;
+    *V = SmCount;
+    return CUDA_SUCCESS;
+  }
   CUresult launch(const KernelLaunch &K) override {
     auto It = Kernels.find(uintptr_t(K.F));
     if (It == Kernels.end())
@@ -384,7 +447,8 @@ public:
     O.F = K.F;
     O.Grid = K.Grid[0] * K.Grid[1] * K.Grid[2];
     if (It->second.IsClone) {
-      // The control-block pointer is the last parameter of the buffer.
+      // The buffer ends with ctl, grid_x, grid_y, grid_z at the offsets
+      // the clone's parameter layout gives.
       const char *Buf = nullptr;
       size_t Size = 0;
       for (size_t I = 0; K.Extra && K.Extra[I] != CU_LAUNCH_PARAM_END; I += 2) {
@@ -393,10 +457,36 @@ public:
         if (K.Extra[I] == CU_LAUNCH_PARAM_BUFFER_SIZE)
           Size = *static_cast<const size_t *>(K.Extra[I + 1]);
       }
-      if (!Buf || Size < 8)
+      const size_t NP = It->second.ParamSizes.size();
+      size_t Off[4] = {}, Sz = 0;
+      for (size_t I = 0; I < 4 && NP >= 4; ++I)
+        funcGetParamInfo(K.F, NP - 4 + I, &Off[I], &Sz);
+      if (!Buf || NP < 4 || Size != Off[3] + 4)
         return CUDA_ERROR_INVALID_VALUE;
-      std::memcpy(&O.Ctl, Buf + Size - 8, 8);
-      LastCloneArgs.assign(Buf, Buf + Size);
+      CloneLaunch CL;
+      CL.Name = It->second.Name;
+      std::memcpy(&O.Ctl, Buf + Off[0], 8);
+      for (int I = 0; I < 3; ++I) {
+        std::memcpy(&CL.UserGrid[I], Buf + Off[1 + I], 4);
+        CL.Grid[I] = K.Grid[I];
+        CL.Block[I] = K.Block[I];
+      }
+      CL.Shmem = K.Shmem;
+      CL.Ctl = O.Ctl;
+      CL.Args.assign(Buf, Buf + Size);
+      CloneLaunches.push_back(CL);
+      LastCloneArgs = CL.Args;
+      O.Persistent = It->second.Persistent;
+      if (O.Persistent) {
+        O.Total = CL.UserGrid[0] * CL.UserGrid[1] * CL.UserGrid[2];
+        auto M = MemsetWords.find(O.Ctl);
+        if (M == MemsetWords.end() || M->second < 2 + 2 * size_t(O.Grid) + 1)
+          ++CtlTooSmall;
+      } else {
+        O.Total = O.Grid;
+        for (int I = 0; I < 3; ++I)
+          GridArgMismatches += CL.UserGrid[I] != K.Grid[I];
+      }
     }
     Calls.push_back(std::string("launch ") + name(K.Stream) + " " + It->second.Name);
     stream(K.Stream).Q.push_back(O);
@@ -463,23 +553,28 @@ private:
   /// One step of a kernel; true when it has finished.
   bool runKernel(Op &O) {
     const Kernel &K = Kernels[uintptr_t(O.F)];
+    const unsigned Ctas = O.Persistent ? O.Total : O.Grid;
     if (O.JobId < 0) {
-      if (K.IsClone && JobOfCtl.count(O.Ctl) && Jobs[JobOfCtl[O.Ctl]].Completed.size() == O.Grid) {
+      if (K.IsClone && JobOfCtl.count(O.Ctl) && Jobs[JobOfCtl[O.Ctl]].Completed.size() == Ctas) {
         O.JobId = JobOfCtl[O.Ctl]; // a relaunch with the same control block
+        PChanges += O.Persistent && Jobs[O.JobId].LaunchGrid != O.Grid;
       } else {
         Jobs.push_back(Job());
         Job &J = Jobs.back();
         J.Kernel = K.Name;
         J.Ctl = O.Ctl;
-        J.Completed.assign(O.Grid, 0);
-        J.Running.assign(O.Grid, 0);
-        J.Cut.assign(O.Grid, 0);
+        J.LaunchGrid = O.Grid;
+        J.Completed.assign(Ctas, 0);
+        J.Running.assign(Ctas, 0);
+        J.Cut.assign(Ctas, 0);
         O.JobId = int(Jobs.size() - 1);
         if (K.IsClone)
           JobOfCtl[O.Ctl] = O.JobId;
       }
     }
     Job &J = Jobs[O.JobId];
+    if (O.Persistent)
+      return runPersistent(O, K, J);
     auto Done = [&](unsigned C) { return (word(O.Ctl + 8 + 4 * (C / 32)) >> (C % 32)) & 1; };
     while (!O.InCta) {
       if (O.Cta >= O.Grid)
@@ -510,6 +605,69 @@ private:
     O.InCta = false;
     ++O.Cta;
     return false; // the next step starts the next CTA (or finishes)
+  }
+
+  /// One step of a persistent clone: the next of its CTAs still running.
+  bool runPersistent(Op &O, const Kernel &K, Job &J) {
+    if (O.Pers.empty())
+      O.Pers.assign(O.Grid, Op::PCta());
+    auto Redo = [&](unsigned W) { return O.Ctl + 8 + 4ull * W; };
+    for (unsigned Tries = 0; Tries < O.Grid; ++Tries) {
+      const unsigned P = O.Turn;
+      O.Turn = (O.Turn + 1) % O.Grid;
+      Op::PCta &C = O.Pers[P];
+      if (C.Left)
+        continue;
+      if (!C.InV) {
+        if (word(O.Ctl) != 0) { // a stop, between virtual CTAs
+          C.Left = true;
+          continue;
+        }
+        C.From = -1;
+        for (unsigned W = 2 * P; W < 2 * P + 2 && C.From < 0; ++W)
+          if (uint32_t T = word(Redo(W))) {
+            C.From = int(W);
+            C.V = T - 1;
+          }
+        if (C.From < 0) {
+          const uint32_t T = Words[O.Ctl + 4]++; // next
+          if (T >= O.Total) {
+            C.Left = true;
+            continue;
+          }
+          C.V = T;
+        }
+        C.InV = true;
+        C.Iter = 0;
+        if (++J.Running[C.V] > 1)
+          ++Overlaps;
+        if (!J.FirstStartStep)
+          J.FirstStartStep = Clock;
+      }
+      ++C.Iter;
+      if (C.Iter >= K.Iters) {
+        ++J.Completed[C.V];
+        J.LastCompleteStep = Clock;
+        if (C.From >= 0)
+          Words[Redo(unsigned(C.From))] = 0;
+      } else if (K.LoopCheckpoints && word(O.Ctl) == 2) {
+        ++J.Cut[C.V];
+        if (C.From < 0) { // a fresh ticket: remember it for the relaunch
+          unsigned W = 2 * P;
+          W += word(Redo(W)) != 0;
+          if (word(Redo(W)) != 0)
+            ++RedoOverflows;
+          else
+            Words[Redo(W)] = C.V + 1;
+        }
+      } else {
+        return false;
+      }
+      --J.Running[C.V];
+      C.InV = false;
+      return false;
+    }
+    return true; // every CTA has left
   }
 
 public:

@@ -4,7 +4,8 @@
 // idempotence, relaunch, release), gating of work that has not started,
 // stream order for operations the scheduler never sees, control blocks
 // (one per launch, reused), re-preemption, forced resume on priority
-// inversion, and drain-time accounting.
+// inversion, drain-time accounting, and the clone ABI version 2 (grid
+// arguments, persistent clones on a resident grid).
 #include "FakeSchedDriver.h"
 #include "Runtime.h"
 #include "Scheduler.h"
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -28,15 +30,18 @@ namespace {
 constexpr uintptr_t Mod = 0x1000;
 // Kernels and their clones (CUfunction handles in the fake).
 constexpr uintptr_t FTrain = 0x11, FTrainPre = 0x12, FAccum = 0x13, FAccumPre = 0x14,
-                    FInfer = 0x15, FPlain = 0x16;
+                    FInfer = 0x15, FPlain = 0x16, FPers = 0x17, FPersPre = 0x18;
 const char *const Train = "_Z5trainPfi", *const Accum = "_Z5accumPfi", *const Infer = "_Z5inferPf",
-                  *const Plain = "_Z5plainPf";
+                  *const Plain = "_Z5plainPf", *const Pers = "_Z4persPfi";
+// The clone's parameters after the kernel's (ABI version 2).
+const std::vector<size_t> CtlAndGrid = {8, 4, 4, 4};
+constexpr uint32_t PersistentFlag = 0x10;
 
 struct SchedTest : ::testing::Test {
   FakeSchedDriver D;
   SchedOptions O;
   std::unique_ptr<Scheduler> S;
-  KernelEntry ETrain, EAccum, EInfer, EPlain;
+  KernelEntry ETrain, EAccum, EInfer, EPlain, EPers;
   CUstream BE = nullptr, RT = nullptr;
   int OriginalCalls = 0;
   uint64_t BufP = 0xABC000;
@@ -48,13 +53,18 @@ struct SchedTest : ::testing::Test {
     K.Iters = 4;
     D.addKernel(FTrain, Mod, Train, K);
     D.addKernel(FAccum, Mod, Accum, K);
+    D.addKernel(FPers, Mod, Pers, K);
     FakeSchedDriver::Kernel C = K;
     C.IsClone = true;
-    C.ParamSizes = {8, 4, 8};
+    C.ParamSizes = {8, 4};
+    C.ParamSizes.insert(C.ParamSizes.end(), CtlAndGrid.begin(), CtlAndGrid.end());
     D.addKernel(FTrainPre, Mod, std::string("__gmem_pre_") + Train, C);
     D.addKernel(FAccumPre, Mod, std::string("__gmem_pre_") + Accum, C);
+    C.Persistent = true;
+    D.addKernel(FPersPre, Mod, std::string("__gmem_pre_") + Pers, C);
     D.addInfo(Mod, Train, 1 | 4);
     D.addInfo(Mod, Accum, 1);
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
     FakeSchedDriver::Kernel I;
     I.ParamSizes = {8};
     I.Iters = 10;
@@ -64,6 +74,7 @@ struct SchedTest : ::testing::Test {
     entry(EAccum, Accum, {8, 4});
     entry(EInfer, Infer, {8});
     entry(EPlain, Plain, {8});
+    entry(EPers, Pers, {8, 4});
     BE = D.userStream();
     RT = D.userStream();
     D.Names[BE] = "BE";
@@ -96,11 +107,20 @@ struct SchedTest : ::testing::Test {
   CUresult launch(uintptr_t F, unsigned Grid, CUstream Str, const LaunchRecord *Rec,
                   const CUlaunchAttribute *Attrs = nullptr, unsigned NumAttrs = 0,
                   bool Coop = false) {
+    return launchShape(F, {Grid, 1, 1}, {128, 1, 1}, 0, Str, Rec, Attrs, NumAttrs, Coop);
+  }
+  CUresult launchShape(uintptr_t F, std::array<unsigned, 3> Grid, std::array<unsigned, 3> Block,
+                       unsigned Shmem, CUstream Str, const LaunchRecord *Rec,
+                       const CUlaunchAttribute *Attrs = nullptr, unsigned NumAttrs = 0,
+                       bool Coop = false) {
     void *Params[2] = {&BufP, &N};
     SchedLaunch L;
     L.F = reinterpret_cast<CUfunction>(F);
-    L.Grid[0] = Grid;
-    L.Block[0] = 128;
+    for (int I = 0; I < 3; ++I) {
+      L.Grid[I] = Grid[I];
+      L.Block[I] = Block[I];
+    }
+    L.Shmem = Shmem;
     L.Stream = Str;
     L.Params = Params;
     L.Attrs = Attrs;
@@ -108,7 +128,8 @@ struct SchedTest : ::testing::Test {
     L.Cooperative = Coop;
     auto Original = [&] {
       ++OriginalCalls;
-      return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid, Str ? Str : CU_STREAM_LEGACY);
+      return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid[0] * Grid[1] * Grid[2],
+                          Str ? Str : CU_STREAM_LEGACY);
     };
     return scheduleOr(L, Rec, Original);
   }
@@ -119,6 +140,11 @@ struct SchedTest : ::testing::Test {
   CUresult accum(CUstream Str, unsigned Grid = 8) {
     LaunchRecord R = record(EAccum, false);
     return launch(FAccum, Grid, Str, &R);
+  }
+  CUresult pers(CUstream Str, std::array<unsigned, 3> Grid, bool Idempotent = true,
+                std::array<unsigned, 3> Block = {128, 1, 1}, unsigned Shmem = 0) {
+    LaunchRecord R = record(EPers, Idempotent);
+    return launchShape(FPers, Grid, Block, Shmem, Str, &R);
   }
   CUresult infer(CUstream Str, unsigned Grid = 2) {
     LaunchRecord R = record(EInfer, false);
@@ -153,6 +179,10 @@ struct SchedTest : ::testing::Test {
       EXPECT_EQ(J.maxCompletions(), 1u) << J.Kernel;
     }
     EXPECT_EQ(D.Overlaps, 0u);
+    EXPECT_EQ(D.GridArgMismatches, 0u);
+    EXPECT_EQ(D.PChanges, 0u);
+    EXPECT_EQ(D.CtlTooSmall, 0u);
+    EXPECT_EQ(D.RedoOverflows, 0u);
   }
 };
 
@@ -256,16 +286,25 @@ TEST_F(SchedTest, BestEffortLaunchIsGatedCloneWithItsOwnControlBlock) {
       OnBE.push_back(C.substr(0, C.find(' ')));
   EXPECT_EQ(OnBE, (std::vector<std::string>{"memset", "wait", "launch", "record", "wait", "record"}));
   EXPECT_EQ(D.count("launch BE " + pre(Train)), 1u);
-  // The clone gets the kernel's arguments and then the control block.
-  ASSERT_EQ(D.LastCloneArgs.size(), 24u);
+  // The clone gets the kernel's arguments, the control block and the
+  // user's grid, with the user's grid and block.
+  ASSERT_EQ(D.LastCloneArgs.size(), 36u);
   uint64_t P, Ctl;
   int32_t NV;
+  uint32_t G[3];
   std::memcpy(&P, D.LastCloneArgs.data(), 8);
   std::memcpy(&NV, D.LastCloneArgs.data() + 8, 4);
   std::memcpy(&Ctl, D.LastCloneArgs.data() + 16, 8);
+  std::memcpy(G, D.LastCloneArgs.data() + 24, 12);
   EXPECT_EQ(P, BufP);
   EXPECT_EQ(NV, N);
   EXPECT_NE(Ctl, 0u);
+  EXPECT_EQ(G[0], 8u);
+  EXPECT_EQ(G[1], 1u);
+  EXPECT_EQ(G[2], 1u);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u);
+  EXPECT_EQ(D.CloneLaunches[0].Block[0], 128u);
   finish();
   expectExactlyOnce();
   EXPECT_GT(D.Markers["after"], job(pre(Train)).LastCompleteStep);
@@ -582,13 +621,16 @@ TEST_F(SchedTest, ArgumentsFromAnExtraBuffer) {
   L.Extra = Extra;
   auto Original = [&] { return CUDA_ERROR_UNKNOWN; };
   ASSERT_EQ(scheduleOr(L, &R, Original), CUDA_SUCCESS);
-  ASSERT_EQ(D.LastCloneArgs.size(), 24u);
+  ASSERT_EQ(D.LastCloneArgs.size(), 36u);
   uint64_t P;
   int32_t NV;
+  uint32_t GX;
   std::memcpy(&P, D.LastCloneArgs.data(), 8);
   std::memcpy(&NV, D.LastCloneArgs.data() + 8, 4);
+  std::memcpy(&GX, D.LastCloneArgs.data() + 24, 4);
   EXPECT_EQ(P, 0x5150u);
   EXPECT_EQ(NV, 33);
+  EXPECT_EQ(GX, 4u);
   // A buffer too short for the kernel's parameters: not preemptible.
   Size = 8;
   ASSERT_EQ(scheduleOr(L, &R, Original), CUDA_ERROR_UNKNOWN);
@@ -642,4 +684,210 @@ TEST_F(SchedTest, FlushResumesEverything) {
   finish();
   expectExactlyOnce();
   EXPECT_EQ(gmemSchedFlush(0), GMEM_SUCCESS);
+}
+
+// --- ABI version 2 -------------------------------------------------------------
+
+TEST_F(SchedTest, Version1CloneIsRefusedAndTheOriginalRuns) {
+  D.addInfo(Mod, Train, 1 | 4, 0x31504d47, /*Version=*/1); // replaces the good one
+  CloneInfo C = resolveClone(D, ETrain);
+  EXPECT_FALSE(C.Ok);
+  EXPECT_NE(C.Why.find("version 1"), std::string::npos) << C.Why;
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 1);
+  EXPECT_EQ(D.count("wait BE"), 1u); // gated as any launch that is not preemptible
+  EXPECT_TRUE(D.CloneLaunches.empty());
+  EXPECT_EQ(stats().preemptible, 0u);
+}
+
+TEST_F(SchedTest, CloneWithoutGridParametersIsRefused) {
+  D.Kernels[FTrainPre].ParamSizes = {8, 4, 8}; // version-1 layout under a version-2 info
+  CloneInfo C = resolveClone(D, ETrain);
+  EXPECT_FALSE(C.Ok);
+  D.Kernels[FTrainPre].ParamSizes = {8, 4, 8, 4, 4, 8};
+  EXPECT_FALSE(resolveClone(D, ETrain).Ok);
+  D.Kernels[FTrainPre].ParamSizes = {8, 4, 8, 4, 4, 4};
+  C = resolveClone(D, ETrain);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_EQ(C.kernelParams(), 2u);
+  EXPECT_EQ(C.ArgBytes, 36u);
+  EXPECT_FALSE(C.persistent());
+  EXPECT_TRUE(resolveClone(D, EPers).persistent());
+}
+
+TEST_F(SchedTest, OrdinaryCloneRunsOnTheUserGridWithTheGridArguments) {
+  LaunchRecord R = record(ETrain, true);
+  ASSERT_EQ(launchShape(FTrain, {4, 2, 3}, {64, 2, 1}, 256, BE, &R), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  const auto &CL = D.CloneLaunches[0];
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(CL.Grid[I], (std::array<unsigned, 3>{4, 2, 3}[I]));
+  EXPECT_EQ(CL.UserGrid[0], 4u);
+  EXPECT_EQ(CL.UserGrid[1], 2u);
+  EXPECT_EQ(CL.UserGrid[2], 3u);
+  EXPECT_EQ(CL.Block[1], 2u);
+  EXPECT_EQ(CL.Shmem, 256u);
+  EXPECT_TRUE(D.OccupancyQueries.empty()); // occupancy is for persistent clones only
+  EXPECT_EQ(D.SmCountQueries, 0u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(job(pre(Train)).Completed.size(), 24u);
+}
+
+TEST_F(SchedTest, PersistentCloneRunsOnAResidentGrid) {
+  // 4 SMs x 2 resident CTAs: P = 8 for a grid of 60 virtual CTAs.
+  ASSERT_EQ(pers(BE, {10, 3, 2}, true, {32, 4, 1}, 512), CUDA_SUCCESS);
+  D.marker(BE, "after");
+  EXPECT_EQ(OriginalCalls, 0);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  const auto &CL = D.CloneLaunches[0];
+  EXPECT_EQ(CL.Grid[0], 8u);
+  EXPECT_EQ(CL.Grid[1], 1u);
+  EXPECT_EQ(CL.Grid[2], 1u);
+  EXPECT_EQ(CL.Block[0], 32u); // the user's block and shared memory
+  EXPECT_EQ(CL.Block[1], 4u);
+  EXPECT_EQ(CL.Shmem, 512u);
+  EXPECT_EQ(CL.UserGrid[0], 10u); // the virtual CTAs
+  EXPECT_EQ(CL.UserGrid[1], 3u);
+  EXPECT_EQ(CL.UserGrid[2], 2u);
+  ASSERT_EQ(D.OccupancyQueries.size(), 1u);
+  EXPECT_EQ(D.OccupancyQueries[0].F, FPersPre); // the clone's, per CTA of 128 threads
+  EXPECT_EQ(D.OccupancyQueries[0].Threads, 128);
+  EXPECT_EQ(D.OccupancyQueries[0].Smem, 512u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(job(pre(Pers)).Completed.size(), 60u);
+  EXPECT_GT(D.Markers["after"], job(pre(Pers)).LastCompleteStep);
+  // Fewer virtual CTAs than resident slots: one CTA each.
+  ASSERT_EQ(pers(BE, {3, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(D.CloneLaunches.back().Grid[0], 3u);
+  D.SmCount = 1; // SMs are asked once per context
+  ASSERT_EQ(pers(BE, {100, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(D.CloneLaunches.back().Grid[0], 8u);
+  EXPECT_EQ(D.SmCountQueries, 1u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(stats().preemptible, 3u);
+}
+
+TEST_F(SchedTest, OccupancyIsAskedOncePerLaunchShape) {
+  for (int I = 0; I < 3; ++I)
+    ASSERT_EQ(pers(BE, {20, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(D.OccupancyQueries.size(), 1u);
+  ASSERT_EQ(pers(BE, {20, 1, 1}, true, {256, 1, 1}), CUDA_SUCCESS); // another block size
+  ASSERT_EQ(pers(BE, {20, 1, 1}, true, {128, 1, 1}, 1024), CUDA_SUCCESS); // other smem
+  EXPECT_EQ(D.OccupancyQueries.size(), 3u);
+  D.Kernels[FPersPre].Occupancy = 1; // cached: not seen again
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_EQ(pers(BE, {20, 1, 1}), CUDA_SUCCESS);
+    ASSERT_EQ(pers(BE, {20, 1, 1}, true, {128, 1, 1}, 1024), CUDA_SUCCESS);
+  }
+  EXPECT_EQ(D.OccupancyQueries.size(), 3u);
+  EXPECT_EQ(D.CloneLaunches.back().Grid[0], 8u);
+  EXPECT_EQ(D.CloneLaunches.size(), 9u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, PersistentCloneWithoutAResidentGridRunsTheOriginal) {
+  D.Kernels[FPersPre].Occupancy = 0; // e.g. too much shared memory for the clone
+  ASSERT_EQ(pers(BE, {16, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(BE, {16, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 2);
+  EXPECT_EQ(D.OccupancyQueries.size(), 1u); // the failure is remembered too
+  D.OccupancyResult = CUDA_ERROR_INVALID_VALUE;
+  ASSERT_EQ(pers(BE, {16, 1, 1}, true, {64, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 3);
+  D.OccupancyResult = CUDA_SUCCESS;
+  D.Kernels[FPersPre].Occupancy = 2;
+  // 2^31 virtual CTAs do not fit the 32-bit tickets; 2^31 - 1 do.
+  ASSERT_EQ(pers(BE, {65536, 32768, 1}, true, {32, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 4);
+  EXPECT_EQ(D.count("wait BE"), 4u); // all gated
+  EXPECT_TRUE(D.CloneLaunches.empty());
+  EXPECT_EQ(stats().preemptible, 0u);
+  ASSERT_EQ(pers(BE, {0x7fffffffu, 1, 1}, true, {32, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 4);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 0x7fffffffu);
+}
+
+TEST_F(SchedTest, PersistentCloneWithoutSmCountRunsTheOriginal) {
+  D.SmCountResult = CUDA_ERROR_NOT_SUPPORTED;
+  ASSERT_EQ(pers(BE, {16, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(train(BE), CUDA_SUCCESS); // ordinary clones do not need it
+  EXPECT_EQ(OriginalCalls, 1);
+  EXPECT_EQ(stats().preemptible, 1u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, PreemptedPersistentCloneIsRelaunchedWithTheSameGridAndArguments) {
+  D.Kernels[FPersPre].Iters = 10;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, /*Idempotent=*/true), CUDA_SUCCESS);
+  D.marker(BE, "after");
+  D.run(30); // every one of the 8 CTAs is inside its first virtual CTA
+  const uint64_t Ctl = D.CloneLaunches.at(0).Ctl;
+  // The relaunch must not ask again: a smaller P would strand redo words.
+  D.Kernels[FPersPre].Occupancy = 1;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  EXPECT_EQ(D.word(Ctl), 2u);
+  EXPECT_FALSE(job(pre(Pers)).complete());
+  unsigned Redo = 0;
+  for (unsigned W = 0; W < 16; ++W)
+    Redo += D.word(Ctl + 8 + 4 * W) != 0;
+  EXPECT_EQ(Redo, 8u); // each CTA was cut in a loop and left its ticket
+  EXPECT_EQ(D.word(Ctl + 4), 8u); // next: 8 tickets taken
+  EXPECT_EQ(D.Markers.count("after"), 0u);
+  finish();
+  expectExactlyOnce();
+  ASSERT_EQ(D.CloneLaunches.size(), 2u);
+  const auto &First = D.CloneLaunches[0], &Again = D.CloneLaunches[1];
+  EXPECT_EQ(Again.Ctl, Ctl);
+  for (int I = 0; I < 3; ++I) {
+    EXPECT_EQ(Again.Grid[I], First.Grid[I]);
+    EXPECT_EQ(Again.Block[I], First.Block[I]);
+  }
+  EXPECT_EQ(Again.Grid[0], 8u);
+  EXPECT_EQ(Again.Args, First.Args); // the user's grid (40, 1, 1) again
+  EXPECT_EQ(Again.UserGrid[0], 40u);
+  EXPECT_EQ(D.count("memset BE"), 1u); // next and redo survive the relaunch
+  EXPECT_GT(D.Markers["after"], job(pre(Pers)).LastCompleteStep);
+  gmemSchedStats St = stats();
+  EXPECT_EQ(St.preemptions_loop, 1u);
+  EXPECT_EQ(St.relaunches, 1u);
+}
+
+TEST_F(SchedTest, NonIdempotentPersistentCloneStopsBetweenVirtualCtas) {
+  D.Kernels[FPersPre].Iters = 6;
+  ASSERT_EQ(pers(BE, {64, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+  D.run(20);
+  const uint64_t Ctl = D.CloneLaunches.at(0).Ctl;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  EXPECT_EQ(D.word(Ctl), 1u);
+  EXPECT_EQ(job(pre(Pers)).cuts(), 0u); // running virtual CTAs finished
+  EXPECT_FALSE(job(pre(Pers)).complete());
+  const uint32_t Next = D.word(Ctl + 4);
+  EXPECT_LT(Next, 64u);
+  for (int I = 0; I < 40 && stats().relaunches == 0; ++I) {
+    D.step();
+    S->poll();
+  }
+  ASSERT_EQ(stats().relaunches, 1u);
+  D.run(10);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // the relaunch is stopped in turn
+  D.settle();
+  EXPECT_GT(D.word(Ctl + 4), Next); // it went on from where the first instance stopped
+  EXPECT_LT(D.word(Ctl + 4), 64u);
+  EXPECT_FALSE(job(pre(Pers)).complete());
+  finish();
+  expectExactlyOnce();
+  for (auto &CL : D.CloneLaunches)
+    EXPECT_EQ(CL.Grid[0], 8u);
+  EXPECT_EQ(D.CloneLaunches.size(), 3u);
+  EXPECT_EQ(stats().preemptions, 2u);
+  EXPECT_EQ(stats().preemptions_loop, 0u);
 }

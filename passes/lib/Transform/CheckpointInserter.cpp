@@ -30,6 +30,7 @@
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -105,6 +106,10 @@ void copyNVVMAnnotations(Module &M, Function &K, Function &Clone) {
 FunctionType *cloneType(Function &K) {
   SmallVector<Type *, 8> Params(K.getFunctionType()->params());
   Params.push_back(PointerType::get(K.getContext(), GlobalAS));
+  // The grid the user asked for (ABI version 2): persistent clones run on
+  // another grid and take blockIdx/gridDim from these.
+  for (int I = 0; I < 3; ++I)
+    Params.push_back(Type::getInt32Ty(K.getContext()));
   return FunctionType::get(K.getReturnType(), Params, /*isVarArg=*/false);
 }
 
@@ -147,13 +152,15 @@ Function *createClone(Module &M, Function &K) {
     NewArg->setName(A.getName());
     VMap[&A] = &*NewArg++;
   }
-  NewArg->setName("gmem.ctl");
+  for (const char *Name : {"gmem.ctl", "gmem.grid.x", "gmem.grid.y", "gmem.grid.z"})
+    (NewArg++)->setName(Name);
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(C, &K, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
   C->setLinkage(K.getLinkage());
   C->setVisibility(K.getVisibility());
   C->setCallingConv(K.getCallingConv());
-  C->addParamAttr(unsigned(FT->getNumParams() - 1), Attribute::NoUndef);
+  for (unsigned I = FT->getNumParams() - 4; I < FT->getNumParams(); ++I)
+    C->addParamAttr(I, Attribute::NoUndef);
   // Attributor facts of K ("this kernel never reads workitem id y", ...) do
   // not hold for the clone, which reads the whole thread geometry.
   SmallVector<StringRef, 8> Stale;
@@ -216,7 +223,7 @@ struct CloneBuild {
     };
     Aborted = Slot(B.getInt1Ty(), "gmem.aborted", B.getFalse());
     Ctx.Arch = Arch;
-    Ctx.Ctl = C.getArg(C.arg_size() - 1);
+    Ctx.Ctl = C.getArg(C.arg_size() - 4);
     Ctx.Budget = Budget;
     Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
     if (Arch == GpuArch::AMDGPU)
@@ -303,16 +310,45 @@ struct CloneBuild {
     DB.CreateBr(Ret);
   }
 
+  /// The body as a loop over virtual CTAs instead of entry and exit
+  /// checkpoints per CTA (CheckpointPersistent.cpp).
+  void buildPersistent() {
+    PersistentParts Parts;
+    Parts.NewEntry = NewEntry;
+    Parts.OldEntry = OldEntry;
+    Parts.Exit = Exit;
+    Parts.Aborted = Aborted;
+    ExtraSlots = buildPersistentLoop(C, Ctx, Parts);
+  }
+
+  SmallVector<AllocaInst *, 8> ExtraSlots;
+
   void promote() {
     if (pred_empty(Ctx.AbortBlock)) // no loop checkpoint leads there
       Ctx.AbortBlock->eraseFromParent();
     DominatorTree DT(C);
-    SmallVector<AllocaInst *, 4> Slots{Aborted, Ctx.WorkLeft};
+    SmallVector<AllocaInst *, 12> Slots{Aborted, Ctx.WorkLeft};
+    Slots.append(ExtraSlots.begin(), ExtraSlots.end());
     if (Ctx.Parity)
       Slots.push_back(Ctx.Parity);
     PromoteMemToReg(Slots, DT);
   }
 };
+
+/// `-pass-remarks-analysis=gmem-checkpoint` says which clones loop over
+/// virtual CTAs and, for the others, why not.
+void remarkPersistent(Function &K, FunctionAnalysisManager &FAM, const std::string &Why) {
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(K);
+  ORE.emit([&] {
+    OptimizationRemarkAnalysis R("gmem-checkpoint", Why.empty() ? "Persistent" : "NotPersistent",
+                                 &K);
+    if (Why.empty())
+      R << "persistent clone: loops over virtual CTAs";
+    else
+      R << "clone not persistent: " << Why;
+    return R;
+  });
+}
 
 void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
   Type *I32 = Type::getInt32Ty(M.getContext());
@@ -351,10 +387,11 @@ PreservedAnalyses CheckpointReservePass::run(Module &M, ModuleAnalysisManager &)
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
-PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &MAM) {
   GpuArch Arch = getGpuArch(M);
   if (Arch == GpuArch::None || !checkpointsEnabled())
     return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   unsigned Budget = budgetFromEnv();
   bool Changed = false;
   for (Function *K : findKernels(M)) {
@@ -378,6 +415,10 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Changed = true;
       continue;
     }
+    // Asked of K before any clone exists: the clone's body is K's.
+    std::string NotPersistent =
+        persistentBlocker(*K, Arch, Sync, FAM);
+    remarkPersistent(*K, FAM, NotPersistent);
     Function *C = createClone(M, *K);
     CloneBuild Build(M, Arch, *C);
     Build.prepare(Budget);
@@ -390,8 +431,13 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       if (S.Sites)
         Info.Flags |= CheckpointInfo::HasLoopCheckpoints;
     }
-    Build.buildEntry();
-    Build.buildExit();
+    if (NotPersistent.empty()) {
+      Info.Flags |= CheckpointInfo::Persistent;
+      Build.buildPersistent();
+    } else {
+      Build.buildEntry();
+      Build.buildExit();
+    }
     Build.promote();
     appendToUsed(M, {C});
     emitInfo(M, K->getName(), Info);

@@ -11,9 +11,11 @@
 
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PassManager.h"
 
 #include <string>
 #include <utility>
@@ -79,6 +81,24 @@ struct LoopCheckpointStats {
 /// a barrier that runs every iteration becomes the check (CTA-uniform), else
 /// a per-thread check on the latch where no synchronisation can follow.
 LoopCheckpointStats insertLoopCheckpoints(llvm::Function &Clone, CloneContext &Ctx);
+
+/// Why K's clone cannot loop over virtual CTAs (CheckpointPersistent.cpp),
+/// or "" when it can. Sync is K's summary.
+std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary &Sync,
+                              llvm::FunctionAnalysisManager &FAM);
+
+/// The clone's pieces a persistent loop is built around.
+struct PersistentParts {
+  llvm::BasicBlock *NewEntry = nullptr; ///< allocas, ends in a branch to OldEntry
+  llvm::BasicBlock *OldEntry = nullptr; ///< the body's entry
+  llvm::BasicBlock *Exit = nullptr;     ///< empty; every return and abort leads here
+  llvm::AllocaInst *Aborted = nullptr;  ///< i1, set by loop checkpoint aborts
+};
+
+/// Turns the clone into a loop over virtual CTAs (NVPTX); returns the
+/// allocas it added, for promotion.
+llvm::SmallVector<llvm::AllocaInst *, 8>
+buildPersistentLoop(llvm::Function &Clone, CloneContext &Ctx, const PersistentParts &Parts);
 
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);

@@ -15,12 +15,12 @@ target triple = "amdgcn-amd-amdhsa"
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 
 ; CHECK: @__gmem_state___gmem_pre__Z5tiledPfPKfi = internal addrspace(3) global [4 x i32] undef, align 4
-; CHECK: @__gmem_pre_info__Z5tiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 5, i32 1, i32 {{[0-9]+}}]
-; CHECK: @__gmem_pre_info__Z8saxpy_gsifPKfPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 1, i32 1, i32 {{[0-9]+}}]
+; CHECK: @__gmem_pre_info__Z5tiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 5, i32 1, i32 {{[0-9]+}}]
+; CHECK: @__gmem_pre_info__Z8saxpy_gsifPKfPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 {{[0-9]+}}]
 
 ; The kernel keeps its attributes; the clone loses the amdgpu-no-* ones.
 ; CHECK-LABEL: define amdgpu_kernel void @_Z5tiledPfPKfi(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %n) #0 {
-; CHECK:       define amdgpu_kernel void @__gmem_pre__Z5tiledPfPKfi(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %n, ptr addrspace(1) noundef %gmem.ctl) #[[CLONE:[0-9]+]] {
+; CHECK:       define amdgpu_kernel void @__gmem_pre__Z5tiledPfPKfi(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %n, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z) #[[CLONE:[0-9]+]] {
 ; CHECK:         %gmem.tid0 = icmp eq i32
 ; CHECK-NEXT:    br i1 %gmem.tid0, label %[[T0:.*]], label %[[ALL:.*]]
 ; CHECK:       [[T0]]:

@@ -3,8 +3,8 @@
 ; (when the work counter runs out) and the barrier itself decides for the
 ; whole CTA (bar.red.or), so all threads leave together and none is left
 ; waiting in a barrier.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -14,12 +14,12 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; flags 5 (loop checkpoints, barriers), one site; body cost 97 (own 33, the
 ; inner loop 8 x 8) -> K = ceil(512 / 97) = 6
-; CHECK: @__gmem_pre_info__Z5tiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 5, i32 1, i32 6]
+; CHECK: @__gmem_pre_info__Z5tiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 5, i32 1, i32 6]
 ; barrier.sync(0) (cooperative groups' block.sync()): joined as well
-; CHECK: @__gmem_pre_info__Z7cgtiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 5, i32 1, i32 {{[0-9]+}}]
+; CHECK: @__gmem_pre_info__Z7cgtiledPfPKfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 5, i32 1, i32 {{[0-9]+}}]
 ; A barrier only on some iterations cannot be joined, and the loop cannot
 ; be left per thread either (the barrier is reachable): no loop checkpoint.
-; CHECK: @__gmem_pre_info__Z8condsyncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 4, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z8condsyncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4, i32 0, i32 0]
 
 ; CHECK-LABEL: define void @__gmem_pre__Z5tiledPfPKfi(
 ; The entry decision is the first bar.red.or. The request is read at the

@@ -4,18 +4,18 @@
 ; CTA, every thread reading with volatile loads), funnels both returns into
 ; one exit where the last thread out sets the done bit, and gets the
 ; kernel's annotations. The info global describes it.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 ; Running the pass twice adds nothing; the analysis and the descriptors see
 ; only the user's kernel.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint,gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint,gmem-checkpoint -S %s \
 ; RUN:   | grep -c "^define.*@__gmem_pre_" | FileCheck %s --check-prefix=ONCE
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint,gmem-embed,gmem-print \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint,gmem-embed,gmem-print \
 ; RUN:   -S %s -o %t.ll | FileCheck %s --check-prefix=REPORT
 ; RUN: FileCheck %s --check-prefix=DESC < %t.ll
 ; GMEM_CHECKPOINTS=0 turns the pass off.
-; RUN: env GMEM_CHECKPOINTS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINTS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -23,7 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: @__gmem_state___gmem_pre__Z4copyPKfPfi = internal addrspace(3) global i32 undef, align 4
 ; magic "GMP1", version 1, flags 0, no loop checkpoints, interval 0
-; CHECK: @__gmem_pre_info__Z4copyPKfPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 0, i32 0, i32 0], align 4
+; CHECK: @__gmem_pre_info__Z4copyPKfPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0], align 4
 ; CHECK: @llvm.used = appending global [2 x ptr] [ptr @__gmem_pre__Z4copyPKfPfi, ptr addrspacecast (ptr addrspace(1) @__gmem_pre_info__Z4copyPKfPfi to ptr)]
 
 ; The kernel is left exactly as it was.
@@ -36,7 +36,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         ret void
 ; CHECK-NEXT:  }
 
-; CHECK-LABEL: define void @__gmem_pre__Z4copyPKfPfi(ptr %in, ptr %out, i32 %n, ptr addrspace(1) noundef %gmem.ctl) {
+; CHECK-LABEL: define void @__gmem_pre__Z4copyPKfPfi(ptr %in, ptr %out, i32 %n, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z) {
 ; CHECK-NEXT:  gmem.entry:
 ; Thread 0 clears the exit counter before the entry barrier.
 ; CHECK:         %gmem.tid0 = icmp eq i32 %{{.*}}, 0

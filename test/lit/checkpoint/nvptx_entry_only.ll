@@ -8,15 +8,15 @@
 ;    exit, so its CTA could never be counted done: no clone (flags 2|8).
 ;  opaque_call: a call to an external function that might synchronise: a
 ;    clone with the entry checkpoint only, no loop checkpoint (flags 2).
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: @__gmem_pre_info__Z9grid_syncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 14, i32 0, i32 0]
-; CHECK: @__gmem_pre_info__Z12cluster_syncPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 10, i32 0, i32 0]
-; CHECK: @__gmem_pre_info__Z8asm_exitPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 10, i32 0, i32 0]
-; CHECK: @__gmem_pre_info__Z11opaque_callPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 2, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z9grid_syncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 14, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z12cluster_syncPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 10, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z8asm_exitPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 10, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z11opaque_callPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2, i32 0, i32 0]
 ; CHECK-NOT: define {{.*}}@__gmem_pre__Z9grid_syncPfi
 ; CHECK-NOT: define {{.*}}@__gmem_pre__Z12cluster_syncPf
 ; CHECK-NOT: define {{.*}}@__gmem_pre__Z8asm_exitPf

@@ -13,8 +13,8 @@ target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 ; RESERVED: @llvm.compiler.used = appending global [2 x ptr] [ptr @__gmem_pre__Z4fillPfi, ptr @__gmem_pre__Z9grid_syncPf]
-; RESERVED: declare void @__gmem_pre__Z4fillPfi(ptr, i32, ptr addrspace(1))
-; RESERVED: declare void @__gmem_pre__Z9grid_syncPf(ptr, ptr addrspace(1))
+; RESERVED: declare void @__gmem_pre__Z4fillPfi(ptr, i32, ptr addrspace(1), i32, i32, i32)
+; RESERVED: declare void @__gmem_pre__Z9grid_syncPf(ptr, ptr addrspace(1), i32, i32, i32)
 ; RESERVED: !nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
 ; RESERVED: !3 = !{ptr @__gmem_pre__Z4fillPfi, !"kernel", i32 1}
 ; RESERVED: !4 = !{ptr @__gmem_pre__Z4fillPfi, !"maxntidx", i32 64}
@@ -22,7 +22,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; FILLED-NOT: llvm.compiler.used
 ; FILLED-NOT: declare {{.*}}__gmem_pre_
-; FILLED:     define void @__gmem_pre__Z4fillPfi(ptr %a, i32 %n, ptr addrspace(1) noundef %gmem.ctl)
+; FILLED:     define void @__gmem_pre__Z4fillPfi(ptr %a, i32 %n, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 ; FILLED-NOT: __gmem_pre__Z9grid_syncPf(
 ; FILLED:     !nvvm.annotations = !{!0, !1, !2, !3, !4}
 ; FILLED:     !2 = !{ptr @_Z9grid_syncPf, !"kernel", i32 1}

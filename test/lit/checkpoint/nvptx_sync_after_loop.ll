@@ -4,14 +4,14 @@
 ;                 (flags 4: uses barriers, no loop checkpoints).
 ;  sum_then_shfl: barrier-free loop, then a warp shuffle: no loop checkpoint.
 ;  sync_then_loop: the loop comes after the last barrier: checked per thread.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: @__gmem_pre_info__Z13sum_then_syncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 4, i32 0, i32 0]
-; CHECK: @__gmem_pre_info__Z13sum_then_shflPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 0, i32 0, i32 0]
-; CHECK: @__gmem_pre_info__Z14sync_then_loopPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 1, i32 5, i32 1, i32 {{[0-9]+}}]
+; CHECK: @__gmem_pre_info__Z13sum_then_syncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z13sum_then_shflPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z14sync_then_loopPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 5, i32 1, i32 {{[0-9]+}}]
 
 ; CHECK-LABEL: define void @__gmem_pre__Z13sum_then_syncPfi(
 ; CHECK-NOT:     gmem.ckpt

@@ -3,7 +3,8 @@
 // Makes every kernel of a GPU module preemptible without changing it: the
 // kernel stays as it is, and a clone
 //
-//   __gmem_pre_<mangled>(<kernel's parameters>..., gmem_ctl addrspace(1) *ctl)
+//   __gmem_pre_<mangled>(<kernel's parameters>..., gmem_ctl addrspace(1) *ctl,
+//                        u32 grid_x, u32 grid_y, u32 grid_z)
 //
 // is added, with checkpoints that read the per-launch control block
 //
@@ -14,6 +15,10 @@
 // its threads leaving through a loop checkpoint sets its bit in done[]; a CTA
 // whose bit is set returns at entry, so relaunching the clone with the same
 // grid, block and control block runs exactly the CTAs that did not finish.
+// Where it is safe (NVPTX) the clone is instead persistent: a loop over the
+// user's grid (the three trailing parameters) run by however many CTAs the
+// runtime launches, with a ticket counter and per-CTA redo words in place of
+// the done bitmap (ABI version 2 in docs/PREEMPTION_DESIGN.md).
 //
 // Next to each clone, a small global `__gmem_pre_info_<mangled>` (see
 // CheckpointInfo) tells the runtime what the clone does.
@@ -41,7 +46,7 @@ std::string checkpointInfoSymbol(llvm::StringRef KernelSymbol);
 /// Layout of `__gmem_pre_info_<mangled>` (five little-endian uint32).
 struct CheckpointInfo {
   static constexpr uint32_t Magic = 0x31504d47; // "GMP1"
-  static constexpr uint32_t Version = 1;
+  static constexpr uint32_t Version = 2;
   enum Flag : uint32_t {
     HasLoopCheckpoints = 1u << 0,
     /// Entry checkpoints only (or, with NoClone, none): grid-wide or cluster
@@ -51,6 +56,10 @@ struct CheckpointInfo {
     /// No clone was emitted (grid sync, cluster sync, `exit` in inline asm):
     /// the runtime launches the kernel itself, not preemptible.
     NoClone = 1u << 3,
+    /// The clone loops over virtual CTAs: launched with (P,1,1) CTAs, it
+    /// takes tickets from the control block (docs/PREEMPTION_DESIGN.md,
+    /// "ABI version 2").
+    Persistent = 1u << 4,
   };
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops

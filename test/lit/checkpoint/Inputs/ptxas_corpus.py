@@ -6,10 +6,12 @@ Compiles every test/corpus/*.cu to PTX for sm_90 with the plugin (through
 verifier is on), assembles the PTX with `ptxas -arch=sm_90`, and checks what
 the runtime relies on in each PTX:
 
-  * every kernel X has `__gmem_pre_info_X` (magic "GMP1", version 1);
+  * every kernel X has `__gmem_pre_info_X` (magic "GMP1", version 2);
   * unless the info says "no clone" (flags bit 3), `.entry __gmem_pre_X`
-    exists with exactly one parameter more than X, reads the control block
-    with ld.volatile.global, and sets done bits with atom.global.or.
+    exists with exactly four parameters more than X (control block, grid),
+    reads the control block with ld.volatile.global, and either sets done
+    bits with atom.global.or or, persistent (flags bit 4), takes tickets
+    with atom.global.add and joins its stop decision in bar.red.or.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -66,7 +68,7 @@ def check_file(src, tool, ptxas, tmp):
     entries = entry_bodies(ptx)
     infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
-             "loop_sites": 0}
+             "loop_sites": 0, "persistent": 0}
     for k, (params, _) in entries.items():
         if k.startswith(CLONE):
             continue
@@ -76,7 +78,7 @@ def check_file(src, tool, ptxas, tmp):
             errors.append("%s: no __gmem_pre_info_%s" % (k, k))
             continue
         magic, version, flags, sites, interval = info
-        if magic != 0x31504D47 or version != 1:
+        if magic != 0x31504D47 or version != 2:
             errors.append("%s: info has magic 0x%x version %d" % (k, magic, version))
         if flags & 8:
             stats["no_clone"] += 1
@@ -91,10 +93,13 @@ def check_file(src, tool, ptxas, tmp):
         stats["entry_only"] += bool(flags & 2)
         stats["loop_kernels"] += bool(flags & 1)
         stats["loop_sites"] += sites
-        if clone[0] != params + 1:
+        stats["persistent"] += bool(flags & 16)
+        if clone[0] != params + 4:
             errors.append("%s: clone has %d parameters, kernel %d" % (k, clone[0], params))
         body = clone[1]
-        for needle in ("ld.volatile.global.u32", "atom.global.or.b32"):
+        needles = ("ld.volatile.global.u32", "atom.global.add.u32", "bar.red.or.pred") \
+            if flags & 16 else ("ld.volatile.global.u32", "atom.global.or.b32")
+        for needle in needles:
             if needle not in body:
                 errors.append("%s: clone lacks %s" % (k, needle))
         if bool(flags & 1) != (sites > 0):
@@ -131,9 +136,9 @@ def main():
                 print("FAIL %s" % name)
                 for e in errors:
                     print("  " + e)
-    print("%d files, %d kernels: %d clones (%d entry-only, %d with loop checkpoints, %d sites), "
-          "%d without clone; %d files failed" % (
-              len(srcs), total.get("kernels", 0), total.get("clones", 0),
+    print("%d files, %d kernels: %d clones (%d persistent, %d entry-only, %d with loop checkpoints, "
+          "%d sites), %d without clone; %d files failed" % (
+              len(srcs), total.get("kernels", 0), total.get("clones", 0), total.get("persistent", 0),
               total.get("entry_only", 0), total.get("loop_kernels", 0),
               total.get("loop_sites", 0), total.get("no_clone", 0), failed))
     return 1 if failed else 0

@@ -1,0 +1,504 @@
+//===- CheckpointPersistent.cpp - Clones that loop over virtual CTAs ------===//
+//
+// A version-1 clone pays its entry checkpoint once per CTA: volatile reads of
+// the control block, a barrier, and at the exit an atomic on a shared
+// counter and one on the done bitmap. For kernels of a million CTAs that live
+// a microsecond each, those round trips sit on every CTA's critical path
+// (+150..+340% measured on the H200). And a non-idempotent launch can only
+// be drained by letting every CTA not yet started be dispatched and return.
+//
+// A persistent clone is launched with P CTAs (about as many as fit on the
+// GPU at once). Each takes tickets, virtual CTA numbers, from a counter in
+// the control block and runs the kernel body once per ticket with
+// blockIdx/gridDim replaced by the virtual ones (the user's grid comes as
+// three trailing parameters). Per virtual CTA, thread 0 fetches the next
+// ticket and reads the request word at the start (both latencies hide
+// behind the body), and one `bar.red.or` at the end publishes the ticket and
+// decides, uniformly for the CTA, whether to stop. A stop leaves at most two
+// tickets per persistent CTA unfinished (the one being run when a loop
+// checkpoint cut it, request 2 only, and the one fetched ahead); they go to
+// the CTA's two redo words, which a relaunch with the same P runs first.
+//
+// Safe only where an early-returning thread that now waits at the end-of-
+// CTA barrier cannot leave another thread waiting at a barrier or warp
+// collective of the body: no synchronisation may be control dependent on a
+// divergent branch (UniformityInfo); nothing else may learn the CTA's
+// identity (device functions or inline asm reading %ctaid, clusters, grid
+// id); no dynamic allocas (the body now runs many times per thread).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Analysis/TargetTransformInfoImpl.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+
+constexpr unsigned SharedAS = 3;
+
+/// The CTA's place in the grid, which a persistent clone rewrites.
+int gridAxis(Intrinsic::ID Id, bool &IsCount) {
+  IsCount = false;
+  switch (Id) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return 0;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return 1;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return 2;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: IsCount = true; return 0;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: IsCount = true; return 1;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: IsCount = true; return 2;
+  default: return -1;
+  }
+}
+
+/// Other special registers that name the CTA or its grid and that no
+/// rewrite covers.
+bool namesCtaOtherwise(Intrinsic::ID Id) {
+  switch (Id) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_gridid:
+  case Intrinsic::nvvm_read_ptx_sreg_clusterid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_clusterid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_clusterid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_clusterid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_w:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctarank:
+  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctarank:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool asmNamesCta(const InlineAsm &IA) {
+  StringRef S = IA.getAsmString();
+  return S.contains("ctaid") || S.contains("cluster") || S.contains("gridid");
+}
+
+/// Why F (a kernel when IsKernel, else a function it calls) learns its
+/// CTA's identity in a way the rewrite does not cover; "" when it does not.
+std::string geometryBlocker(const Function &F, bool IsKernel,
+                            SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return "";
+  for (const Instruction &I : instructions(F)) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      continue;
+    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+      if (asmNamesCta(*IA))
+        return "inline asm reads the CTA's identity";
+      continue;
+    }
+    const Function *Callee = CB->getCalledFunction();
+    if (!Callee)
+      return "indirect call";
+    if (Callee->isIntrinsic()) {
+      bool IsCount;
+      if (namesCtaOtherwise(Callee->getIntrinsicID()))
+        return "reads a cluster or grid special register";
+      if (!IsKernel && gridAxis(Callee->getIntrinsicID(), IsCount) >= 0)
+        return "device function " + F.getName().str() + " reads blockIdx/gridDim";
+      continue;
+    }
+    if (Callee->isDeclaration())
+      continue; // external: classifySync already calls it opaque if it matters
+    std::string Why = geometryBlocker(*Callee, /*IsKernel=*/false, Seen);
+    if (!Why.empty())
+      return Why;
+  }
+  return "";
+}
+
+/// Where values start to differ between the threads of a CTA, for
+/// UniformityInfo. LLVM 19's NVPTX rules call every call divergent, blockDim
+/// and blockIdx included, which would put every `for (s = blockDim.x / 2;
+/// ...) { ...; __syncthreads(); }` under "divergent" control. These rules
+/// are CTA-level: thread and lane ids, clocks, atomics, volatile and
+/// per-thread memory, warp collectives and any call the pass cannot see
+/// into differ; kernel parameters, grid and block geometry, CTA-wide
+/// barrier reductions and plain loads of shared or global memory at a
+/// uniform address do not (a race-free kernel cannot see another thread's
+/// store there without a barrier in between).
+struct CtaDivergence : TargetTransformInfoImplCRTPBase<CtaDivergence> {
+  explicit CtaDivergence(const DataLayout &DL) : TargetTransformInfoImplCRTPBase(DL) {}
+
+  bool hasBranchDivergence(const Function * = nullptr) const { return true; }
+  bool isAlwaysUniform(const Value *) const { return false; }
+
+  static bool uniformIntrinsic(Intrinsic::ID Id) {
+    switch (Id) {
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+    case Intrinsic::nvvm_read_ptx_sreg_nsmid:
+    case Intrinsic::nvvm_read_ptx_sreg_warpsize:
+    case Intrinsic::nvvm_barrier0_or:
+    case Intrinsic::nvvm_barrier0_and:
+    case Intrinsic::nvvm_barrier0_popc:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// Memory every thread of the CTA sees alike: global, shared, constant,
+  /// or generic memory reached from a kernel parameter or a global.
+  static bool sharedMemory(const Value *Ptr) {
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    if (AS == 1 || AS == 3 || AS == 4)
+      return true;
+    if (AS != 0)
+      return false;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects);
+    for (const Value *O : Objects)
+      if (!isa<Argument>(O) && !isa<GlobalVariable>(O))
+        return false;
+    return !Objects.empty();
+  }
+
+  bool isSourceOfDivergence(const Value *V) const {
+    if (isa<Argument>(V))
+      return false; // only kernels are asked about: their parameters are uniform
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return false;
+    if (const auto *LI = dyn_cast<LoadInst>(I))
+      return LI->isVolatile() || LI->isAtomic() || !sharedMemory(LI->getPointerOperand());
+    if (I->isAtomic() || isa<AllocaInst>(I))
+      return true;
+    if (const auto *CB = dyn_cast<CallBase>(I)) {
+      const Function *F = CB->getCalledFunction();
+      if (!F || !F->isIntrinsic())
+        return true;
+      if (uniformIntrinsic(F->getIntrinsicID()))
+        return false;
+      // Other target intrinsics (thread ids, clocks, shuffles, votes,
+      // atomics, ...) differ per thread; generic ones (min, ctlz, fma, ...)
+      // are as uniform as their operands, unless they touch memory.
+      if (F->getName().starts_with("llvm.nvvm.") || F->getName().starts_with("llvm.amdgcn."))
+        return true;
+      return !CB->doesNotAccessMemory();
+    }
+    return false;
+  }
+};
+
+} // namespace
+
+std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync,
+                              FunctionAnalysisManager &FAM) {
+  if (const char *V = std::getenv("GMEM_CHECKPOINT_PERSISTENT")) {
+    StringRef S = StringRef(V).trim().lower();
+    if (S == "0" || S == "off" || S == "false" || S == "no")
+      return "GMEM_CHECKPOINT_PERSISTENT=0";
+  }
+  if (Arch != GpuArch::NVPTX)
+    return "persistent clones are built for NVPTX only";
+  if (Sync.Opaque || Sync.Unsupported)
+    return "calls code the pass cannot see into";
+  for (Instruction &I : instructions(K))
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && (!AI->isStaticAlloca() || AI->getParent() != &K.getEntryBlock()))
+      return "dynamic alloca";
+  SmallPtrSet<const Function *, 8> Seen;
+  std::string Why = geometryBlocker(K, /*IsKernel=*/true, Seen);
+  if (!Why.empty())
+    return Why;
+
+  const PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(K);
+  // UniformityInfo with CtaDivergence as its "target": a private analysis
+  // manager, so that the pipeline's own TTI stays the NVPTX one.
+  FunctionAnalysisManager Local;
+  const DataLayout &DL = K.getParent()->getDataLayout();
+  Local.registerPass([&] {
+    return TargetIRAnalysis([&DL](const Function &) { return TargetTransformInfo(CtaDivergence(DL)); });
+  });
+  Local.registerPass([] { return DominatorTreeAnalysis(); });
+  Local.registerPass([] { return CycleAnalysis(); });
+  Local.registerPass([] { return UniformityInfoAnalysis(); });
+  Local.registerPass([] { return PassInstrumentationAnalysis(); });
+  UniformityInfo &UI = Local.getResult<UniformityInfoAnalysis>(K);
+
+  // A thread that returns early now waits at the end-of-CTA barrier instead
+  // of exiting. Sound only if every synchronisation runs in all threads or in
+  // none: nothing that synchronises may be control dependent on a divergent
+  // branch. Blocks control dependent on A: those post-dominating a successor
+  // of A, up to A's immediate post-dominator.
+  for (BasicBlock &A : K) {
+    if (!UI.hasDivergentTerminator(A))
+      continue;
+    const DomTreeNode *Stop = PDT.getNode(&A) ? PDT.getNode(&A)->getIDom() : nullptr;
+    if (!PDT.getNode(&A))
+      return "a block that never reaches a return";
+    for (BasicBlock *S : successors(&A)) {
+      for (const DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom()) {
+        BasicBlock *BB = N->getBlock();
+        if (!BB)
+          break; // the virtual root
+        for (Instruction &I : *BB)
+          if (classifySync(I, Arch) != SyncKind::None)
+            return "a barrier or warp collective depends on a thread-dependent branch or an "
+                   "early return";
+      }
+      if (!PDT.getNode(S))
+        return "a block that never reaches a return";
+    }
+  }
+  return "";
+}
+
+namespace {
+
+struct LoopBuilder {
+  Function &C;
+  CloneContext &Ctx;
+  const PersistentParts &Parts;
+  LLVMContext &LC;
+  Value *Grid[3] = {};
+  Value *Tid0 = nullptr, *Total = nullptr, *Redo[2] = {}, *Next = nullptr;
+  GlobalVariable *Tickets = nullptr;
+  AllocaInst *Vcta = nullptr, *Parity = nullptr, *Pend = nullptr, *NextTicket = nullptr,
+             *Req = nullptr;
+  BasicBlock *Header = nullptr, *Ret = nullptr;
+
+  LoopBuilder(Function &C, CloneContext &Ctx, const PersistentParts &Parts)
+      : C(C), Ctx(Ctx), Parts(Parts), LC(C.getContext()) {}
+
+  BasicBlock *block(const char *Name) { return BasicBlock::Create(LC, Name, &C); }
+
+  /// Thread 0: the next ticket, from the pending redo word if any, else the
+  /// counter. Ends with B in a fresh block.
+  Value *takeTicket(IRBuilder<> &B, const char *Name) {
+    BasicBlock *FromPend = block("gmem.p.from.redo"), *FromCounter = block("gmem.p.from.next"),
+               *Join = block("gmem.p.took");
+    Value *P = B.CreateLoad(B.getInt32Ty(), Pend);
+    B.CreateCondBr(B.CreateICmpNE(P, B.getInt32(0)), FromPend, FromCounter);
+    IRBuilder<> PB(FromPend);
+    Value *T1 = PB.CreateSub(P, PB.getInt32(1));
+    PB.CreateStore(PB.getInt32(0), Pend);
+    PB.CreateBr(Join);
+    IRBuilder<> CB(FromCounter);
+    Value *T2 = CB.CreateAtomicRMW(AtomicRMWInst::Add, Next, CB.getInt32(1), Align(4),
+                                   AtomicOrdering::Monotonic);
+    CB.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    PHINode *T = B.CreatePHI(B.getInt32Ty(), 2, Name);
+    T->addIncoming(T1, FromPend);
+    T->addIncoming(T2, FromCounter);
+    return T;
+  }
+
+  void saveRedo(IRBuilder<> &B, Value *First, Value *Second) {
+    B.CreateAlignedStore(First, Redo[0], Align(4));
+    B.CreateAlignedStore(Second, Redo[1], Align(4));
+  }
+
+  /// Ticket + 1 when below the total, else 0 ("nothing to redo").
+  Value *redoWord(IRBuilder<> &B, Value *T) {
+    return B.CreateSelect(B.CreateICmpULT(T, Total), B.CreateAdd(T, B.getInt32(1)),
+                          B.getInt32(0));
+  }
+
+  void replaceGeometry(Value *Cta[3]) {
+    SmallVector<IntrinsicInst *, 16> Reads;
+    for (Instruction &I : instructions(C))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+        bool IsCount;
+        if (gridAxis(II->getIntrinsicID(), IsCount) >= 0)
+          Reads.push_back(II);
+      }
+    for (IntrinsicInst *II : Reads) {
+      bool IsCount;
+      int Axis = gridAxis(II->getIntrinsicID(), IsCount);
+      II->replaceAllUsesWith(IsCount ? Grid[Axis] : Cta[Axis]);
+      II->eraseFromParent();
+    }
+  }
+
+  SmallVector<AllocaInst *, 8> build() {
+    unsigned N = C.arg_size();
+    for (unsigned I = 0; I < 3; ++I)
+      Grid[I] = C.getArg(N - 3 + I);
+    Module &M = *C.getParent();
+    Type *I32 = Type::getInt32Ty(LC);
+    auto *TicketsTy = ArrayType::get(I32, 2);
+    Tickets = new GlobalVariable(M, TicketsTy, false, GlobalValue::InternalLinkage,
+                                 UndefValue::get(TicketsTy), "__gmem_tickets_" + C.getName(),
+                                 nullptr, GlobalValue::NotThreadLocal, SharedAS);
+    Tickets->setAlignment(Align(4));
+
+    // The body's view of the grid: virtual CTA coordinates, computed in the
+    // loop header from the ticket (x fastest, as the hardware numbers them).
+    Header = block("gmem.p.header");
+    Ret = block("gmem.p.ret");
+    ReturnInst::Create(LC, Ret);
+
+    Instruction *EntryTerm = Parts.NewEntry->getTerminator();
+    IRBuilder<> B(EntryTerm);
+    const DataLayout &DL = M.getDataLayout();
+    auto Slot = [&](const char *Name, Value *Init) {
+      AllocaInst *AI = B.CreateAlloca(I32, DL.getAllocaAddrSpace(), nullptr, Name);
+      B.CreateStore(Init, AI);
+      return AI;
+    };
+    Vcta = Slot("gmem.vcta", B.getInt32(0));
+    Parity = Slot("gmem.parity", B.getInt32(0));
+    Pend = Slot("gmem.pend", B.getInt32(0));
+    NextTicket = Slot("gmem.next.ticket", B.getInt32(0));
+    Req = Slot("gmem.req", B.getInt32(0));
+
+    IRBuilder<> HB(Header);
+    Value *V = HB.CreateLoad(I32, Vcta, "gmem.v");
+    HB.CreateStore(HB.getFalse(), Parts.Aborted);
+    Value *Q = HB.CreateUDiv(V, Grid[0]);
+    Value *Cta[3] = {HB.CreateURem(V, Grid[0], "gmem.vcta.x"),
+                     HB.CreateURem(Q, Grid[1], "gmem.vcta.y"),
+                     HB.CreateUDiv(Q, Grid[1], "gmem.vcta.z")};
+    replaceGeometry(Cta); // before this builder reads the real %ctaid.x
+
+    Tid0 = isThreadZero(B, GpuArch::NVPTX);
+    Value *PCta = B.CreateZExt(B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}),
+                               B.getInt64Ty());
+    Value *RedoOff = B.CreateAdd(B.getInt64(8), B.CreateShl(PCta, 3));
+    Redo[0] = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, RedoOff, "gmem.redo0");
+    Redo[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Redo[0], B.getInt64(4), "gmem.redo1");
+    Next = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, B.getInt64(4), "gmem.next");
+    Total = B.CreateMul(B.CreateMul(Grid[0], Grid[1]), Grid[2], "gmem.total");
+
+    // Entry: thread 0 takes the redo words of an earlier stop (they go
+    // first), or a fresh ticket, and reads the request.
+    BasicBlock *First = block("gmem.p.first"), *FirstJoin = block("gmem.p.first.join");
+    B.CreateCondBr(Tid0, First, FirstJoin);
+    EntryTerm->eraseFromParent();
+    IRBuilder<> FB(First);
+    Value *A = FB.CreateAlignedLoad(I32, Redo[0], Align(4), /*isVolatile=*/true);
+    Value *Bw = FB.CreateAlignedLoad(I32, Redo[1], Align(4), /*isVolatile=*/true);
+    saveRedo(FB, FB.getInt32(0), FB.getInt32(0));
+    Value *HasA = FB.CreateICmpNE(A, FB.getInt32(0));
+    FB.CreateStore(FB.CreateSelect(HasA, A, Bw), Pend);
+    Value *T0 = takeTicket(FB, "gmem.first.ticket");
+    FB.CreateStore(FB.CreateSelect(HasA, Bw, FB.getInt32(0)), Pend);
+    FB.CreateAlignedStore(T0, Tickets, Align(4));
+    FB.CreateStore(loadRequest(FB, Ctx.Ctl), Req);
+    FB.CreateBr(FirstJoin);
+
+    IRBuilder<> JB(FirstJoin);
+    Value *Mine = JB.CreateAnd(Tid0, JB.CreateICmpNE(JB.CreateLoad(I32, Req), JB.getInt32(0)));
+    Value *Stop = barrierOr(JB, Mine);
+    Value *V0 = JB.CreateAlignedLoad(I32, Tickets, Align(4), "gmem.v0");
+    JB.CreateStore(V0, Vcta);
+    JB.CreateStore(JB.getInt32(1), Parity);
+    BasicBlock *StopEntry = block("gmem.p.stop.entry"), *Check = block("gmem.p.check");
+    JB.CreateCondBr(Stop, StopEntry, Check);
+    IRBuilder<> KB(Check);
+    KB.CreateCondBr(KB.CreateICmpULT(V0, Total), Header, Ret);
+
+    // A stop before the first virtual CTA: its ticket and the pending redo
+    // word stay to be run.
+    BasicBlock *SaveEntry = block("gmem.p.save.entry");
+    BranchInst::Create(SaveEntry, Ret, Tid0, StopEntry);
+    IRBuilder<> SE(SaveEntry);
+    saveRedo(SE, redoWord(SE, SE.CreateLoad(I32, Vcta)), SE.CreateLoad(I32, Pend));
+    SE.CreateBr(Ret);
+
+    // Header: thread 0 fetches the next ticket and reads the request now;
+    // both are used only at the end of this virtual CTA.
+    BasicBlock *Take = block("gmem.p.take");
+    HB.CreateCondBr(Tid0, Take, Parts.OldEntry);
+    IRBuilder<> TB(Take);
+    TB.CreateStore(takeTicket(TB, "gmem.ticket"), NextTicket);
+    TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
+    TB.CreateBr(Parts.OldEntry);
+
+    // Latch: every return and every loop checkpoint abort arrives here.
+    IRBuilder<> LB(Parts.Exit);
+    Value *Par = LB.CreateLoad(I32, Parity);
+    Value *TicketSlot = LB.CreateInBoundsGEP(TicketsTy, Tickets, {LB.getInt32(0), Par});
+    BasicBlock *Publish = block("gmem.p.publish"), *Sync = block("gmem.p.sync");
+    LB.CreateCondBr(Tid0, Publish, Sync);
+    IRBuilder<> PB(Publish);
+    PB.CreateAlignedStore(PB.CreateLoad(I32, NextTicket), TicketSlot, Align(4));
+    PB.CreateBr(Sync);
+    IRBuilder<> SB(Sync);
+    Value *Asked = SB.CreateAnd(Tid0, SB.CreateICmpNE(SB.CreateLoad(I32, Req), SB.getInt32(0)));
+    Value *LoopStop = barrierOr(SB, SB.CreateOr(SB.CreateLoad(SB.getInt1Ty(), Parts.Aborted), Asked));
+    // Double-buffered: thread 0 next writes the other slot, and this one only
+    // after the next barrier, which every thread passes after this read.
+    Value *VNext = SB.CreateAlignedLoad(I32, TicketSlot, Align(4), "gmem.v.next");
+    SB.CreateStore(SB.CreateXor(Par, SB.getInt32(1)), Parity);
+    BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
+    SB.CreateCondBr(LoopStop, StopLoop, Cont);
+    IRBuilder<> CB(Cont);
+    CB.CreateStore(VNext, Vcta);
+    CB.CreateCondBr(CB.CreateICmpULT(VNext, Total), Header, Ret);
+
+    // A stop after a virtual CTA: the ticket fetched ahead is still to run;
+    // under request 2 the current one too (a loop checkpoint may have cut
+    // it; rerunning a finished one is harmless for an idempotent launch).
+    // Request 1 arms no loop checkpoint, so the current one finished.
+    BasicBlock *SaveLoop = block("gmem.p.save");
+    BranchInst::Create(SaveLoop, Ret, Tid0, StopLoop);
+    IRBuilder<> SL(SaveLoop);
+    Value *R = loadRequest(SL, Ctx.Ctl);
+    Value *Cur = SL.CreateLoad(I32, Vcta);
+    Value *First0 = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), redoWord(SL, Cur),
+                                    SL.getInt32(0));
+    saveRedo(SL, First0, redoWord(SL, VNext));
+    SL.CreateBr(Ret);
+
+    if (Ctx.CtaState && Ctx.CtaState->use_empty()) {
+      Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
+      Ctx.CtaState = nullptr;
+    }
+    return {Vcta, Parity, Pend, NextTicket, Req};
+  }
+};
+
+} // namespace
+
+SmallVector<AllocaInst *, 8> buildPersistentLoop(Function &Clone, CloneContext &Ctx,
+                                                 const PersistentParts &Parts) {
+  return LoopBuilder(Clone, Ctx, Parts).build();
+}
+
+} // namespace gmem::ckpt

@@ -1,0 +1,222 @@
+; Persistent clones (ABI version 2): where no barrier or warp collective is
+; control dependent on a thread-dependent branch, the clone loops over
+; virtual CTAs: blockIdx/gridDim come from the ticket and the three grid
+; parameters, thread 0 takes tickets (redo words first, then the counter),
+; one bar.red.or per virtual CTA decides the stop, and a stop writes the
+; unfinished tickets to the CTA's redo words. Elsewhere the version-1 clone
+; (entry checkpoint, done bitmap) is kept, and a remark says why.
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -pass-remarks-analysis=gmem-checkpoint -S %s -o %t.ll 2> %t.remarks
+; RUN: FileCheck %s < %t.ll
+; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=OFF
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+
+; REMARK-DAG: remark: <unknown>:0:0: persistent clone: loops over virtual CTAs
+; REMARK-DAG: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return
+; REMARK-DAG: clone not persistent: device function helper_block reads blockIdx/gridDim
+; REMARK-DAG: clone not persistent: dynamic alloca
+
+; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
+; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16, i32 0, i32 0]
+; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 {{20|21}},
+; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
+; CHECK-DAG: @__gmem_pre_info_calls_helper = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; CHECK-DAG: @__gmem_pre_info_vla = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; CHECK-DAG: @__gmem_tickets___gmem_pre_copy2d = internal addrspace(3) global [2 x i32] undef
+
+; The 2-D kernel: virtual x = v % grid.x, y = (v / grid.x) % grid.y; the
+; body reads no %ctaid/%nctaid of its own any more (only the ticket code's
+; %ctaid.x, which picks the redo words).
+; CHECK-LABEL: define void @__gmem_pre_copy2d(ptr %in, ptr %out, i32 %w, i32 %h, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
+; CHECK:       gmem.entry:
+; CHECK:         %[[P:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK:         %gmem.redo0 = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
+; CHECK:         %gmem.next = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64 4
+; CHECK:         %gmem.total = mul i32 %{{.*}}, %gmem.grid.z
+; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
+; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
+; CHECK:       gmem.p.header:
+; CHECK:         %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
+; CHECK-NEXT:    %gmem.vcta.x = urem i32 %gmem.vcta.0, %gmem.grid.x
+; CHECK-NEXT:    %gmem.vcta.y = urem i32 %[[Q]], %gmem.grid.y
+; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
+; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
+; CHECK:       gmem.p.first:
+; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.redo0
+; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.redo1
+; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo0
+; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo1
+; CHECK:       gmem.p.first.join:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       gmem.p.from.next:
+; CHECK-NEXT:    atomicrmw add ptr addrspace(1) %gmem.next, i32 1 monotonic
+; A stop after a virtual CTA: the current ticket is redone only under
+; request 2, the one fetched ahead always (when below the total).
+; CHECK:       gmem.p.save:
+; CHECK-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
+; CHECK:         icmp eq i32 %[[R]], 2
+; CHECK:         store i32 %{{.*}}, ptr addrspace(1) %gmem.redo0
+; CHECK-NEXT:    store i32 %{{.*}}, ptr addrspace(1) %gmem.redo1
+; CHECK:       }
+; No version-1 pieces in a persistent clone.
+; CHECK-NOT:   @__gmem_state___gmem_pre_copy2d
+
+; A barrier after an early return that depends on the thread: not persistent.
+; CHECK-LABEL: define void @__gmem_pre_early_ret_sync(
+; CHECK:         atomicrmw or ptr addrspace(1)
+
+; PTX: .entry __gmem_pre_copy2d(
+; PTX:   atom.global.add.u32
+; PTX:   bar.red.or.pred
+; PTX: .entry __gmem_pre_block_sum(
+
+; OFF-NOT: __gmem_tickets_
+; OFF:     @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
+
+define void @copy2d(ptr %in, ptr %out, i32 %w, i32 %h) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %nx = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %x0 = mul i32 %bx, %nx
+  %x = add i32 %x0, %tx
+  %inx = icmp slt i32 %x, %w
+  %iny = icmp slt i32 %by, %h
+  %in.range = and i1 %inx, %iny
+  br i1 %in.range, label %body, label %done
+
+body:
+  %row = mul i32 %by, %w
+  %i = add i32 %row, %x
+  %idx = sext i32 %i to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %idx
+  %v = load float, ptr %src, align 4
+  %dst = getelementptr inbounds float, ptr %out, i64 %idx
+  store float %v, ptr %dst, align 4
+  br label %done
+
+done:
+  ret void
+}
+
+; Shared-memory tree sum: the loop's trip count depends on blockDim only
+; (uniform), the `tid < s` branch holds no barrier: persistent.
+define void @block_sum(ptr %in, ptr %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %base = mul i32 %bid, %ntid
+  %g = add i32 %base, %tid
+  %gidx = sext i32 %g to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %gidx
+  %x = load float, ptr %src, align 4
+  %tidx = zext i32 %tid to i64
+  %slot = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %tidx
+  store float %x, ptr addrspace(3) %slot, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %ntid, 1
+  %any = icmp ugt i32 %s0, 0
+  br i1 %any, label %loop, label %tail
+
+loop:
+  %s = phi i32 [ %s0, %entry ], [ %s.next, %join ]
+  %lt = icmp ult i32 %tid, %s
+  br i1 %lt, label %add, label %join
+
+add:
+  %o = add i32 %tid, %s
+  %oidx = zext i32 %o to i64
+  %oslot = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %oidx
+  %a = load float, ptr addrspace(3) %slot, align 4
+  %b = load float, ptr addrspace(3) %oslot, align 4
+  %sum = fadd float %a, %b
+  store float %sum, ptr addrspace(3) %slot, align 4
+  br label %join
+
+join:
+  call void @llvm.nvvm.barrier0()
+  %s.next = lshr i32 %s, 1
+  %more = icmp ugt i32 %s.next, 0
+  br i1 %more, label %loop, label %tail
+
+tail:
+  %t0 = icmp eq i32 %tid, 0
+  br i1 %t0, label %write, label %exit
+
+write:
+  %r = load float, ptr addrspace(3) @tile, align 4
+  %bidx = zext i32 %bid to i64
+  %dst = getelementptr inbounds float, ptr %out, i64 %bidx
+  store float %r, ptr %dst, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+; Threads past n return, the others meet at a barrier: a returned thread
+; waiting at the end-of-CTA barrier would release or block it wrongly.
+define void @early_ret_sync(ptr %a, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %out = icmp sge i32 %tid, %n
+  br i1 %out, label %ret, label %work
+
+work:
+  %idx = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %idx
+  store float 1.0, ptr %p, align 4
+  call void @llvm.nvvm.barrier0()
+  store float 2.0, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
+; A device function that reads blockIdx: the rewrite covers the kernel only.
+define internal i32 @helper_block() noinline {
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  ret i32 %b
+}
+
+define void @calls_helper(ptr %a) {
+entry:
+  %b = call i32 @helper_block()
+  %idx = zext i32 %b to i64
+  %p = getelementptr inbounds i32, ptr %a, i64 %idx
+  store i32 1, ptr %p, align 4
+  ret void
+}
+
+; A dynamic alloca would grow the stack once per virtual CTA.
+define void @vla(ptr %a, i32 %n) {
+entry:
+  %buf = alloca i32, i32 %n, align 4
+  store i32 1, ptr %buf, align 4
+  %v = load i32, ptr %buf, align 4
+  store i32 %v, ptr %a, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
+!0 = !{ptr @copy2d, !"kernel", i32 1}
+!1 = !{ptr @block_sum, !"kernel", i32 1}
+!2 = !{ptr @early_ret_sync, !"kernel", i32 1}
+!3 = !{ptr @calls_helper, !"kernel", i32 1}
+!4 = !{ptr @vla, !"kernel", i32 1}
