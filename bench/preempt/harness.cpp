@@ -598,12 +598,16 @@ uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, uns
       c += (words[2 + i / 32] >> (i % 32)) & 1;
     return c;
   }
-  if (nwords < 2)
-    return 0;
-  uint64_t taken = std::min<uint64_t>(words[1], total), redo = 0;
-  for (size_t i = 2; i < nwords && i < 2 + 2 * (size_t)P; ++i)
-    redo += words[i] != 0;
-  return redo > taken ? 0 : taken - redo;
+  // Persistent (ABI v2): CTA p runs p, p + P, ...; its words are redo
+  // (+1) and resume (+1, 0 = never ran).
+  uint64_t done = 0;
+  for (unsigned p = 0; p < P && 2 + 2 * (size_t)p + 1 < nwords; ++p) {
+    uint32_t redo = words[2 + 2 * p], resume = words[3 + 2 * p];
+    uint64_t upto = std::min<uint64_t>(resume ? resume - 1 : p, total);
+    uint64_t mine = upto > p ? (upto - p + P - 1) / P : 0;
+    done += mine - (redo && mine ? 1 : 0);
+  }
+  return done;
 }
 
 void Ctl::alloc(uint64_t n, unsigned persistent_ctas) {

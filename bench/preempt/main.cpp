@@ -116,11 +116,12 @@ int self_test() {
     // done (bit 8 of the second word is CTA 40, past the grid).
     uint32_t w[4] = {1, 0, 0x80000005u, 0x1u | 0x100u};
     EXPECT(ctl_work_done(w, 4, 40, 0) == 4);
-    // Persistent, P = 2: {request, next, redo[4]}; 10 tickets of 100 taken,
-    // two listed for redo -> 8 done; next past total counts as total.
-    uint32_t p[6] = {2, 10, 0, 4, 7, 0};
-    EXPECT(ctl_work_done(p, 6, 100, 2) == 8);
-    uint32_t q[6] = {0, 107, 0, 0, 0, 0};
+    // Persistent, P = 2: {request, reserved, {redo, resume}[2]}. CTA 0 ran
+    // 0, 2, 4, 6, 8 (resumes at 10) but 4 is to be redone; CTA 1 ran 1, 3, 5
+    // (resumes at 7): 4 + 3 done. Finished CTAs resume past the total.
+    uint32_t p[6] = {2, 0, 5, 11, 0, 8};
+    EXPECT(ctl_work_done(p, 6, 100, 2) == 7);
+    uint32_t q[6] = {0, 0, 0, 101, 0, 101};
     EXPECT(ctl_work_done(q, 6, 100, 2) == 100);
     uint32_t z[6] = {0, 0, 0, 0, 0, 0};
     EXPECT(ctl_work_done(z, 6, 100, 2) == 0);

@@ -10,21 +10,21 @@
 // grid_z): a CTA returns at entry while request != 0 or its done bit is
 // set, leaves its loop at a step where request == 2 (when the clone has
 // loop checkpoints), and sets its done bit when it finishes. A persistent
-// clone (Persistent) runs its P CTAs round-robin, one step each; each takes
-// its redo tickets, then new ones from `next`, until a ticket >= the grid
-// arguments' total, stops between virtual CTAs while request != 0 and, cut
-// in a loop, writes the virtual CTA to its redo words. Every launch of an
-// original kernel, and every clone launch with a new control block, is a
-// job; a job's (virtual) CTAs count their completions and flag two
-// instances of one CTA running at once.
+// clone (Persistent) runs its P CTAs round-robin, one step each, over the
+// virtual CTAs of the grid arguments, with per-CTA redo and resume words
+// (FakePersistentClone.h). Every launch of an original kernel, and every
+// clone launch with a new control block, is a job; a job's (virtual) CTAs
+// count their completions and flag two instances of one CTA running at once.
 #pragma once
 
+#include "FakePersistentClone.h"
 #include "SchedDriver.h"
 
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +33,7 @@ namespace rt {
 namespace sched {
 namespace test {
 
-class FakeSchedDriver : public SchedDriver {
+class FakeSchedDriver : public SchedDriver, public FakeAbiChecks {
 public:
   struct Kernel {
     std::string Name;
@@ -44,31 +44,7 @@ public:
     int Occupancy = 2;           ///< resident CTAs per SM (occupancy query)
     std::vector<size_t> ParamSizes;
   };
-  struct Job {
-    std::string Kernel;
-    uint64_t Ctl = 0;
-    std::vector<unsigned> Completed, Running, Cut;
-    uint64_t FirstStartStep = 0, LastCompleteStep = 0;
-    unsigned LaunchGrid = 0; ///< CTAs of the first instance (a persistent clone's P)
-    bool complete() const {
-      for (unsigned C : Completed)
-        if (C == 0)
-          return false;
-      return true;
-    }
-    unsigned maxCompletions() const {
-      unsigned M = 0;
-      for (unsigned C : Completed)
-        M = C > M ? C : M;
-      return M;
-    }
-    unsigned cuts() const {
-      unsigned N = 0;
-      for (unsigned C : Cut)
-        N += C;
-      return N;
-    }
-  };
+  using Job = FakeJob;
   struct Op {
     enum Kind { Memset, WaitEq, Write, WaitEvent, Record, Launch, Marker } K;
     uint64_t Addr = 0;
@@ -83,16 +59,10 @@ public:
     unsigned Cta = 0, Iter = 0;
     bool InCta = false;
     std::string Name;
-    // A persistent clone: virtual CTAs, and its CTAs' progress.
+    // A persistent clone: its virtual CTAs, and its CTAs once it runs.
     bool Persistent = false;
     unsigned Total = 0;
-    struct PCta {
-      bool Left = false, InV = false;
-      unsigned V = 0, Iter = 0;
-      int From = -1; ///< the redo word V came from
-    };
-    std::vector<PCta> Pers;
-    unsigned Turn = 0;
+    std::optional<FakePersistentClone> Pers;
   };
   /// A clone launch as the scheduler made it.
   struct CloneLaunch {
@@ -144,11 +114,7 @@ public:
   unsigned SmCountQueries = 0;
   std::vector<CloneLaunch> CloneLaunches;
   std::map<uint64_t, size_t> MemsetWords; ///< control block -> words its memset cleared
-  // ABI violations seen by the simulated GPU.
-  unsigned GridArgMismatches = 0; ///< an ordinary clone's grid arguments != its grid
-  unsigned PChanges = 0;          ///< a persistent relaunch with another P
-  unsigned CtlTooSmall = 0;       ///< redo words (and hold) beyond the zeroed block
-  unsigned RedoOverflows = 0;     ///< a CTA cut with both redo words in use
+  // ABI violations seen by the simulated GPU: FakeAbiChecks.
 
   FakeSchedDriver() {
     stream(CU_STREAM_LEGACY);
@@ -563,18 +529,27 @@ private:
         Job &J = Jobs.back();
         J.Kernel = K.Name;
         J.Ctl = O.Ctl;
+        J.Persistent = O.Persistent;
         J.LaunchGrid = O.Grid;
         J.Completed.assign(Ctas, 0);
         J.Running.assign(Ctas, 0);
         J.Cut.assign(Ctas, 0);
+        if (O.Persistent) {
+          J.Reruns.assign(Ctas, 0);
+          J.RerunsAllowed.assign(Ctas, 0);
+          J.RunBy.assign(Ctas, -1);
+        }
         O.JobId = int(Jobs.size() - 1);
         if (K.IsClone)
           JobOfCtl[O.Ctl] = O.JobId;
       }
     }
     Job &J = Jobs[O.JobId];
-    if (O.Persistent)
-      return runPersistent(O, K, J);
+    if (O.Persistent) {
+      if (!O.Pers)
+        O.Pers.emplace(O.Ctl, O.Grid, O.Total);
+      return O.Pers->step(Words, J, K.Iters, K.LoopCheckpoints, Clock, *this);
+    }
     auto Done = [&](unsigned C) { return (word(O.Ctl + 8 + 4 * (C / 32)) >> (C % 32)) & 1; };
     while (!O.InCta) {
       if (O.Cta >= O.Grid)
@@ -606,72 +581,6 @@ private:
     ++O.Cta;
     return false; // the next step starts the next CTA (or finishes)
   }
-
-  /// One step of a persistent clone: the next of its CTAs still running.
-  bool runPersistent(Op &O, const Kernel &K, Job &J) {
-    if (O.Pers.empty())
-      O.Pers.assign(O.Grid, Op::PCta());
-    auto Redo = [&](unsigned W) { return O.Ctl + 8 + 4ull * W; };
-    for (unsigned Tries = 0; Tries < O.Grid; ++Tries) {
-      const unsigned P = O.Turn;
-      O.Turn = (O.Turn + 1) % O.Grid;
-      Op::PCta &C = O.Pers[P];
-      if (C.Left)
-        continue;
-      if (!C.InV) {
-        if (word(O.Ctl) != 0) { // a stop, between virtual CTAs
-          C.Left = true;
-          continue;
-        }
-        C.From = -1;
-        for (unsigned W = 2 * P; W < 2 * P + 2 && C.From < 0; ++W)
-          if (uint32_t T = word(Redo(W))) {
-            C.From = int(W);
-            C.V = T - 1;
-          }
-        if (C.From < 0) {
-          const uint32_t T = Words[O.Ctl + 4]++; // next
-          if (T >= O.Total) {
-            C.Left = true;
-            continue;
-          }
-          C.V = T;
-        }
-        C.InV = true;
-        C.Iter = 0;
-        if (++J.Running[C.V] > 1)
-          ++Overlaps;
-        if (!J.FirstStartStep)
-          J.FirstStartStep = Clock;
-      }
-      ++C.Iter;
-      if (C.Iter >= K.Iters) {
-        ++J.Completed[C.V];
-        J.LastCompleteStep = Clock;
-        if (C.From >= 0)
-          Words[Redo(unsigned(C.From))] = 0;
-      } else if (K.LoopCheckpoints && word(O.Ctl) == 2) {
-        ++J.Cut[C.V];
-        if (C.From < 0) { // a fresh ticket: remember it for the relaunch
-          unsigned W = 2 * P;
-          W += word(Redo(W)) != 0;
-          if (word(Redo(W)) != 0)
-            ++RedoOverflows;
-          else
-            Words[Redo(W)] = C.V + 1;
-        }
-      } else {
-        return false;
-      }
-      --J.Running[C.V];
-      C.InV = false;
-      return false;
-    }
-    return true; // every CTA has left
-  }
-
-public:
-  unsigned Overlaps = 0; ///< a CTA of a job started while another instance of it ran
 };
 
 } // namespace test

@@ -328,6 +328,7 @@ struct CloneBuild {
       Ctx.AbortBlock->eraseFromParent();
     DominatorTree DT(C);
     SmallVector<AllocaInst *, 12> Slots{Aborted, Ctx.WorkLeft};
+    Slots.append(Ctx.SiteCounters.begin(), Ctx.SiteCounters.end());
     Slots.append(ExtraSlots.begin(), ExtraSlots.end());
     if (Ctx.Parity)
       Slots.push_back(Ctx.Parity);

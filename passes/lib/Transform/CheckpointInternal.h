@@ -65,6 +65,9 @@ struct CloneContext {
   llvm::AllocaInst *Parity = nullptr;      ///< i32, AMDGPU: which stop word is current
   llvm::GlobalVariable *CtaState = nullptr; ///< shared/LDS words of the clone
   unsigned Budget = 0;
+  /// i32 counters of joined NVPTX barriers, one per site (promoted with the
+  /// clone's other slots).
+  llvm::SmallVector<llvm::AllocaInst *, 4> SiteCounters;
 };
 
 /// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).

@@ -311,12 +311,63 @@ public:
     return S.Bound;
   }
 
+  /// A joined NVPTX barrier. Only iterations that are due for a check use
+  /// `bar.red.or` (measured slower than a plain barrier in barrier-bound
+  /// loops such as a bitonic sort); the others keep the original barrier.
+  /// Which iteration is due comes from a counter of this site alone, so it
+  /// is the same in every thread of the CTA (each runs the barrier equally
+  /// often) and the choice between the two barriers is uniform. Only thread
+  /// 0 reads the request: the reduction decides for everyone.
   void joinBarrierNVPTX(CallInst *Bar, BasicBlock *Header, uint64_t Weight) {
-    Value *Mine = wantStop(earlyPoint(Header), Weight);
+    Instruction *Early = earlyPoint(Header);
+    Value *Due = nullptr;
+    if (Weight < Ctx.Budget) {
+      BasicBlock &Entry = F.getEntryBlock();
+      IRBuilder<> EB(Entry.getTerminator());
+      const DataLayout &DL = F.getParent()->getDataLayout();
+      AllocaInst *Left =
+          EB.CreateAlloca(EB.getInt32Ty(), DL.getAllocaAddrSpace(), nullptr, "gmem.site.left");
+      EB.CreateStore(EB.getInt32(int32_t(Ctx.Budget)), Left);
+      Ctx.SiteCounters.push_back(Left);
+      IRBuilder<> B(Early);
+      Value *L = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Left), B.getInt32(uint32_t(Weight)));
+      Due = B.CreateICmpSLT(L, B.getInt32(0), "gmem.site.due");
+      B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), L), Left);
+    }
+    // Thread 0, when due, reads the request at the top of the iteration.
+    Value *Mine;
+    {
+      IRBuilder<> B(Early);
+      Value *Lead = isThreadZero(B, Ctx.Arch);
+      if (Due)
+        Lead = B.CreateAnd(Due, Lead);
+      BasicBlock *Head = Early->getParent();
+      Instruction *ThenTerm = SplitBlockAndInsertIfThen(Lead, Early, false);
+      Value *Asked = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
+      PHINode *P = PHINode::Create(B.getInt1Ty(), 2, "gmem.stop.mine", Early->getIterator());
+      P->addIncoming(Asked, ThenTerm->getParent());
+      P->addIncoming(B.getFalse(), Head);
+      Mine = P;
+    }
+    BasicBlock *Plain = nullptr, *Join = nullptr;
+    if (Due) {
+      // due ? reduce : the original barrier
+      BasicBlock *BB = Bar->getParent();
+      Join = SplitBlock(BB, Bar->getNextNode(), (DominatorTree *)nullptr, nullptr, nullptr, "gmem.site.join");
+      Plain = SplitBlock(BB, Bar, (DominatorTree *)nullptr, nullptr, nullptr, "gmem.site.plain"); // holds Bar
+      BasicBlock *Red = BasicBlock::Create(LC, "gmem.site.red", &F, Plain);
+      BB->getTerminator()->eraseFromParent();
+      BranchInst::Create(Red, Plain, Due, BB);
+      BranchInst::Create(Join, Red);
+      Bar->moveBefore(Red->getTerminator());
+      // Plain gets its own copy of the original barrier.
+      Instruction *Copy = Bar->clone();
+      Copy->insertBefore(Plain->getTerminator());
+    }
     IRBuilder<> B(Bar);
-    Instruction *Stop;
+    Value *Reduced;
     if (Bar->getIntrinsicID() == Intrinsic::nvvm_barrier0) {
-      Stop = cast<Instruction>(barrierOr(B, Mine));
+      Reduced = barrierOr(B, Mine);
     } else {
       // barrier.sync 0 is the non-.aligned barrier (threads of a warp may
       // arrive at different instructions); keep that with barrier.red.
@@ -328,9 +379,17 @@ public:
           "=r,r,~{memory}", /*hasSideEffects=*/true);
       CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
       R->addFnAttr(Attribute::Convergent);
-      Stop = cast<Instruction>(B.CreateICmpNE(R, B.getInt32(0), "gmem.stop"));
+      Reduced = B.CreateICmpNE(R, B.getInt32(0), "gmem.stop");
     }
     Bar->eraseFromParent();
+    Instruction *Stop = cast<Instruction>(Reduced);
+    if (Due) {
+      IRBuilder<> JB(&*Join->getFirstInsertionPt());
+      PHINode *P = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.cta.stop");
+      P->addIncoming(Reduced, cast<Instruction>(Reduced)->getParent());
+      P->addIncoming(JB.getFalse(), Plain);
+      Stop = P;
+    }
     abortIf(Stop);
   }
 

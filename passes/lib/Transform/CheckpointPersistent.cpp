@@ -8,16 +8,16 @@
 // be drained by letting every CTA not yet started be dispatched and return.
 //
 // A persistent clone is launched with P CTAs (about as many as fit on the
-// GPU at once). Each takes tickets, virtual CTA numbers, from a counter in
-// the control block and runs the kernel body once per ticket with
-// blockIdx/gridDim replaced by the virtual ones (the user's grid comes as
-// three trailing parameters). Per virtual CTA, thread 0 fetches the next
-// ticket and reads the request word at the start (both latencies hide
-// behind the body), and one `bar.red.or` at the end publishes the ticket and
-// decides, uniformly for the CTA, whether to stop. A stop leaves at most two
-// tickets per persistent CTA unfinished (the one being run when a loop
-// checkpoint cut it, request 2 only, and the one fetched ahead); they go to
-// the CTA's two redo words, which a relaunch with the same P runs first.
+// GPU at once). CTA p runs virtual CTAs p, p + P, p + 2P, ... of the user's
+// grid (three trailing parameters), the kernel body once each with
+// blockIdx/gridDim replaced by the virtual ones. Per virtual CTA, thread 0
+// reads the request word at the start (its latency hides behind the body)
+// and one `bar.red.or` at the end decides, uniformly for the CTA, whether to
+// stop. A stopping CTA writes two words of its own in the control block: the
+// virtual CTA to run again (request 2 only: a loop checkpoint may have cut
+// it) and the next one; a relaunch with the same P starts from there. A
+// first version took tickets from one shared counter: a million atomics on
+// one address serialised in L2 and made the clone 3x slower.
 //
 // Safe only where an early-returning thread that now waits at the end-of-
 // CTA barrier cannot leave another thread waiting at a barrier or warp
@@ -295,49 +295,14 @@ struct LoopBuilder {
   const PersistentParts &Parts;
   LLVMContext &LC;
   Value *Grid[3] = {};
-  Value *Tid0 = nullptr, *Total = nullptr, *Redo[2] = {}, *Next = nullptr;
-  GlobalVariable *Tickets = nullptr;
-  AllocaInst *Vcta = nullptr, *Parity = nullptr, *Pend = nullptr, *NextTicket = nullptr,
-             *Req = nullptr;
+  Value *Tid0 = nullptr, *Total = nullptr, *Stride = nullptr, *Word[2] = {};
+  AllocaInst *Vcta = nullptr, *Next = nullptr, *Req = nullptr;
   BasicBlock *Header = nullptr, *Ret = nullptr;
 
   LoopBuilder(Function &C, CloneContext &Ctx, const PersistentParts &Parts)
       : C(C), Ctx(Ctx), Parts(Parts), LC(C.getContext()) {}
 
   BasicBlock *block(const char *Name) { return BasicBlock::Create(LC, Name, &C); }
-
-  /// Thread 0: the next ticket, from the pending redo word if any, else the
-  /// counter. Ends with B in a fresh block.
-  Value *takeTicket(IRBuilder<> &B, const char *Name) {
-    BasicBlock *FromPend = block("gmem.p.from.redo"), *FromCounter = block("gmem.p.from.next"),
-               *Join = block("gmem.p.took");
-    Value *P = B.CreateLoad(B.getInt32Ty(), Pend);
-    B.CreateCondBr(B.CreateICmpNE(P, B.getInt32(0)), FromPend, FromCounter);
-    IRBuilder<> PB(FromPend);
-    Value *T1 = PB.CreateSub(P, PB.getInt32(1));
-    PB.CreateStore(PB.getInt32(0), Pend);
-    PB.CreateBr(Join);
-    IRBuilder<> CB(FromCounter);
-    Value *T2 = CB.CreateAtomicRMW(AtomicRMWInst::Add, Next, CB.getInt32(1), Align(4),
-                                   AtomicOrdering::Monotonic);
-    CB.CreateBr(Join);
-    B.SetInsertPoint(Join);
-    PHINode *T = B.CreatePHI(B.getInt32Ty(), 2, Name);
-    T->addIncoming(T1, FromPend);
-    T->addIncoming(T2, FromCounter);
-    return T;
-  }
-
-  void saveRedo(IRBuilder<> &B, Value *First, Value *Second) {
-    B.CreateAlignedStore(First, Redo[0], Align(4));
-    B.CreateAlignedStore(Second, Redo[1], Align(4));
-  }
-
-  /// Ticket + 1 when below the total, else 0 ("nothing to redo").
-  Value *redoWord(IRBuilder<> &B, Value *T) {
-    return B.CreateSelect(B.CreateICmpULT(T, Total), B.CreateAdd(T, B.getInt32(1)),
-                          B.getInt32(0));
-  }
 
   void replaceGeometry(Value *Cta[3]) {
     SmallVector<IntrinsicInst *, 16> Reads;
@@ -355,39 +320,37 @@ struct LoopBuilder {
     }
   }
 
+  /// Thread 0 records where this CTA stands: word 0 the virtual CTA to run
+  /// again first (+1, 0 for none), word 1 the next one of its own (+1).
+  void record(IRBuilder<> &B, Value *Redo, Value *NextTicket) {
+    B.CreateAlignedStore(Redo, Word[0], Align(4));
+    B.CreateAlignedStore(B.CreateAdd(NextTicket, B.getInt32(1)), Word[1], Align(4));
+  }
+
   SmallVector<AllocaInst *, 8> build() {
     unsigned N = C.arg_size();
     for (unsigned I = 0; I < 3; ++I)
       Grid[I] = C.getArg(N - 3 + I);
     Module &M = *C.getParent();
     Type *I32 = Type::getInt32Ty(LC);
-    auto *TicketsTy = ArrayType::get(I32, 2);
-    Tickets = new GlobalVariable(M, TicketsTy, false, GlobalValue::InternalLinkage,
-                                 UndefValue::get(TicketsTy), "__gmem_tickets_" + C.getName(),
-                                 nullptr, GlobalValue::NotThreadLocal, SharedAS);
-    Tickets->setAlignment(Align(4));
 
     // The body's view of the grid: virtual CTA coordinates, computed in the
     // loop header from the ticket (x fastest, as the hardware numbers them).
     Header = block("gmem.p.header");
     Ret = block("gmem.p.ret");
     ReturnInst::Create(LC, Ret);
-
+    IRBuilder<> HB(Header);
     Instruction *EntryTerm = Parts.NewEntry->getTerminator();
     IRBuilder<> B(EntryTerm);
     const DataLayout &DL = M.getDataLayout();
-    auto Slot = [&](const char *Name, Value *Init) {
+    auto Slot = [&](const char *Name) {
       AllocaInst *AI = B.CreateAlloca(I32, DL.getAllocaAddrSpace(), nullptr, Name);
-      B.CreateStore(Init, AI);
+      B.CreateStore(B.getInt32(0), AI);
       return AI;
     };
-    Vcta = Slot("gmem.vcta", B.getInt32(0));
-    Parity = Slot("gmem.parity", B.getInt32(0));
-    Pend = Slot("gmem.pend", B.getInt32(0));
-    NextTicket = Slot("gmem.next.ticket", B.getInt32(0));
-    Req = Slot("gmem.req", B.getInt32(0));
-
-    IRBuilder<> HB(Header);
+    Vcta = Slot("gmem.vcta");
+    Next = Slot("gmem.vnext");
+    Req = Slot("gmem.req");
     Value *V = HB.CreateLoad(I32, Vcta, "gmem.v");
     HB.CreateStore(HB.getFalse(), Parts.Aborted);
     Value *Q = HB.CreateUDiv(V, Grid[0]);
@@ -396,101 +359,98 @@ struct LoopBuilder {
                      HB.CreateUDiv(Q, Grid[1], "gmem.vcta.z")};
     replaceGeometry(Cta); // before this builder reads the real %ctaid.x
 
+    // Persistent CTA p runs virtual CTAs p, p + P, p + 2P, ...: no shared
+    // counter (a million atomics on one address serialise in L2).
     Tid0 = isThreadZero(B, GpuArch::NVPTX);
-    Value *PCta = B.CreateZExt(B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}),
-                               B.getInt64Ty());
-    Value *RedoOff = B.CreateAdd(B.getInt64(8), B.CreateShl(PCta, 3));
-    Redo[0] = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, RedoOff, "gmem.redo0");
-    Redo[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Redo[0], B.getInt64(4), "gmem.redo1");
-    Next = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, B.getInt64(4), "gmem.next");
+    Value *PCta = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}, nullptr, "gmem.p");
+    Stride = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}, {}, nullptr, "gmem.P");
+    Value *Off = B.CreateAdd(B.getInt64(8), B.CreateShl(B.CreateZExt(PCta, B.getInt64Ty()), 3));
+    Word[0] = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, Off, "gmem.redo");
+    Word[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Word[0], B.getInt64(4), "gmem.resume");
     Total = B.CreateMul(B.CreateMul(Grid[0], Grid[1]), Grid[2], "gmem.total");
 
-    // Entry: thread 0 takes the redo words of an earlier stop (they go
-    // first), or a fresh ticket, and reads the request.
-    BasicBlock *First = block("gmem.p.first"), *FirstJoin = block("gmem.p.first.join");
-    B.CreateCondBr(Tid0, First, FirstJoin);
+    // Entry: every thread reads the CTA's two words (once per persistent
+    // CTA); thread 0 reads the request. One bar.red.or decides; a CTA that
+    // stops here has changed nothing.
+    Value *W0 = B.CreateAlignedLoad(I32, Word[0], Align(4), /*isVolatile=*/true, "gmem.w.redo");
+    Value *W1 = B.CreateAlignedLoad(I32, Word[1], Align(4), /*isVolatile=*/true, "gmem.w.resume");
+    BasicBlock *ReadReq = block("gmem.p.read"), *Decide = block("gmem.p.decide");
+    B.CreateCondBr(Tid0, ReadReq, Decide);
     EntryTerm->eraseFromParent();
-    IRBuilder<> FB(First);
-    Value *A = FB.CreateAlignedLoad(I32, Redo[0], Align(4), /*isVolatile=*/true);
-    Value *Bw = FB.CreateAlignedLoad(I32, Redo[1], Align(4), /*isVolatile=*/true);
-    saveRedo(FB, FB.getInt32(0), FB.getInt32(0));
-    Value *HasA = FB.CreateICmpNE(A, FB.getInt32(0));
-    FB.CreateStore(FB.CreateSelect(HasA, A, Bw), Pend);
-    Value *T0 = takeTicket(FB, "gmem.first.ticket");
-    FB.CreateStore(FB.CreateSelect(HasA, Bw, FB.getInt32(0)), Pend);
-    FB.CreateAlignedStore(T0, Tickets, Align(4));
-    FB.CreateStore(loadRequest(FB, Ctx.Ctl), Req);
-    FB.CreateBr(FirstJoin);
-
-    IRBuilder<> JB(FirstJoin);
-    Value *Mine = JB.CreateAnd(Tid0, JB.CreateICmpNE(JB.CreateLoad(I32, Req), JB.getInt32(0)));
-    Value *Stop = barrierOr(JB, Mine);
-    Value *V0 = JB.CreateAlignedLoad(I32, Tickets, Align(4), "gmem.v0");
-    JB.CreateStore(V0, Vcta);
-    JB.CreateStore(JB.getInt32(1), Parity);
-    BasicBlock *StopEntry = block("gmem.p.stop.entry"), *Check = block("gmem.p.check");
-    JB.CreateCondBr(Stop, StopEntry, Check);
+    IRBuilder<> RB(ReadReq);
+    RB.CreateStore(loadRequest(RB, Ctx.Ctl), Req);
+    RB.CreateBr(Decide);
+    IRBuilder<> DB(Decide);
+    Value *Asked0 = DB.CreateAnd(Tid0, DB.CreateICmpNE(DB.CreateLoad(I32, Req), DB.getInt32(0)));
+    Value *StopAtEntry = barrierOr(DB, Asked0);
+    Value *HasRedo = DB.CreateICmpNE(W0, DB.getInt32(0));
+    Value *Resume = DB.CreateSelect(DB.CreateICmpNE(W1, DB.getInt32(0)),
+                                    DB.CreateSub(W1, DB.getInt32(1)), PCta, "gmem.resume.at");
+    DB.CreateStore(DB.CreateSelect(HasRedo, DB.CreateSub(W0, DB.getInt32(1)), Resume), Vcta);
+    DB.CreateStore(DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
+    BasicBlock *Start = block("gmem.p.start"), *Clear = block("gmem.p.clear"),
+               *Check = block("gmem.p.check");
+    DB.CreateCondBr(StopAtEntry, Ret, Start);
+    // The redo word is consumed now; the barrier above ordered every
+    // thread's read before this store.
+    IRBuilder<> SB0(Start);
+    SB0.CreateCondBr(SB0.CreateAnd(Tid0, HasRedo), Clear, Check);
+    IRBuilder<> CB0(Clear);
+    CB0.CreateAlignedStore(CB0.getInt32(0), Word[0], Align(4));
+    CB0.CreateBr(Check);
+    BasicBlock *Finish = block("gmem.p.finish");
     IRBuilder<> KB(Check);
-    KB.CreateCondBr(KB.CreateICmpULT(V0, Total), Header, Ret);
+    Value *V0 = KB.CreateLoad(I32, Vcta);
+    KB.CreateCondBr(KB.CreateICmpULT(V0, Total), Header, Finish);
 
-    // A stop before the first virtual CTA: its ticket and the pending redo
-    // word stay to be run.
-    BasicBlock *SaveEntry = block("gmem.p.save.entry");
-    BranchInst::Create(SaveEntry, Ret, Tid0, StopEntry);
-    IRBuilder<> SE(SaveEntry);
-    saveRedo(SE, redoWord(SE, SE.CreateLoad(I32, Vcta)), SE.CreateLoad(I32, Pend));
-    SE.CreateBr(Ret);
-
-    // Header: thread 0 fetches the next ticket and reads the request now;
-    // both are used only at the end of this virtual CTA.
-    BasicBlock *Take = block("gmem.p.take");
+    // Header: thread 0 reads the request now, used only at the latch (the
+    // load's latency hides behind the body).
+    BasicBlock *Take = block("gmem.p.req");
     HB.CreateCondBr(Tid0, Take, Parts.OldEntry);
     IRBuilder<> TB(Take);
-    TB.CreateStore(takeTicket(TB, "gmem.ticket"), NextTicket);
     TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
     TB.CreateBr(Parts.OldEntry);
 
     // Latch: every return and every loop checkpoint abort arrives here.
     IRBuilder<> LB(Parts.Exit);
-    Value *Par = LB.CreateLoad(I32, Parity);
-    Value *TicketSlot = LB.CreateInBoundsGEP(TicketsTy, Tickets, {LB.getInt32(0), Par});
-    BasicBlock *Publish = block("gmem.p.publish"), *Sync = block("gmem.p.sync");
-    LB.CreateCondBr(Tid0, Publish, Sync);
-    IRBuilder<> PB(Publish);
-    PB.CreateAlignedStore(PB.CreateLoad(I32, NextTicket), TicketSlot, Align(4));
-    PB.CreateBr(Sync);
-    IRBuilder<> SB(Sync);
-    Value *Asked = SB.CreateAnd(Tid0, SB.CreateICmpNE(SB.CreateLoad(I32, Req), SB.getInt32(0)));
-    Value *LoopStop = barrierOr(SB, SB.CreateOr(SB.CreateLoad(SB.getInt1Ty(), Parts.Aborted), Asked));
-    // Double-buffered: thread 0 next writes the other slot, and this one only
-    // after the next barrier, which every thread passes after this read.
-    Value *VNext = SB.CreateAlignedLoad(I32, TicketSlot, Align(4), "gmem.v.next");
-    SB.CreateStore(SB.CreateXor(Par, SB.getInt32(1)), Parity);
+    Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
+    Value *Stop = barrierOr(LB, LB.CreateOr(LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted), Asked));
     BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
-    SB.CreateCondBr(LoopStop, StopLoop, Cont);
+    LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
-    CB.CreateStore(VNext, Vcta);
-    CB.CreateCondBr(CB.CreateICmpULT(VNext, Total), Header, Ret);
+    Value *VN = CB.CreateLoad(I32, Next, "gmem.v.next");
+    CB.CreateStore(VN, Vcta);
+    CB.CreateStore(CB.CreateAdd(VN, Stride), Next);
+    CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Header, Finish);
 
-    // A stop after a virtual CTA: the ticket fetched ahead is still to run;
-    // under request 2 the current one too (a loop checkpoint may have cut
-    // it; rerunning a finished one is harmless for an idempotent launch).
-    // Request 1 arms no loop checkpoint, so the current one finished.
+    // A stop after a virtual CTA. Under request 2 the current one is run
+    // again (a loop checkpoint may have cut it; rerunning a finished one is
+    // harmless for an idempotent launch). Request 1 arms no loop checkpoint,
+    // so the current one finished.
     BasicBlock *SaveLoop = block("gmem.p.save");
     BranchInst::Create(SaveLoop, Ret, Tid0, StopLoop);
     IRBuilder<> SL(SaveLoop);
     Value *R = loadRequest(SL, Ctx.Ctl);
     Value *Cur = SL.CreateLoad(I32, Vcta);
-    Value *First0 = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), redoWord(SL, Cur),
-                                    SL.getInt32(0));
-    saveRedo(SL, First0, redoWord(SL, VNext));
+    record(SL,
+           SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), SL.CreateAdd(Cur, SL.getInt32(1)),
+                           SL.getInt32(0)),
+           SL.CreateLoad(I32, Next));
     SL.CreateBr(Ret);
+
+    // Done: the CTA's position past the total, so a relaunch (another stop
+    // request raced with the end) runs nothing twice.
+    BasicBlock *SaveDone = block("gmem.p.save.done");
+    BranchInst::Create(SaveDone, Ret, Tid0, Finish);
+    IRBuilder<> SD(SaveDone);
+    record(SD, SD.getInt32(0), Total);
+    SD.CreateBr(Ret);
 
     if (Ctx.CtaState && Ctx.CtaState->use_empty()) {
       Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
       Ctx.CtaState = nullptr;
     }
-    return {Vcta, Parity, Pend, NextTicket, Req};
+    return {Vcta, Next, Req};
   }
 };
 

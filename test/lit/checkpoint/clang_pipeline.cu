@@ -24,7 +24,7 @@
 // CHECK-NOT: @__gmem_desc___gmem_pre_
 // CHECK:     define dso_local void @_Z8saxpy_gsifPKfPf(
 // CHECK:     define dso_local void @__gmem_pre__Z8saxpy_gsifPKfPf({{.*}}, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
-// CHECK-DAG:   atomicrmw add ptr addrspace(1) %gmem.next, i32 1 monotonic
+// CHECK-DAG:   %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 // CHECK-DAG:   load volatile i32, ptr addrspace(1) %gmem.ctl
 // CHECK-DAG:   call i32 @llvm.nvvm.barrier0.or(
 // CHECK-DAG:   %gmem.ckpt.at = phi
@@ -36,7 +36,7 @@
 // PTX: .visible .global .align 4 .b8 __gmem_pre_info__Z8saxpy_gsifPKfPf[20] = {71, 77, 80, 49, 2, 0, 0, 0, 17, 0, 0, 0, 1
 // PTX: .visible .entry _Z8saxpy_gsifPKfPf(
 // PTX: .visible .entry __gmem_pre__Z8saxpy_gsifPKfPf(
-// PTX-DAG:   atom.global.add.u32
+// PTX-DAG:   mov.u32 {{.*}}%nctaid.x
 // PTX-DAG:   ld.volatile.global.u32
 // PTX-DAG:   bar.red.or.pred
 // PTX-NOT:   atom.global.or.b32

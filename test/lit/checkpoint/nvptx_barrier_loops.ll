@@ -22,27 +22,39 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: @__gmem_pre_info__Z8condsyncPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4, i32 0, i32 0]
 
 ; CHECK-LABEL: define void @__gmem_pre__Z5tiledPfPKfi(
-; The entry decision is the first bar.red.or. The request is read at the
-; top of the iteration (latency hidden behind the tile load), when the
-; counter runs out; the barrier decides for the CTA.
+; The entry decision is the first bar.red.or. The site's own counter says
+; which iterations are due (the same in every thread); then thread 0 reads
+; the request at the top of the iteration (latency hidden behind the tile
+; load) and that iteration's barrier is a bar.red.or; the others keep the
+; plain barrier.
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
 ; CHECK:       loop:
 ; CHECK-NEXT:    %[[LEFT:.*]] = phi i32 [ 512, %entry ], [ %[[SEL:.*]], %loop.end ]
 ; CHECK:         %[[NEXT:.*]] = sub i32 %[[LEFT]], 97
-; CHECK-NEXT:    %gmem.due = icmp slt i32 %[[NEXT]], 0
-; CHECK-NEXT:    %[[SEL]] = select i1 %gmem.due, i32 512, i32 %[[NEXT]]
-; CHECK-NEXT:    br i1 %gmem.due, label %[[READ:.*]], label %[[BODY:.*]]
+; CHECK-NEXT:    %gmem.site.due = icmp slt i32 %[[NEXT]], 0
+; CHECK-NEXT:    %[[SEL]] = select i1 %gmem.site.due, i32 512, i32 %[[NEXT]]
+; CHECK:         %gmem.tid0 = icmp eq i32 %{{.*}}, 0
+; CHECK-NEXT:    %[[LEAD:.*]] = and i1 %gmem.site.due, %gmem.tid0
+; CHECK-NEXT:    br i1 %[[LEAD]], label %[[READ:.*]], label %[[BODY:.*]]
 ; CHECK:       [[READ]]:
 ; CHECK-NEXT:    %gmem.request{{[0-9]*}} = load volatile i32, ptr addrspace(1) %gmem.ctl, align 4
 ; CHECK-NEXT:    %[[MINE:.*]] = icmp eq i32 %gmem.request{{[0-9]*}}, 2
 ; CHECK-NEXT:    br label %[[BODY]]
 ; CHECK:       [[BODY]]:
-; CHECK-NEXT:    %gmem.stop.mine = phi i1 [ %[[MINE]], %[[READ]] ], [ false, %loop ]
+; CHECK:         %gmem.stop.mine = phi i1 [ %[[MINE]], %[[READ]] ], [ false, %loop ]
 ; CHECK:         store float %v, ptr addrspace(3) %slot
+; CHECK-NEXT:    br i1 %gmem.site.due, label %gmem.site.red, label %gmem.site.plain
+; CHECK:       gmem.site.red:
 ; CHECK-NEXT:    %[[Z:.*]] = zext i1 %gmem.stop.mine to i32
 ; CHECK-NEXT:    %[[RED:.*]] = call i32 @llvm.nvvm.barrier0.or(i32 %[[Z]])
-; CHECK-NEXT:    %gmem.cta.stop{{.*}} = icmp ne i32 %[[RED]], 0
-; CHECK-NEXT:    br i1 %gmem.cta.stop{{.*}}, label %gmem.abort, label %[[AFTER:.*]]
+; CHECK-NEXT:    %[[STOP:.*]] = icmp ne i32 %[[RED]], 0
+; CHECK-NEXT:    br label %gmem.site.join
+; CHECK:       gmem.site.plain:
+; CHECK-NEXT:    call void @llvm.nvvm.barrier0()
+; CHECK-NEXT:    br label %gmem.site.join
+; CHECK:       gmem.site.join:
+; CHECK-NEXT:    %[[CTA:.*]] = phi i1 [ %[[STOP]], %gmem.site.red ], [ false, %gmem.site.plain ]
+; CHECK-NEXT:    br i1 %[[CTA]], label %gmem.abort, label %[[AFTER:.*]]
 ; CHECK:       [[AFTER]]:
 ; CHECK-NEXT:    br label %inner
 ; The second barrier of the iteration stays a plain barrier.
@@ -56,9 +68,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    br label %gmem.exit
 
 ; CHECK-LABEL: define void @__gmem_pre__Z7cgtiledPfPKfi(
-; barrier.sync 0 is not .aligned: joined with barrier.red (not bar.red).
+; barrier.sync 0 is not .aligned: joined with barrier.red (not bar.red) on
+; due iterations, kept as it was on the others.
+; CHECK:       gmem.site.red:
 ; CHECK:         call i32 asm sideeffect "{{.*}}barrier.red.or.pred %gmp1, 0, %gmp0;{{.*}}", "=r,r,~{memory}"(i32 %{{.*}}) #[[CONV:[0-9]+]]
-; CHECK-NOT:     call void @llvm.nvvm.barrier.sync(i32 0)
+; CHECK:       gmem.site.plain:
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.sync(i32 0)
 ; CHECK:       }
 
 ; CHECK-LABEL: define void @__gmem_pre__Z8condsyncPfi(

@@ -68,7 +68,7 @@
 
 ; CHECK-LABEL: define void @__gmem_pre__Z7count_nePfi(
 ; CHECK:       loop:
-; CHECK-NEXT:    %gmem.ckpt.at = phi i32 [ 103, %entry ]
+; CHECK:         %gmem.ckpt.at = phi i32 [ 103, %entry ]
 ; CHECK:         %done = icmp eq i32 %k.next, %n
 ; CHECK-NEXT:    %gmem.not.due = icmp ne i32 %k.next, %gmem.ckpt.at
 ; CHECK:       gmem.ckpt.sel:
@@ -76,7 +76,7 @@
 
 ; CHECK-LABEL: define void @__gmem_pre__Z10scan_untilPfPi(
 ; CHECK:       loop:
-; CHECK-NEXT:    %gmem.ckpt.at = phi i32 [ 40, %entry ], [ %gmem.ckpt.at, %loop ], [ %[[AT3:.*]], %gmem.ckpt ]
+; CHECK:         %gmem.ckpt.at = phi i32 [ 40, %entry ], [ %gmem.ckpt.at, %loop ], [ %[[AT3:.*]], %gmem.ckpt ]
 ; CHECK:         %pos = fcmp ogt float %v, 0.000000e+00
 ; CHECK-NEXT:    %gmem.not.due = icmp ne i32 %i.next, %gmem.ckpt.at
 ; CHECK-NEXT:    %[[STAY3:.*]] = and i1 %pos, %gmem.not.due
@@ -88,7 +88,7 @@
 
 ; CHECK-LABEL: define void @__gmem_pre__Z5halvePff(
 ; CHECK:       loop:
-; CHECK-NEXT:    %[[LEFT:.*]] = phi i32 [ 512, %entry ], [ %[[NEXT:.*]], %loop ], [ 512, %gmem.ckpt ]
+; CHECK:         %[[LEFT:.*]] = phi i32 [ 512, %entry ], [ %[[NEXT:.*]], %loop ], [ 512, %gmem.ckpt ]
 ; CHECK:         %[[NEXT]] = sub i32 %[[LEFT]], 11
 ; CHECK-NEXT:    %gmem.not.due = icmp sge i32 %[[NEXT]], 0
 ; CHECK:         br i1 %{{.*}}, label %loop, label %gmem.ckpt.sel
@@ -100,7 +100,7 @@
 ; The unrolled loop counts with niter, the IV its exit test compares.
 ; CHECK-LABEL: define void @__gmem_pre__Z8unrolledPfi(
 ; CHECK:       loop:
-; CHECK-NEXT:    %gmem.ckpt.at = phi i32 [ 228, %entry ]
+; CHECK:         %gmem.ckpt.at = phi i32 [ 228, %entry ]
 ; CHECK:         %gmem.not.due = icmp ne i32 %niter.next, %gmem.ckpt.at
 
 ; LIMIT-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
@@ -110,7 +110,7 @@
 ; LIMIT-NEXT:    %[[L0:.*]] = call i32 @llvm.smin.i32(i32 %n, i32 %[[AHEAD]])
 ; LIMIT-NEXT:    br i1 %c0, label %loop, label %exit
 ; LIMIT:       loop:
-; LIMIT-NEXT:    %gmem.ckpt.limit = phi i32 [ %[[L0]], %entry ], [ %gmem.ckpt.limit, %loop ], [ %[[L1:.*]], %gmem.ckpt ]
+; LIMIT:         %gmem.ckpt.limit = phi i32 [ %[[L0]], %entry ], [ %gmem.ckpt.limit, %loop ], [ %[[L1:.*]], %gmem.ckpt ]
 ; LIMIT:         %c = icmp slt i32 %i.next, %n
 ; LIMIT-NEXT:    %gmem.cont = icmp slt i32 %i.next, %gmem.ckpt.limit
 ; LIMIT-NEXT:    br i1 %gmem.cont, label %loop, label %gmem.ckpt.sel
@@ -125,7 +125,7 @@
 ; LIMIT-NEXT:    %[[FAR0:.*]] = icmp ugt i32 %[[D0]], 103
 ; LIMIT-NEXT:    %[[M0:.*]] = select i1 %[[FAR0]], i32 103, i32 %n
 ; LIMIT:       loop:
-; LIMIT-NEXT:    %gmem.ckpt.limit = phi i32 [ %[[M0]], %entry ]
+; LIMIT:         %gmem.ckpt.limit = phi i32 [ %[[M0]], %entry ]
 ; LIMIT:         %gmem.cont = icmp ne i32 %k.next, %gmem.ckpt.limit
 ; LIMIT:       gmem.ckpt:
 ; LIMIT:         %[[A1:.*]] = add i32 %k.next, 103
@@ -137,7 +137,7 @@
 ; LIMIT:         %gmem.not.due = icmp ne i32 %i.next, %gmem.ckpt.at
 ; LIMIT-LABEL: define void @__gmem_pre__Z8unrolledPfi(
 ; LIMIT:       loop:
-; LIMIT-NEXT:    %gmem.ckpt.limit = phi i32
+; LIMIT:         %gmem.ckpt.limit = phi i32
 ; LIMIT:         %gmem.cont = icmp ne i32 %niter.next, %gmem.ckpt.limit
 ; LIMIT:       gmem.ckpt:
 ; LIMIT:         %[[U1:.*]] = add i32 %niter.next, 228

@@ -1,10 +1,11 @@
 ; Persistent clones (ABI version 2): where no barrier or warp collective is
 ; control dependent on a thread-dependent branch, the clone loops over
-; virtual CTAs: blockIdx/gridDim come from the ticket and the three grid
-; parameters, thread 0 takes tickets (redo words first, then the counter),
-; one bar.red.or per virtual CTA decides the stop, and a stop writes the
-; unfinished tickets to the CTA's redo words. Elsewhere the version-1 clone
-; (entry checkpoint, done bitmap) is kept, and a remark says why.
+; virtual CTAs: CTA p runs p, p + P, ... (P = %nctaid.x), blockIdx/gridDim
+; come from the virtual CTA and the three grid parameters, thread 0 reads
+; the request at the start of each virtual CTA and one bar.red.or at its end
+; decides the stop; a stop writes the CTA's redo and resume words, the end
+; writes resume = total + 1. Elsewhere the version-1 clone (entry
+; checkpoint, done bitmap) is kept, and a remark says why.
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -pass-remarks-analysis=gmem-checkpoint -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
@@ -29,55 +30,65 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
 ; CHECK-DAG: @__gmem_pre_info_calls_helper = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_vla = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
-; CHECK-DAG: @__gmem_tickets___gmem_pre_copy2d = internal addrspace(3) global [2 x i32] undef
 
 ; The 2-D kernel: virtual x = v % grid.x, y = (v / grid.x) % grid.y; the
-; body reads no %ctaid/%nctaid of its own any more (only the ticket code's
-; %ctaid.x, which picks the redo words).
+; body reads no %ctaid/%nctaid of its own any more (only the loop's own
+; %ctaid.x and %nctaid.x: which CTA, how many).
 ; CHECK-LABEL: define void @__gmem_pre_copy2d(ptr %in, ptr %out, i32 %w, i32 %h, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 ; CHECK:       gmem.entry:
-; CHECK:         %[[P:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; CHECK:         %gmem.redo0 = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
-; CHECK:         %gmem.next = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64 4
+; CHECK:         %gmem.p = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK-NEXT:    %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+; CHECK:         %gmem.redo = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
+; CHECK-NEXT:    %gmem.resume = getelementptr inbounds i8, ptr addrspace(1) %gmem.redo, i64 4
 ; CHECK:         %gmem.total = mul i32 %{{.*}}, %gmem.grid.z
+; CHECK-NEXT:    %gmem.w.redo = load volatile i32, ptr addrspace(1) %gmem.redo
+; CHECK-NEXT:    %gmem.w.resume = load volatile i32, ptr addrspace(1) %gmem.resume
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
+; CHECK:       gmem.exit:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
 ; CHECK:       gmem.p.header:
 ; CHECK:         %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
 ; CHECK-NEXT:    %gmem.vcta.x = urem i32 %gmem.vcta.0, %gmem.grid.x
 ; CHECK-NEXT:    %gmem.vcta.y = urem i32 %[[Q]], %gmem.grid.y
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
-; CHECK:       gmem.p.first:
-; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.redo0
-; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.redo1
-; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo0
-; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo1
-; CHECK:       gmem.p.first.join:
+; CHECK:       gmem.p.decide:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
-; CHECK:       gmem.p.from.next:
-; CHECK-NEXT:    atomicrmw add ptr addrspace(1) %gmem.next, i32 1 monotonic
-; A stop after a virtual CTA: the current ticket is redone only under
-; request 2, the one fetched ahead always (when below the total).
+; CHECK:         %gmem.resume.at = select i1 %{{.*}}, i32 %{{.*}}, i32 %gmem.p
+; CHECK:       gmem.p.clear:
+; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
+; The next virtual CTA of this CTA is P further.
+; CHECK:       gmem.p.cont:
+; CHECK-NEXT:    %[[NX:.*]] = add i32 %gmem.vnext.{{[0-9]+}}, %gmem.P
+; A stop after a virtual CTA: the current one is redone only under
+; request 2; resume = next + 1.
 ; CHECK:       gmem.p.save:
 ; CHECK-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
 ; CHECK:         icmp eq i32 %[[R]], 2
-; CHECK:         store i32 %{{.*}}, ptr addrspace(1) %gmem.redo0
-; CHECK-NEXT:    store i32 %{{.*}}, ptr addrspace(1) %gmem.redo1
+; CHECK:         store i32 %{{.*}}, ptr addrspace(1) %gmem.redo
+; CHECK-NEXT:    %[[N1:.*]] = add i32 %gmem.vnext.{{[0-9]+}}, 1
+; CHECK-NEXT:    store i32 %[[N1]], ptr addrspace(1) %gmem.resume
+; At the end: resume past the total.
+; CHECK:       gmem.p.save.done:
+; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
+; CHECK-NEXT:    %[[T1:.*]] = add i32 %gmem.total, 1
+; CHECK-NEXT:    store i32 %[[T1]], ptr addrspace(1) %gmem.resume
 ; CHECK:       }
-; No version-1 pieces in a persistent clone.
+; No version-1 pieces and no shared ticket counter in a persistent clone.
 ; CHECK-NOT:   @__gmem_state___gmem_pre_copy2d
+; CHECK-NOT:   atomicrmw
 
 ; A barrier after an early return that depends on the thread: not persistent.
 ; CHECK-LABEL: define void @__gmem_pre_early_ret_sync(
 ; CHECK:         atomicrmw or ptr addrspace(1)
 
 ; PTX: .entry __gmem_pre_copy2d(
-; PTX:   atom.global.add.u32
+; PTX:   mov.u32 {{.*}}%nctaid.x
 ; PTX:   bar.red.or.pred
 ; PTX: .entry __gmem_pre_block_sum(
 
-; OFF-NOT: __gmem_tickets_
+; OFF-NOT: %gmem.vcta
 ; OFF:     @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
 
 define void @copy2d(ptr %in, ptr %out, i32 %w, i32 %h) {

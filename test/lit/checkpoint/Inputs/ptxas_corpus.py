@@ -10,8 +10,8 @@ the runtime relies on in each PTX:
   * unless the info says "no clone" (flags bit 3), `.entry __gmem_pre_X`
     exists with exactly four parameters more than X (control block, grid),
     reads the control block with ld.volatile.global, and either sets done
-    bits with atom.global.or or, persistent (flags bit 4), takes tickets
-    with atom.global.add and joins its stop decision in bar.red.or.
+    bits with atom.global.or or, persistent (flags bit 4), strides over the
+    user's grid by %nctaid.x and joins its stop decision in bar.red.or.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -97,7 +97,7 @@ def check_file(src, tool, ptxas, tmp):
         if clone[0] != params + 4:
             errors.append("%s: clone has %d parameters, kernel %d" % (k, clone[0], params))
         body = clone[1]
-        needles = ("ld.volatile.global.u32", "atom.global.add.u32", "bar.red.or.pred") \
+        needles = ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x") \
             if flags & 16 else ("ld.volatile.global.u32", "atom.global.or.b32")
         for needle in needles:
             if needle not in body:

@@ -1,0 +1,202 @@
+// The scheduler test fixture (SchedulerTest.cpp, SchedulerPersistentTest.cpp):
+// a scheduler over a simulated GPU (FakeSchedDriver.h) with a few kernels and
+// their clones (ordinary and persistent), a best-effort and a real-time
+// stream, launch helpers, and the check that every job ran every (virtual)
+// CTA exactly once without breaking the clone ABI.
+#pragma once
+
+#include "FakeSchedDriver.h"
+#include "Runtime.h"
+#include "Scheduler.h"
+
+#include "gmem/gmem_sched.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+namespace test {
+
+inline constexpr uintptr_t Mod = 0x1000;
+// Kernels and their clones (CUfunction handles in the fake).
+inline constexpr uintptr_t FTrain = 0x11, FTrainPre = 0x12, FAccum = 0x13, FAccumPre = 0x14,
+                           FInfer = 0x15, FPlain = 0x16, FPers = 0x17, FPersPre = 0x18;
+inline constexpr const char *Train = "_Z5trainPfi", *Accum = "_Z5accumPfi", *Infer = "_Z5inferPf",
+                                 *Plain = "_Z5plainPf", *Pers = "_Z4persPfi";
+// The clone's parameters after the kernel's (ABI version 2).
+inline const std::vector<size_t> CtlAndGrid = {8, 4, 4, 4};
+inline constexpr uint32_t PersistentFlag = 0x10;
+
+struct SchedTest : ::testing::Test {
+  FakeSchedDriver D;
+  SchedOptions O;
+  std::unique_ptr<Scheduler> S;
+  KernelEntry ETrain, EAccum, EInfer, EPlain, EPers;
+  CUstream BE = nullptr, RT = nullptr;
+  int OriginalCalls = 0;
+  uint64_t BufP = 0xABC000;
+  int N = 7;
+
+  void SetUp() override {
+    FakeSchedDriver::Kernel K;
+    K.ParamSizes = {8, 4};
+    K.Iters = 4;
+    D.addKernel(FTrain, Mod, Train, K);
+    D.addKernel(FAccum, Mod, Accum, K);
+    D.addKernel(FPers, Mod, Pers, K);
+    FakeSchedDriver::Kernel C = K;
+    C.IsClone = true;
+    C.ParamSizes = {8, 4};
+    C.ParamSizes.insert(C.ParamSizes.end(), CtlAndGrid.begin(), CtlAndGrid.end());
+    D.addKernel(FTrainPre, Mod, std::string("__gmem_pre_") + Train, C);
+    D.addKernel(FAccumPre, Mod, std::string("__gmem_pre_") + Accum, C);
+    C.Persistent = true;
+    D.addKernel(FPersPre, Mod, std::string("__gmem_pre_") + Pers, C);
+    D.addInfo(Mod, Train, 1 | 4);
+    D.addInfo(Mod, Accum, 1);
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
+    FakeSchedDriver::Kernel I;
+    I.ParamSizes = {8};
+    I.Iters = 10;
+    D.addKernel(FInfer, Mod, Infer, I);
+    D.addKernel(FPlain, Mod, Plain, I);
+    entry(ETrain, Train, {8, 4});
+    entry(EAccum, Accum, {8, 4});
+    entry(EInfer, Infer, {8});
+    entry(EPlain, Plain, {8});
+    entry(EPers, Pers, {8, 4});
+    BE = D.userStream();
+    RT = D.userStream();
+    D.Names[BE] = "BE";
+    D.Names[RT] = "RT";
+    O.MonitorThread = false;
+    O.ActiveAtStart = true;
+    O.LogErrors = false;
+    make();
+  }
+  void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }
+  void make() {
+    Scheduler::setGlobalForTesting(nullptr);
+    S.reset(new Scheduler(D, O));
+    Scheduler::setGlobalForTesting(S.get());
+    S->setStreamPriority(RT, GMEM_PRIORITY_REALTIME);
+  }
+  static void entry(KernelEntry &E, const char *Sym, std::vector<uint32_t> Sizes) {
+    E.Symbol = Sym;
+    E.Module = reinterpret_cast<CUmodule>(Mod);
+    E.St = KernelEntry::State::Instrumented;
+    E.ParamSize = std::move(Sizes);
+  }
+  static LaunchRecord record(const KernelEntry &E, bool Idempotent) {
+    LaunchRecord R;
+    R.Entry = &E;
+    R.Instrumented = E.St == KernelEntry::State::Instrumented;
+    R.Idempotent = Idempotent;
+    return R;
+  }
+  CUresult launch(uintptr_t F, unsigned Grid, CUstream Str, const LaunchRecord *Rec,
+                  const CUlaunchAttribute *Attrs = nullptr, unsigned NumAttrs = 0,
+                  bool Coop = false) {
+    return launchShape(F, {Grid, 1, 1}, {128, 1, 1}, 0, Str, Rec, Attrs, NumAttrs, Coop);
+  }
+  CUresult launchShape(uintptr_t F, std::array<unsigned, 3> Grid, std::array<unsigned, 3> Block,
+                       unsigned Shmem, CUstream Str, const LaunchRecord *Rec,
+                       const CUlaunchAttribute *Attrs = nullptr, unsigned NumAttrs = 0,
+                       bool Coop = false) {
+    void *Params[2] = {&BufP, &N};
+    SchedLaunch L;
+    L.F = reinterpret_cast<CUfunction>(F);
+    for (int I = 0; I < 3; ++I) {
+      L.Grid[I] = Grid[I];
+      L.Block[I] = Block[I];
+    }
+    L.Shmem = Shmem;
+    L.Stream = Str;
+    L.Params = Params;
+    L.Attrs = Attrs;
+    L.NumAttrs = NumAttrs;
+    L.Cooperative = Coop;
+    auto Original = [&] {
+      ++OriginalCalls;
+      return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid[0] * Grid[1] * Grid[2],
+                          Str ? Str : CU_STREAM_LEGACY);
+    };
+    return scheduleOr(L, Rec, Original);
+  }
+  CUresult train(CUstream Str, unsigned Grid = 8, bool Idempotent = true) {
+    LaunchRecord R = record(ETrain, Idempotent);
+    return launch(FTrain, Grid, Str, &R);
+  }
+  CUresult accum(CUstream Str, unsigned Grid = 8) {
+    LaunchRecord R = record(EAccum, false);
+    return launch(FAccum, Grid, Str, &R);
+  }
+  CUresult pers(CUstream Str, std::array<unsigned, 3> Grid, bool Idempotent = true,
+                std::array<unsigned, 3> Block = {128, 1, 1}, unsigned Shmem = 0) {
+    LaunchRecord R = record(EPers, Idempotent);
+    return launchShape(FPers, Grid, Block, Shmem, Str, &R);
+  }
+  CUresult infer(CUstream Str, unsigned Grid = 2) {
+    LaunchRecord R = record(EInfer, false);
+    return launch(FInfer, Grid, Str, &R);
+  }
+  /// The GPU and the monitor until everything is done.
+  void finish(unsigned MaxRounds = 20000) {
+    for (unsigned I = 0; I < MaxRounds; ++I) {
+      bool Moved = D.step();
+      bool More = S->poll();
+      if (!Moved && !More && D.idle())
+        return;
+    }
+    ADD_FAILURE() << "did not finish";
+  }
+  const FakeSchedDriver::Job &job(const std::string &Kernel, unsigned Nth = 0) {
+    for (auto &J : D.Jobs)
+      if (J.Kernel == Kernel && Nth-- == 0)
+        return J;
+    static FakeSchedDriver::Job None;
+    ADD_FAILURE() << "no job " << Kernel;
+    return None;
+  }
+  gmemSchedStats stats() {
+    gmemSchedStats St;
+    EXPECT_EQ(gmemSchedGetStats(&St), GMEM_SUCCESS);
+    return St;
+  }
+  /// Every job ran every (virtual) CTA, exactly once but for the reruns a
+  /// persistent clone chooses under request 2 (idempotent launches only),
+  /// and nothing broke the clone ABI.
+  void expectExactlyOnce() {
+    for (auto &J : D.Jobs) {
+      EXPECT_TRUE(J.complete()) << J.Kernel;
+      EXPECT_EQ(J.maxCompletions(), 1u) << J.Kernel;
+    }
+    EXPECT_EQ(D.Overlaps, 0u);
+    EXPECT_EQ(D.GridArgMismatches, 0u);
+    EXPECT_EQ(D.PChanges, 0u);
+    EXPECT_EQ(D.CtlTooSmall, 0u);
+    EXPECT_EQ(D.DoubleRuns, 0u);
+    EXPECT_EQ(D.LostVirtualCtas, 0u);
+  }
+  /// A persistent clone's words for its CTA P in control block Ctl.
+  uint32_t redo(uint64_t Ctl, unsigned P) const {
+    return D.word(FakePersistentClone::redoWord(Ctl, P));
+  }
+  uint32_t resume(uint64_t Ctl, unsigned P) const {
+    return D.word(FakePersistentClone::resumeWord(Ctl, P));
+  }
+};
+
+
+inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sym; }
+
+} // namespace test
+} // namespace sched
+} // namespace rt
+} // namespace gmem
