@@ -226,6 +226,7 @@ struct CloneBuild {
     Ctx.Ctl = C.getArg(C.arg_size() - 4);
     Ctx.Budget = Budget;
     Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
+    Ctx.Tid0 = isThreadZero(B, Arch);
     if (Arch == GpuArch::AMDGPU)
       Ctx.Parity = Slot(B.getInt32Ty(), "gmem.parity", B.getInt32(0));
     Ctx.CtaState = createCtaState(M, C, Arch);
@@ -254,7 +255,7 @@ struct CloneBuild {
     ReturnInst::Create(LC, EarlyRet);
     Instruction *Term = NewEntry->getTerminator();
     IRBuilder<> B(Term);
-    Value *Tid0 = isThreadZero(B, Arch);
+    Value *Tid0 = Ctx.Tid0;
     GlobalVariable *State = Ctx.CtaState;
     auto ReadSkip = [&](IRBuilder<> &IB) {
       Value *Req = loadRequest(IB, Ctx.Ctl);

@@ -62,6 +62,9 @@ struct CloneContext {
   llvm::Value *Ctl = nullptr;              ///< gmem_ctl addrspace(1) *
   llvm::BasicBlock *AbortBlock = nullptr;  ///< marks the thread aborted, goes to the exit
   llvm::AllocaInst *WorkLeft = nullptr;    ///< i32 work units until the next check
+  /// i1 "this is thread (0,0,0)", computed once in the clone's entry block
+  /// (loop checks would otherwise read three special registers per trip).
+  llvm::Value *Tid0 = nullptr;
   llvm::AllocaInst *Parity = nullptr;      ///< i32, AMDGPU: which stop word is current
   llvm::GlobalVariable *CtaState = nullptr; ///< shared/LDS words of the clone
   unsigned Budget = 0;

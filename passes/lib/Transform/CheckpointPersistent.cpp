@@ -361,7 +361,7 @@ struct LoopBuilder {
 
     // Persistent CTA p runs virtual CTAs p, p + P, p + 2P, ...: no shared
     // counter (a million atomics on one address serialise in L2).
-    Tid0 = isThreadZero(B, GpuArch::NVPTX);
+    Tid0 = Ctx.Tid0;
     Value *PCta = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}, nullptr, "gmem.p");
     Stride = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}, {}, nullptr, "gmem.P");
     Value *Off = B.CreateAdd(B.getInt64(8), B.CreateShl(B.CreateZExt(PCta, B.getInt64Ty()), 3));

@@ -33,7 +33,6 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         %[[NEXT:.*]] = sub i32 %[[LEFT]], 97
 ; CHECK-NEXT:    %gmem.site.due = icmp slt i32 %[[NEXT]], 0
 ; CHECK-NEXT:    %[[SEL]] = select i1 %gmem.site.due, i32 512, i32 %[[NEXT]]
-; CHECK:         %gmem.tid0 = icmp eq i32 %{{.*}}, 0
 ; CHECK-NEXT:    %[[LEAD:.*]] = and i1 %gmem.site.due, %gmem.tid0
 ; CHECK-NEXT:    br i1 %[[LEAD]], label %[[READ:.*]], label %[[BODY:.*]]
 ; CHECK:       [[READ]]:
