@@ -638,6 +638,21 @@ uint64_t Ctl::done_count() {
   return ctl_work_done(words.data(), n, ctas, P);
 }
 
+Module *CloneLaunch::open(const Instance &in, int sms,
+                          std::map<std::string, std::unique_ptr<Module>> &mods, Json &j,
+                          std::string *why) {
+  auto &mod = mods[in.ptx];
+  if (!mod) {
+    mod.reset(new Module());
+    mod->load(in.ptx);
+  }
+  *why = find(*mod, in.sym);
+  if (why->empty())
+    *why = configure(in.grid, in.block, 0, sms);
+  describe(j);
+  return why->empty() ? mod.get() : nullptr;
+}
+
 std::string CloneLaunch::find(const Module &m, const std::string &sym) {
   name = "__gmem_pre_" + sym;
   fn = nullptr;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -250,6 +251,11 @@ struct CloneLaunch {
   void launch(void **params, CUstream s) const;
   /// "persistent", "P" (0 when not persistent), "info_version", "info_flags".
   void describe(Json &j) const;
+  /// find + configure for a corpus instance, with in.ptx loaded once into
+  /// mods, and describe into j. Returns the instance's module, or null with
+  /// *why set.
+  Module *open(const Instance &in, int sms, std::map<std::string, std::unique_ptr<Module>> &mods,
+               Json &j, std::string *why);
 };
 
 uint64_t buffer_seed(const std::string &name, int param);

@@ -27,17 +27,10 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   j.str("name", in.name).str("symbol", in.sym).integer("ctas", (long long)in.ctas());
   if (!in.error.empty())
     return j.str("error", "manifest: " + in.error).text();
-  auto &mod = mods[in.ptx];
-  if (!mod) {
-    mod.reset(new Module());
-    mod->load(in.ptx);
-  }
   CloneLaunch cl;
-  std::string why = cl.find(*mod, in.sym);
-  if (why.empty())
-    why = cl.configure(in.grid, in.block, 0, gpu.sms);
-  cl.describe(j);
-  if (!why.empty())
+  std::string why;
+  Module *mod = cl.open(in, gpu.sms, mods, j, &why);
+  if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);
   Ctl &ctl = cl.ctl;

@@ -250,12 +250,18 @@ public:
                               B.getInt32(uint32_t(Weight)));
     Value *Due = B.CreateICmpSLT(Left, B.getInt32(0), "gmem.due");
     B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), Left), Ctx.WorkLeft);
+    return requestTestIf(Due, Before);
+  }
+
+  /// i1 "request == 2" read only where \p Cond holds (false elsewhere),
+  /// available right before \p Before.
+  Value *requestTestIf(Value *Cond, Instruction *Before) {
     BasicBlock *Head = Before->getParent();
-    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Due, Before, false);
+    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Cond, Before, false);
     Value *Mine = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
-    PHINode *P = PHINode::Create(B.getInt1Ty(), 2, "gmem.stop.mine", Before->getIterator());
+    PHINode *P = PHINode::Create(Type::getInt1Ty(LC), 2, "gmem.stop.mine", Before->getIterator());
     P->addIncoming(Mine, ThenTerm->getParent());
-    P->addIncoming(B.getFalse(), Head);
+    P->addIncoming(ConstantInt::getFalse(LC), Head);
     return P;
   }
 
@@ -335,20 +341,10 @@ public:
       B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), L), Left);
     }
     // Thread 0, when due, reads the request at the top of the iteration.
-    Value *Mine;
-    {
-      IRBuilder<> B(Early);
-      Value *Lead = Ctx.Tid0;
-      if (Due)
-        Lead = B.CreateAnd(Due, Lead);
-      BasicBlock *Head = Early->getParent();
-      Instruction *ThenTerm = SplitBlockAndInsertIfThen(Lead, Early, false);
-      Value *Asked = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
-      PHINode *P = PHINode::Create(B.getInt1Ty(), 2, "gmem.stop.mine", Early->getIterator());
-      P->addIncoming(Asked, ThenTerm->getParent());
-      P->addIncoming(B.getFalse(), Head);
-      Mine = P;
-    }
+    Value *Lead = Ctx.Tid0;
+    if (Due)
+      Lead = IRBuilder<>(Early).CreateAnd(Due, Lead);
+    Value *Mine = requestTestIf(Lead, Early);
     BasicBlock *Plain = nullptr, *Join = nullptr;
     if (Due) {
       // due ? reduce : the original barrier
