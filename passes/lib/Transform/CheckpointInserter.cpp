@@ -73,6 +73,16 @@ namespace {
 
 constexpr unsigned GlobalAS = 1, SharedAS = 3;
 
+/// GMEM_CHECKPOINT_LOOPS=0: entry (between-CTA) checkpoints only. Loops
+/// keep their original code; a preemption then waits for running CTAs.
+bool loopCheckpointsEnabled() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_LOOPS");
+  if (!V)
+    return true;
+  StringRef S = StringRef(V).trim().lower();
+  return !(S == "0" || S == "off" || S == "false" || S == "no");
+}
+
 unsigned budgetFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {
     unsigned long N = std::strtoul(V, nullptr, 10);
@@ -424,7 +434,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     Function *C = createClone(M, *K);
     CloneBuild Build(M, Arch, *C);
     Build.prepare(Budget);
-    if (Sync.Opaque) {
+    if (Sync.Opaque || !loopCheckpointsEnabled()) {
       Info.Flags |= CheckpointInfo::EntryOnly;
     } else {
       LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);

@@ -11,6 +11,9 @@
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
+; GMEM_CHECKPOINT_LOOPS=0: stops only between virtual CTAs (entry-only flag).
+; RUN: env GMEM_CHECKPOINT_LOOPS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=NOLOOPS
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
@@ -87,6 +90,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:   mov.u32 {{.*}}%nctaid.x
 ; PTX:   bar.red.or.pred
 ; PTX: .entry __gmem_pre_block_sum(
+
+; NOLOOPS: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 22, i32 0, i32 0]
+; NOLOOPS-NOT: gmem.site
 
 ; OFF-NOT: %gmem.vcta
 ; OFF:     @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
