@@ -14,6 +14,9 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
+#include <cstdlib>
+#include <string>
+
 using namespace llvm;
 
 namespace gmem::ckpt {
@@ -30,6 +33,14 @@ Value *amdDispatchField(IRBuilder<> &B, unsigned Offset, Type *Ty) {
 }
 
 } // namespace
+
+bool envSaysOff(const char *Name) {
+  const char *V = std::getenv(Name);
+  if (!V)
+    return false;
+  std::string S = StringRef(V).trim().lower();
+  return S == "0" || S == "off" || S == "false" || S == "no";
+}
 
 Value *linearCta(IRBuilder<> &B, GpuArch Arch) {
   Value *X, *Y, *Z, *NX, *NY;

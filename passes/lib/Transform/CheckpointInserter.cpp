@@ -59,13 +59,7 @@ std::string checkpointInfoSymbol(StringRef KernelSymbol) {
   return (CheckpointInfoPrefix + KernelSymbol).str();
 }
 
-bool checkpointsEnabled() {
-  const char *V = std::getenv("GMEM_CHECKPOINTS");
-  if (!V)
-    return true;
-  StringRef S = StringRef(V).trim().lower();
-  return !(S == "0" || S == "off" || S == "false" || S == "no");
-}
+bool checkpointsEnabled() { return !ckpt::envSaysOff("GMEM_CHECKPOINTS"); }
 
 using namespace ckpt;
 
@@ -75,13 +69,7 @@ constexpr unsigned GlobalAS = 1, SharedAS = 3;
 
 /// GMEM_CHECKPOINT_LOOPS=0: entry (between-CTA) checkpoints only. Loops
 /// keep their original code; a preemption then waits for running CTAs.
-bool loopCheckpointsEnabled() {
-  const char *V = std::getenv("GMEM_CHECKPOINT_LOOPS");
-  if (!V)
-    return true;
-  StringRef S = StringRef(V).trim().lower();
-  return !(S == "0" || S == "off" || S == "false" || S == "no");
-}
+bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
 
 unsigned budgetFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {

@@ -106,6 +106,10 @@ struct PersistentParts {
 llvm::SmallVector<llvm::AllocaInst *, 8>
 buildPersistentLoop(llvm::Function &Clone, CloneContext &Ctx, const PersistentParts &Parts);
 
+/// Whether environment variable Name says "0", "off", "false" or "no"
+/// (unset: no).
+bool envSaysOff(const char *Name);
+
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *isThreadZero(llvm::IRBuilder<> &B, GpuArch Arch);

@@ -227,11 +227,8 @@ struct CtaDivergence : TargetTransformInfoImplCRTPBase<CtaDivergence> {
 
 std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync,
                               FunctionAnalysisManager &FAM) {
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_PERSISTENT")) {
-    StringRef S = StringRef(V).trim().lower();
-    if (S == "0" || S == "off" || S == "false" || S == "no")
-      return "GMEM_CHECKPOINT_PERSISTENT=0";
-  }
+  if (envSaysOff("GMEM_CHECKPOINT_PERSISTENT"))
+    return "GMEM_CHECKPOINT_PERSISTENT=0";
   if (Arch != GpuArch::NVPTX)
     return "persistent clones are built for NVPTX only";
   if (Sync.Opaque || Sync.Unsupported)
