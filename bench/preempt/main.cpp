@@ -23,6 +23,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <unistd.h>
 
 namespace pb {
 
@@ -58,6 +59,45 @@ int write_part_json(const PartOptions &o, const std::string &part,
   }
   printf("%s: wrote %s (%zu items)\n", part.c_str(), o.json.c_str(), items.size());
   return 0;
+}
+
+int run_part(const PartOptions &o, const std::string &part, int n, double watchdog_s,
+             const std::function<std::string(int, Worker &)> &item,
+             const std::function<Json(int)> &ident, const std::function<std::string(int)> &label,
+             const std::function<bool()> &stop_starting) {
+  std::vector<std::string> results(n);
+  supervise(
+      n, watchdog_s,
+      [&](int start, const Report &report) {
+        Worker w;
+        w.gpu.init(o.device);
+        w.km.load(o.kernels);
+        w.h.from(w.km);
+        for (int i = start; i < n && !stop_starting(); ++i) {
+          try {
+            report(i, item(i, w));
+          } catch (const HangError &e) {
+            report(i, ident(i).str("error", e.what()).text());
+            _exit(5);
+          } catch (const CudaError &e) {
+            report(i, ident(i).str("error", e.what()).text());
+            if (e.sticky())
+              _exit(5);
+          } catch (const std::exception &e) {
+            report(i, ident(i).str("error", e.what()).text());
+          }
+        }
+      },
+      [&](int i, const std::string &json) {
+        results[i] = json;
+        printf("[%d/%d] %s\n", i + 1, n, json.c_str());
+        fflush(stdout);
+      },
+      [&](int i, const std::string &why) {
+        results[i] = ident(i).str("error", why).text();
+        printf("[%d/%d] %s: %s\n", i + 1, n, label(i).c_str(), why.c_str());
+      });
+  return write_part_json(o, part, results);
 }
 
 namespace {

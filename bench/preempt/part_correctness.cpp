@@ -196,46 +196,17 @@ int run_correctness(const PartOptions &o) {
   }
   int n = (int)ins.size();
   double deadline = now_s() + o.budget_s;
-  std::vector<std::string> results(n);
   printf("correctness: %d instances from %s, %d trials each, budget %.0f s\n", n,
          o.manifest.c_str(), o.trials, o.budget_s);
-  supervise(
-      n, 30.0,
-      [&](int start, const Report &report) {
-        Gpu gpu;
-        gpu.init(o.device);
-        Module km;
-        km.load(o.kernels);
-        Helpers h;
-        h.from(km);
-        std::map<std::string, std::unique_ptr<Module>> mods;
-        for (int i = start; i < n; ++i) {
-          double left = deadline - now_s();
-          double item_deadline = now_s() + std::max(0.05, left / (n - i));
-          try {
-            report(i, run_instance(ins[i], gpu, h, mods, o.trials, item_deadline, o.seed));
-          } catch (const HangError &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-            _exit(5);
-          } catch (const CudaError &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-            if (e.sticky())
-              _exit(5);
-          } catch (const std::exception &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-          }
-        }
+  return run_part(
+      o, "correctness", n, 30.0,
+      [&](int i, Worker &w) {
+        double left = deadline - now_s();
+        double item_deadline = now_s() + std::max(0.05, left / (n - i));
+        return run_instance(ins[i], w.gpu, w.h, w.mods, o.trials, item_deadline, o.seed);
       },
-      [&](int i, const std::string &json) {
-        results[i] = json;
-        printf("[%d/%d] %s\n", i + 1, n, json.c_str());
-        fflush(stdout);
-      },
-      [&](int i, const std::string &why) {
-        results[i] = Json().str("name", ins[i].name).str("error", why).text();
-        printf("[%d/%d] %s: %s\n", i + 1, n, ins[i].name.c_str(), why.c_str());
-      });
-  return write_part_json(o, "correctness", results);
+      [&](int i) { return Json().str("name", ins[i].name); },
+      [&](int i) { return ins[i].name; }, [] { return false; });
 }
 
 } // namespace pb

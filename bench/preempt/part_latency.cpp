@@ -323,46 +323,19 @@ int run_latency(const PartOptions &o) {
 
   int n = (int)items.size();
   double deadline = now_s() + o.budget_s;
-  std::vector<std::string> results(n);
   printf("latency: %d items, %d trials per class, budget %.0f s\n", n, o.trials, o.budget_s);
-  supervise(
-      n, 90.0,
-      [&](int start, const Report &report) {
-        Gpu gpu;
-        gpu.init(o.device);
-        Module km;
-        km.load(o.kernels);
-        Helpers h;
-        h.from(km);
-        std::map<std::string, std::unique_ptr<Module>> mods;
-        for (int i = start; i < n && now_s() < deadline; ++i) {
-          // Leave time for the later (cheaper) items.
-          double item_deadline = now_s() + std::max(1.0, (deadline - now_s()) * 0.5);
-          try {
-            report(i, run_item(items[i], gpu, h, mods, o.seed, item_deadline));
-          } catch (const HangError &e) {
-            report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
-            _exit(5);
-          } catch (const CudaError &e) {
-            report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
-            if (e.sticky())
-              _exit(5);
-          } catch (const std::exception &e) {
-            report(i, Json().str("variant", items[i].variant).str("victim", items[i].victim).str("kind", items[i].kind).str("error", e.what()).text());
-          }
-        }
+  return run_part(
+      o, "latency", n, 90.0,
+      [&](int i, Worker &w) {
+        // Leave time for the later (cheaper) items.
+        double item_deadline = now_s() + std::max(1.0, (deadline - now_s()) * 0.5);
+        return run_item(items[i], w.gpu, w.h, w.mods, o.seed, item_deadline);
       },
-      [&](int i, const std::string &json) {
-        results[i] = json;
-        printf("[%d/%d] %s\n", i + 1, n, json.c_str());
-        fflush(stdout);
+      [&](int i) {
+        return Json().str("variant", items[i].variant).str("victim", items[i].victim)
+            .str("kind", items[i].kind);
       },
-      [&](int i, const std::string &why) {
-        results[i] = Json().str("variant", items[i].variant).str("victim", items[i].victim)
-                         .str("kind", items[i].kind).str("error", why).text();
-        printf("[%d/%d] %s: %s\n", i + 1, n, items[i].victim.c_str(), why.c_str());
-      });
-  return write_part_json(o, "latency", results);
+      [&](int i) { return items[i].victim; }, [&] { return now_s() >= deadline; });
 }
 
 } // namespace pb

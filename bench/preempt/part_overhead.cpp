@@ -92,44 +92,16 @@ int run_overhead(const PartOptions &o) {
   }
   int n = (int)ins.size();
   double deadline = now_s() + o.budget_s;
-  std::vector<std::string> results(n);
   printf("overhead: %d instances from %s, budget %.0f s\n", n, o.manifest.c_str(), o.budget_s);
-  supervise(
-      n, 30.0,
-      [&](int start, const Report &report) {
-        Gpu gpu;
-        gpu.init(o.device);
-        Module km;
-        km.load(o.kernels);
-        Helpers h;
-        h.from(km);
-        std::map<std::string, std::unique_ptr<Module>> mods;
-        for (int i = start; i < n && now_s() < deadline; ++i) {
-          try {
-            report(i, measure(ins[i], gpu, h, mods));
-          } catch (const HangError &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-            _exit(5);
-          } catch (const CudaError &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-            if (e.sticky())
-              _exit(5);
-          } catch (const std::exception &e) {
-            report(i, Json().str("name", ins[i].name).str("error", e.what()).text());
-          }
-          mods.clear(); // one module at a time: big instances need the memory
-        }
+  return run_part(
+      o, "overhead", n, 30.0,
+      [&](int i, Worker &w) {
+        std::string json = measure(ins[i], w.gpu, w.h, w.mods);
+        w.mods.clear(); // one module at a time: big instances need the memory
+        return json;
       },
-      [&](int i, const std::string &json) {
-        results[i] = json;
-        printf("[%d/%d] %s\n", i + 1, n, json.c_str());
-        fflush(stdout);
-      },
-      [&](int i, const std::string &why) {
-        results[i] = Json().str("name", ins[i].name).str("error", why).text();
-        printf("[%d/%d] %s: %s\n", i + 1, n, ins[i].name.c_str(), why.c_str());
-      });
-  return write_part_json(o, "overhead", results);
+      [&](int i) { return Json().str("name", ins[i].name); },
+      [&](int i) { return ins[i].name; }, [&] { return now_s() >= deadline; });
 }
 
 } // namespace pb

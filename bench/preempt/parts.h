@@ -3,6 +3,9 @@
 
 #include "harness.h"
 
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,24 @@ int run_latency(const PartOptions &o);
 /// objects with an "error"). Returns 0, or 1 when the file cannot be written.
 int write_part_json(const PartOptions &o, const std::string &part,
                     const std::vector<std::string> &items);
+
+/// What a worker process sets up once and its items share.
+struct Worker {
+  Gpu gpu;
+  Module km; // bench/preempt/kernels.cu
+  Helpers h;
+  std::map<std::string, std::unique_ptr<Module>> mods;
+};
+
+/// The loop every part runs: items [0, n) in supervised worker processes
+/// (supervise), item(i, w) returning item i's JSON; a hang, a sticky CUDA
+/// error or any other exception becomes that item's error (ident(i) names
+/// the item in it, label(i) in the log); items not started once
+/// stop_starting() holds stay "not run". Writes <part>.json (write_part_json).
+int run_part(const PartOptions &o, const std::string &part, int n, double watchdog_s,
+             const std::function<std::string(int, Worker &)> &item,
+             const std::function<Json(int)> &ident, const std::function<std::string(int)> &label,
+             const std::function<bool()> &stop_starting);
 
 /// Percentile (linear interpolation) of unsorted values; NaN when empty.
 double percentile(std::vector<double> v, double p);
