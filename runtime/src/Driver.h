@@ -68,5 +68,14 @@ template <typename Fn> Fn driverSymbol(const char *Name) {
   return H ? reinterpret_cast<Fn>(realDlsym(H, Name)) : nullptr;
 }
 
+/// Body of a driver-table method: in a class with a load() member that fills
+/// entry-point pointers (driverSymbol), load once, then call P, or answer
+/// CUDA_ERROR_NOT_SUPPORTED where this libcuda lacks the entry point.
+#define GMEM_CALL(P, ...)                                                                          \
+  do {                                                                                             \
+    load();                                                                                        \
+    return P ? P(__VA_ARGS__) : CUDA_ERROR_NOT_SUPPORTED;                                          \
+  } while (0)
+
 } // namespace rt
 } // namespace gmem

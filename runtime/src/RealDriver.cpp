@@ -115,11 +115,6 @@ public:
     load();
     return Loaded;
   }
-#define GMEM_CALL(P, ...)                                                                          \
-  do {                                                                                             \
-    load();                                                                                        \
-    return P ? P(__VA_ARGS__) : CUDA_ERROR_NOT_SUPPORTED;                                          \
-  } while (0)
   CUresult funcGetName(const char **N, CUfunction F) override { GMEM_CALL(PFuncGetName, N, F); }
   CUresult funcGetModule(CUmodule *M, CUfunction F) override { GMEM_CALL(PFuncGetModule, M, F); }
   CUresult funcGetParamInfo(CUfunction F, size_t I, size_t *O, size_t *S) override {
@@ -140,7 +135,6 @@ public:
   CUresult memGetAddressRange(CUdeviceptr *B, size_t *S, CUdeviceptr P) override {
     GMEM_CALL(PAddrRange, B, S, P);
   }
-#undef GMEM_CALL
 
   CUresult readDevice(void *Dst, CUdeviceptr Src, size_t Bytes) override {
     load();

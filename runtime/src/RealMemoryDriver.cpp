@@ -94,11 +94,6 @@ class RealMemoryDriver final : public MemoryDriver {
   }
 
 public:
-#define GMEM_CALL(P, ...)                                                                          \
-  do {                                                                                             \
-    load();                                                                                        \
-    return P ? P(__VA_ARGS__) : CUDA_ERROR_NOT_SUPPORTED;                                          \
-  } while (0)
   int isManaged(uint64_t Ptr) override {
     load();
     if (!PGetAttr)
@@ -159,7 +154,6 @@ public:
   }
   CUresult memFree(uint64_t Ptr) override { GMEM_CALL(PMemFree, CUdeviceptr(Ptr)); }
   CUresult memGetInfo(size_t *Free, size_t *Total) override { GMEM_CALL(PMemGetInfo, Free, Total); }
-#undef GMEM_CALL
 };
 
 } // namespace

@@ -120,11 +120,6 @@ public:
     return Loaded;
   }
 
-#define GMEM_CALL(P, ...)                                                                          \
-  do {                                                                                             \
-    load();                                                                                        \
-    return P ? P(__VA_ARGS__) : CUDA_ERROR_NOT_SUPPORTED;                                          \
-  } while (0)
   CUresult ctxGetCurrent(CUcontext *C) override { GMEM_CALL(PCtxGetCurrent, C); }
   CUresult ctxSetCurrent(CUcontext C) override { GMEM_CALL(PCtxSetCurrent, C); }
   CUresult ctxGetId(CUcontext C, unsigned long long *Id) override { GMEM_CALL(PCtxGetId, C, Id); }
@@ -179,7 +174,6 @@ public:
   CUresult occupancyMaxActiveBlocks(int *N, CUfunction F, int Threads, size_t Smem) override {
     GMEM_CALL(POccupancy, N, F, Threads, Smem);
   }
-#undef GMEM_CALL
 
   CUresult deviceGetAttribute(int *V, CUdevice_attribute A) override {
     load();

@@ -15,11 +15,6 @@ namespace rt {
 namespace sched {
 
 namespace {
-uint64_t nowNs() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-}
 /// Relaunch attempts before a stopped launch is given up (its stream
 /// released with the launch incomplete, reported). Relaunches only fail
 /// when the context itself is broken.

@@ -18,11 +18,6 @@ namespace sched {
 
 namespace {
 
-uint64_t nowNs() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-}
 
 /// The scheduler's own calls must neither join nor break a stream capture
 /// in progress on this thread (or a global-mode one on another thread).
@@ -88,27 +83,34 @@ Scheduler::Scheduler(SchedDriver &D, const SchedOptions &O)
   Active.store(O.ActiveAtStart && !O.Forbidden, std::memory_order_release);
 }
 
+namespace {
+/// "gmem..." Prefix, then Fmt formatted, on stderr.
+void vreport(const char *Prefix, const char *Fmt, va_list A) {
+  char Buf[512];
+  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  std::fprintf(stderr, "%s%s\n", Prefix, Buf);
+}
+} // namespace
+
 void Scheduler::log(const char *Fmt, ...) const {
   if (!Opts.Log)
     return;
-  char Buf[512];
+  static const uint64_t Start = nowNs();
+  char Prefix[48];
+  std::snprintf(Prefix, sizeof Prefix, "gmem-sched: %10.1f us ", double(nowNs() - Start) / 1e3);
   va_list A;
   va_start(A, Fmt);
-  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  vreport(Prefix, Fmt, A);
   va_end(A);
-  static const uint64_t Start = nowNs();
-  std::fprintf(stderr, "gmem-sched: %10.1f us %s\n", double(nowNs() - Start) / 1e3, Buf);
 }
 
 void Scheduler::error(const char *Fmt, ...) const {
   if (!Opts.LogErrors)
     return;
-  char Buf[512];
   va_list A;
   va_start(A, Fmt);
-  std::vsnprintf(Buf, sizeof Buf, Fmt, A);
+  vreport("gmem: scheduler: ", Fmt, A);
   va_end(A);
-  std::fprintf(stderr, "gmem: scheduler: %s\n", Buf);
 }
 
 bool Scheduler::initContext(Context &C) {

@@ -25,6 +25,7 @@
 #include "gmem/gmem_sched.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,13 @@ struct LaunchRecord;
 struct LaunchRequest;
 
 namespace sched {
+
+/// Monotonic time in ns (the scheduler's clock for waits and statistics).
+inline uint64_t nowNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
 
 /// A launch as an interposed entry point received it.
 struct SchedLaunch {

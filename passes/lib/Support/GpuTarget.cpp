@@ -241,6 +241,26 @@ bool isMemoryNeutralCall(const CallBase &CB) {
   return false;
 }
 
+void forEachPtxWord(StringRef Text, function_ref<void(StringRef Word, StringRef Op)> F) {
+  size_t I = 0;
+  while (I < Text.size()) {
+    char C = Text[I];
+    if (!(isAlnum(C) || C == '_' || C == '.')) {
+      ++I;
+      continue;
+    }
+    size_t J = I;
+    while (J < Text.size() && (isAlnum(Text[J]) || Text[J] == '_' || Text[J] == '.' ||
+                               Text[J] == ':'))
+      ++J;
+    bool Register = I > 0 && (Text[I - 1] == '%' || Text[I - 1] == '$');
+    StringRef Word = Text.slice(I, J), Op = Word.split('.').first;
+    I = J;
+    if (!Register && !Op.empty())
+      F(Word, Op);
+  }
+}
+
 AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   AsmMemoryUse U;
   if (Arch != GpuArch::NVPTX) {
@@ -261,26 +281,12 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   static const char *WriteOps[] = {"st",       "atom",      "red",    "sust",     "sured",
                                    "cp",       "multimem",  "discard", "stmatrix", "tensormap",
                                    "mbarrier", "wgmma"};
-  size_t I = 0;
-  while (I < Text.size()) {
-    char C = Text[I];
-    if (!(isAlnum(C) || C == '_' || C == '.')) {
-      ++I;
-      continue;
-    }
-    size_t J = I;
-    while (J < Text.size() && (isAlnum(Text[J]) || Text[J] == '_' || Text[J] == '.'))
-      ++J;
-    bool Register = I > 0 && (Text[I - 1] == '%' || Text[I - 1] == '$');
-    StringRef Word = Text.slice(I, J), Op = Word.split('.').first;
-    I = J;
-    if (Register || Op.empty())
-      continue;
+  forEachPtxWord(Text, [&](StringRef, StringRef Op) {
     for (const char *R : ReadOps)
       U.Reads |= Op == R;
     for (const char *W : WriteOps)
       U.Writes |= Op == W;
-  }
+  });
   return U;
 }
 

@@ -100,22 +100,7 @@ SyncKind classifyPTXAsm(StringRef Text, std::string *Why) {
   if (Text.contains("shared::cluster") || Text.contains("barrier.cluster"))
     return Say(SyncKind::Unsupported, "cluster synchronisation");
   SyncKind Worst = SyncKind::None;
-  size_t I = 0;
-  while (I < Text.size()) {
-    char C = Text[I];
-    if (!(isAlnum(C) || C == '_' || C == '.')) {
-      ++I;
-      continue;
-    }
-    size_t J = I;
-    while (J < Text.size() && (isAlnum(Text[J]) || Text[J] == '_' || Text[J] == '.' ||
-                               Text[J] == ':'))
-      ++J;
-    bool Register = I > 0 && (Text[I - 1] == '%' || Text[I - 1] == '$');
-    StringRef Word = Text.slice(I, J), Op = Word.split('.').first;
-    I = J;
-    if (Register || Op.empty())
-      continue;
+  forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
     SyncKind K = SyncKind::None;
     if (Op == "exit" || Op == "mapa")
       K = SyncKind::Unsupported;
@@ -133,7 +118,7 @@ SyncKind classifyPTXAsm(StringRef Text, std::string *Why) {
       if (Why)
         *Why = ("inline asm '" + Word + "'").str();
     }
-  }
+  });
   return Worst;
 }
 

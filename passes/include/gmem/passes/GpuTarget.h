@@ -67,6 +67,12 @@ struct AsmMemoryUse {
 };
 AsmMemoryUse scanAsmMemoryUse(llvm::StringRef Text, GpuArch Arch);
 
+/// Calls F(Word, Op) for every word of PTX inline-asm Text that is not a
+/// register (`%r1`, `$0`): Word a run of identifier characters, '.' and
+/// ':' (`ld.shared::cluster.u32`), Op its part before the first '.'.
+void forEachPtxWord(llvm::StringRef Text,
+                    llvm::function_ref<void(llvm::StringRef Word, llvm::StringRef Op)> F);
+
 /// True for calls that touch no user-visible global memory (barriers,
 /// fences, shuffles, geometry reads, math, debug, lifetime markers...).
 bool isMemoryNeutralCall(const llvm::CallBase &CB);
