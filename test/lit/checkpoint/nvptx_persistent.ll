@@ -26,6 +26,16 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return
 ; REMARK-DAG: clone not persistent: device function helper_block reads blockIdx/gridDim
 ; REMARK-DAG: clone not persistent: dynamic alloca
+; The divergence rules behind "a barrier depends on a thread-dependent
+; branch": values that may differ between the threads of a CTA (an atomic's
+; result, a volatile load, per-thread memory) make a barrier under them
+; unsafe; a plain load of shared memory at one address after a barrier is
+; the same in every thread of a race-free kernel (the broadcast idiom).
+; REMARK-DAG: <unknown>:0:0: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return{{.*}}
+; CHECK-DAG: @__gmem_pre_info_sync_if_atomic = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
+; CHECK-DAG: @__gmem_pre_info_sync_if_volatile = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
+; CHECK-DAG: @__gmem_pre_info_sync_if_private = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
+; CHECK-DAG: @__gmem_pre_info_sync_if_broadcast = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
 
 ; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
 ; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16, i32 0, i32 0]
@@ -225,15 +235,87 @@ entry:
   ret void
 }
 
+@flag = internal addrspace(3) global i32 undef, align 4
+
+; A barrier only where an atomic returned 0: one thread sees 0, the others
+; do not.
+define void @sync_if_atomic(ptr addrspace(1) %c) {
+entry:
+  %old = atomicrmw add ptr addrspace(1) %c, i32 1 monotonic
+  %first = icmp eq i32 %old, 0
+  br i1 %first, label %sync, label %done
+sync:
+  call void @llvm.nvvm.barrier0()
+  br label %done
+done:
+  ret void
+}
+
+; The same under a volatile load (another agent may write it any time).
+define void @sync_if_volatile(ptr addrspace(1) %c) {
+entry:
+  %v = load volatile i32, ptr addrspace(1) %c, align 4
+  %go = icmp ne i32 %v, 0
+  br i1 %go, label %sync, label %done
+sync:
+  call void @llvm.nvvm.barrier0()
+  br label %done
+done:
+  ret void
+}
+
+; The same under a value read back from per-thread memory.
+define void @sync_if_private(ptr addrspace(1) %c) {
+entry:
+  %slot = alloca i32, align 4
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  store i32 %tid, ptr %slot, align 4
+  %v = load i32, ptr %slot, align 4
+  %go = icmp eq i32 %v, 0
+  br i1 %go, label %sync, label %done
+sync:
+  call void @llvm.nvvm.barrier0()
+  br label %done
+done:
+  ret void
+}
+
+; Thread 0 publishes a flag in shared memory, a barrier, then every thread
+; reads the same word: uniform, so the barrier under it is safe.
+define void @sync_if_broadcast(ptr addrspace(1) %c) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t0 = icmp eq i32 %tid, 0
+  br i1 %t0, label %pub, label %wait
+pub:
+  %g = load i32, ptr addrspace(1) %c, align 4
+  store i32 %g, ptr addrspace(3) @flag, align 4
+  br label %wait
+wait:
+  call void @llvm.nvvm.barrier0()
+  %f = load i32, ptr addrspace(3) @flag, align 4
+  %go = icmp ne i32 %f, 0
+  br i1 %go, label %sync, label %done
+sync:
+  call void @llvm.nvvm.barrier0()
+  br label %done
+done:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
 !0 = !{ptr @copy2d, !"kernel", i32 1}
 !1 = !{ptr @block_sum, !"kernel", i32 1}
 !2 = !{ptr @early_ret_sync, !"kernel", i32 1}
 !3 = !{ptr @calls_helper, !"kernel", i32 1}
 !4 = !{ptr @vla, !"kernel", i32 1}
+!5 = !{ptr @sync_if_atomic, !"kernel", i32 1}
+!6 = !{ptr @sync_if_volatile, !"kernel", i32 1}
+!7 = !{ptr @sync_if_private, !"kernel", i32 1}
+!8 = !{ptr @sync_if_broadcast, !"kernel", i32 1}
