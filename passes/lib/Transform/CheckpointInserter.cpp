@@ -55,6 +55,10 @@ std::string checkpointCloneSymbol(StringRef KernelSymbol) {
   return (CheckpointClonePrefix + KernelSymbol).str();
 }
 
+std::string checkpointLightSymbol(StringRef KernelSymbol) {
+  return (CheckpointLightPrefix + KernelSymbol).str();
+}
+
 std::string checkpointInfoSymbol(StringRef KernelSymbol) {
   return (CheckpointInfoPrefix + KernelSymbol).str();
 }
@@ -70,6 +74,10 @@ constexpr unsigned GlobalAS = 1, SharedAS = 3;
 /// GMEM_CHECKPOINT_LOOPS=0: entry (between-CTA) checkpoints only. Loops
 /// keep their original code; a preemption then waits for running CTAs.
 bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
+
+/// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
+/// preemptible launch then pays for its loop checkpoints).
+bool lightTwinsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LIGHT"); }
 
 unsigned budgetFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {
@@ -137,13 +145,16 @@ void dropReservation(Module &M, Function *D) {
   D->eraseFromParent();
 }
 
-Function *createClone(Module &M, Function &K) {
+/// A copy of K with the clone's parameters, named Name (the reserved
+/// declaration of that name, if any, becomes it).
+Function *createClone(Module &M, Function &K, const std::string &Name) {
   FunctionType *FT = cloneType(K);
-  Function *C = reservedClone(M, K);
+  Function *C = M.getFunction(Name);
+  if (C && !(C->isDeclaration() && C->getFunctionType() == FT))
+    C = nullptr;
   bool Reserved = C != nullptr;
   if (!C)
-    C = Function::Create(FT, K.getLinkage(), K.getAddressSpace(),
-                         checkpointCloneSymbol(K.getName()), &M);
+    C = Function::Create(FT, K.getLinkage(), K.getAddressSpace(), Name, &M);
   ValueToValueMapTy VMap;
   auto NewArg = C->arg_begin();
   for (Argument &A : K.args()) {
@@ -311,8 +322,9 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent() {
+  void buildPersistent(bool LoopStops) {
     PersistentParts Parts;
+    Parts.LoopStops = LoopStops;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -419,7 +431,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     std::string NotPersistent =
         persistentBlocker(*K, Arch, Sync, FAM);
     remarkPersistent(*K, FAM, NotPersistent);
-    Function *C = createClone(M, *K);
+    Function *C = createClone(M, *K, checkpointCloneSymbol(K->getName()));
     CloneBuild Build(M, Arch, *C);
     Build.prepare(Budget);
     if (Sync.Opaque || !loopCheckpointsEnabled()) {
@@ -433,7 +445,19 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     }
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
-      Build.buildPersistent();
+      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints);
+      if ((Info.Flags & CheckpointInfo::HasLoopCheckpoints) && lightTwinsEnabled()) {
+        // Loop checkpoints cost up to 2x on kernels whose CTAs are short
+        // anyway (a check's L2 round trip stalls the CTA at its barrier):
+        // the twin lets the runtime skip them where a CTA is short enough.
+        Function *L = createClone(M, *K, checkpointLightSymbol(K->getName()));
+        CloneBuild Light(M, Arch, *L);
+        Light.prepare(Budget);
+        Light.buildPersistent(/*LoopStops=*/false);
+        Light.promote();
+        appendToUsed(M, {L});
+        Info.Flags |= CheckpointInfo::HasLight;
+      }
     } else {
       Build.buildEntry();
       Build.buildExit();

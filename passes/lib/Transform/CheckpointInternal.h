@@ -99,6 +99,7 @@ struct PersistentParts {
   llvm::BasicBlock *OldEntry = nullptr; ///< the body's entry
   llvm::BasicBlock *Exit = nullptr;     ///< empty; every return and abort leads here
   llvm::AllocaInst *Aborted = nullptr;  ///< i1, set by loop checkpoint aborts
+  bool LoopStops = false;               ///< the clone has loop checkpoints
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

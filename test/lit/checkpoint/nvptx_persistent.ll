@@ -14,6 +14,9 @@
 ; GMEM_CHECKPOINT_LOOPS=0: stops only between virtual CTAs (entry-only flag).
 ; RUN: env GMEM_CHECKPOINT_LOOPS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=NOLOOPS
+; RUN: FileCheck %s --check-prefix=LIGHT < %t.ll
+; RUN: env GMEM_CHECKPOINT_LIGHT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=NOLIGHT
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
@@ -39,7 +42,8 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
 ; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16, i32 0, i32 0]
-; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 {{20|21}},
+; block_sum has loop checkpoints, so a light twin too (bit 5).
+; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 53,
 ; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
 ; CHECK-DAG: @__gmem_pre_info_calls_helper = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_vla = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
@@ -54,16 +58,22 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         %gmem.redo = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
 ; CHECK-NEXT:    %gmem.resume = getelementptr inbounds i8, ptr addrspace(1) %gmem.redo, i64 4
 ; CHECK:         %gmem.total = mul i32 %{{.*}}, %gmem.grid.z
+; The step from one virtual CTA of this CTA to its next, in coordinates.
+; CHECK-NEXT:    %[[PQ:.*]] = udiv i32 %gmem.P, %gmem.grid.x
+; CHECK-NEXT:    %gmem.step.x = urem i32 %gmem.P, %gmem.grid.x
+; CHECK-NEXT:    %gmem.step.y = urem i32 %[[PQ]], %gmem.grid.y
+; CHECK-NEXT:    %gmem.step.z = udiv i32 %[[PQ]], %gmem.grid.y
 ; CHECK-NEXT:    %gmem.w.redo = load volatile i32, ptr addrspace(1) %gmem.redo
 ; CHECK-NEXT:    %gmem.w.resume = load volatile i32, ptr addrspace(1) %gmem.resume
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.exit:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; The coordinates carry the ranges %ctaid has (x < 2^31, y, z < 2^16).
 ; CHECK:       gmem.p.header:
-; CHECK:         %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
-; CHECK-NEXT:    %gmem.vcta.x = urem i32 %gmem.vcta.0, %gmem.grid.x
-; CHECK-NEXT:    %gmem.vcta.y = urem i32 %[[Q]], %gmem.grid.y
+; CHECK:         %gmem.vcta.x = and i32 %gmem.cx.0, 2147483647
+; CHECK-NEXT:    %gmem.vcta.y = and i32 %gmem.cy.0, 65535
+; CHECK-NEXT:    %gmem.vcta.z = and i32 %gmem.cz.0, 65535
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.p.decide:
@@ -71,15 +81,29 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         %gmem.resume.at = select i1 %{{.*}}, i32 %{{.*}}, i32 %gmem.p
 ; CHECK:       gmem.p.clear:
 ; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
-; The next virtual CTA of this CTA is P further.
+; The next virtual CTA of this CTA is P further: its coordinates by adding
+; the step with carries, by division only after a redo (not P further).
 ; CHECK:       gmem.p.cont:
+; CHECK-NEXT:    %[[CUR:.*]] = add i32 %gmem.vcta.0, %gmem.P
+; CHECK-NEXT:    %[[STEPPED:.*]] = icmp eq i32 %gmem.vnext.0, %[[CUR]]
 ; CHECK-NEXT:    %[[NX:.*]] = add i32 %gmem.vnext.{{[0-9]+}}, %gmem.P
-; A stop after a virtual CTA: the current one is redone only under
-; request 2; resume = next + 1.
+; CHECK:       gmem.p.step:
+; CHECK-NEXT:    %[[X1:.*]] = add i32 %gmem.cx.0, %gmem.step.x
+; CHECK-NEXT:    %[[CX:.*]] = icmp uge i32 %[[X1]], %gmem.grid.x
+; CHECK-NEXT:    %[[X2:.*]] = sub i32 %[[X1]], %gmem.grid.x
+; CHECK-NEXT:    select i1 %[[CX]], i32 %[[X2]], i32 %[[X1]]
+; CHECK-NEXT:    %[[Y1:.*]] = add i32 %gmem.cy.0, %gmem.step.y
+; CHECK-NEXT:    %[[CY:.*]] = zext i1 %[[CX]] to i32
+; CHECK-NEXT:    add i32 %[[Y1]], %[[CY]]
+; CHECK:       gmem.p.jump:
+; CHECK-NEXT:    %[[JQ:.*]] = udiv i32 %gmem.vnext.0, %gmem.grid.x
+; CHECK-NEXT:    urem i32 %gmem.vnext.0, %gmem.grid.x
+; CHECK:       gmem.p.advance:
+; CHECK-NEXT:    br i1 %[[STEPPED]], label %gmem.p.step, label %gmem.p.jump
+; A stop after a virtual CTA: nothing to redo (no loop checkpoint could
+; have cut it); resume = next + 1.
 ; CHECK:       gmem.p.save:
-; CHECK-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
-; CHECK:         icmp eq i32 %[[R]], 2
-; CHECK:         store i32 %{{.*}}, ptr addrspace(1) %gmem.redo
+; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
 ; CHECK-NEXT:    %[[N1:.*]] = add i32 %gmem.vnext.{{[0-9]+}}, 1
 ; CHECK-NEXT:    store i32 %[[N1]], ptr addrspace(1) %gmem.resume
 ; At the end: resume past the total.
@@ -101,6 +125,25 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:   bar.red.or.pred
 ; PTX: .entry __gmem_pre_block_sum(
 
+; The full clone of block_sum redoes the current virtual CTA under request 2
+; (a loop checkpoint may have cut it); its light twin has the same
+; parameters, no loop checkpoint, and never redoes.
+; LIGHT-LABEL: define void @__gmem_pre_block_sum(
+; LIGHT:         gmem.site
+; LIGHT:       gmem.p.save:
+; LIGHT-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
+; LIGHT:         icmp eq i32 %[[R]], 2
+; LIGHT-LABEL: define void @__gmem_prl_block_sum(ptr %in, ptr %out, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
+; LIGHT-NOT:     gmem.site
+; LIGHT:         call i32 @llvm.nvvm.barrier0.or(
+; LIGHT:       gmem.p.save:
+; LIGHT-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
+; LIGHT-NOT:     gmem.site
+; LIGHT:       }
+; Only kernels with loop checkpoints get a twin.
+; LIGHT-NOT:   define void @__gmem_prl_
+; NOLIGHT: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 21,
+; NOLIGHT-NOT: @__gmem_prl_
 ; NOLOOPS: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 22, i32 0, i32 0]
 ; NOLOOPS-NOT: gmem.site
 

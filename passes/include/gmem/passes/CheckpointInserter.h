@@ -39,8 +39,11 @@ namespace gmem {
 /// Name prefixes of what the pass adds.
 inline constexpr const char *CheckpointClonePrefix = "__gmem_pre_";
 inline constexpr const char *CheckpointInfoPrefix = "__gmem_pre_info_";
+/// The light twin of a persistent clone with loop checkpoints (flag HasLight).
+inline constexpr const char *CheckpointLightPrefix = "__gmem_prl_";
 
 std::string checkpointCloneSymbol(llvm::StringRef KernelSymbol);
+std::string checkpointLightSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointInfoSymbol(llvm::StringRef KernelSymbol);
 
 /// Layout of `__gmem_pre_info_<mangled>` (five little-endian uint32).
@@ -60,6 +63,11 @@ struct CheckpointInfo {
     /// takes tickets from the control block (docs/PREEMPTION_DESIGN.md,
     /// "ABI version 2").
     Persistent = 1u << 4,
+    /// A light twin `__gmem_prl_<mangled>` exists: the same persistent clone
+    /// (parameters, control block, protocol) without loop checkpoints. It
+    /// stops only between virtual CTAs and runs at nearly the kernel's own
+    /// speed; the runtime uses it for launches whose CTAs are short.
+    HasLight = 1u << 5,
   };
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops

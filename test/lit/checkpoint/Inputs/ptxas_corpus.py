@@ -11,7 +11,10 @@ the runtime relies on in each PTX:
     exists with exactly four parameters more than X (control block, grid),
     reads the control block with ld.volatile.global, and either sets done
     bits with atom.global.or or, persistent (flags bit 4), strides over the
-    user's grid by %nctaid.x and joins its stop decision in bar.red.or.
+    user's grid by %nctaid.x and joins its stop decision in bar.red.or;
+  * a persistent clone with loop checkpoints has, unless GMEM_CHECKPOINT_LIGHT=0,
+    its light twin `.entry __gmem_prl_X` (flags bit 5): same parameters, the
+    same persistent protocol; any `__gmem_prl_X` belongs to such a kernel.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -31,6 +34,7 @@ import tempfile
 ENTRY_RE = re.compile(r"^\.visible \.entry (\S+)\(\s*$", re.M)
 INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
 CLONE = "__gmem_pre_"
+LIGHT = "__gmem_prl_"
 
 
 def entry_bodies(ptx):
@@ -68,9 +72,9 @@ def check_file(src, tool, ptxas, tmp):
     entries = entry_bodies(ptx)
     infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
-             "loop_sites": 0, "persistent": 0}
+             "loop_sites": 0, "persistent": 0, "light": 0}
     for k, (params, _) in entries.items():
-        if k.startswith(CLONE):
+        if k.startswith(CLONE) or k.startswith(LIGHT):
             continue
         stats["kernels"] += 1
         info = infos.get(k)
@@ -104,6 +108,22 @@ def check_file(src, tool, ptxas, tmp):
                 errors.append("%s: clone lacks %s" % (k, needle))
         if bool(flags & 1) != (sites > 0):
             errors.append("%s: flags %d disagree with %d loop checkpoints" % (k, flags, sites))
+        light = entries.get(LIGHT + k)
+        want_light = (flags & 17) == 17 and os.environ.get("GMEM_CHECKPOINT_LIGHT") != "0"
+        if bool(flags & 32) != (light is not None) or bool(flags & 32) != want_light:
+            errors.append("%s: flags %d, light twin %s" % (k, flags,
+                                                          "present" if light else "absent"))
+        if light is not None:
+            stats["light"] += 1
+            if light[0] != clone[0]:
+                errors.append("%s: light twin has %d parameters, clone %d" % (k, light[0],
+                                                                             clone[0]))
+            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"):
+                if needle not in light[1]:
+                    errors.append("%s: light twin lacks %s" % (k, needle))
+    for k in entries:
+        if k.startswith(LIGHT) and k[len(LIGHT):] not in entries:
+            errors.append("%s: light twin of no kernel" % k)
     return name, errors, stats
 
 
@@ -136,9 +156,11 @@ def main():
                 print("FAIL %s" % name)
                 for e in errors:
                     print("  " + e)
-    print("%d files, %d kernels: %d clones (%d persistent, %d entry-only, %d with loop checkpoints, "
+    print("%d files, %d kernels: %d clones (%d persistent, %d light twins, %d entry-only, "
+          "%d with loop checkpoints, "
           "%d sites), %d without clone; %d files failed" % (
               len(srcs), total.get("kernels", 0), total.get("clones", 0), total.get("persistent", 0),
+              total.get("light", 0),
               total.get("entry_only", 0), total.get("loop_kernels", 0),
               total.get("loop_sites", 0), total.get("no_clone", 0), failed))
     return 1 if failed else 0
