@@ -177,16 +177,23 @@ void wait_stream(CUstream s, double timeout_s);
 
 /// The clone ABI the harness speaks (docs/PREEMPTION_DESIGN.md, "ABI version
 /// 2: persistent clones"): info global `__gmem_pre_info_<K>` = five uint32
+/// The runtime launches a kernel's light twin when a virtual CTA of its full
+/// clone runs at most this long (GMEM_PREEMPT_LIGHT_US's default): the twin
+/// stops only between virtual CTAs.
+constexpr double kLightMaxUs = 3.0;
+
 /// {magic, version, flags, loop checkpoints, interval K}.
 constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
-                   kFlagPersistent = 16u;
+                   kFlagPersistent = 16u, kFlagHasLight = 32u;
 
 struct CloneInfo {
   uint32_t magic = 0, version = 0, flags = 0, loop_checkpoints = 0, interval_k = 0;
   std::string error; // empty: usable by this harness
   bool persistent() const { return flags & kFlagPersistent; }
+  /// A light twin __gmem_prl_<sym> exists (no loop checkpoints).
+  bool has_light() const { return (flags & kFlagHasLight) && persistent(); }
 };
 /// Decodes an info global's bytes (empty: none found); sets error when they
 /// are missing, short, of another magic or of a version other than 2.
@@ -238,7 +245,9 @@ struct CloneLaunch {
   ~CloneLaunch() { ctl.release(); }
   /// Finds the clone of `sym` and reads its info; "" or why it cannot be used
   /// (no clone, no info global, bad magic, version other than 2).
-  std::string find(const Module &m, const std::string &sym);
+  /// light: the twin __gmem_prl_<sym> instead (same protocol, no loop
+  /// checkpoints; the info global is the full clone's).
+  std::string find(const Module &m, const std::string &sym, bool light = false);
   /// Sets the user's launch (grid, block, dynamic shared memory), computes P
   /// (persistent clones) and allocates the zeroed-on-reset control block;
   /// "" or why it cannot be launched. sms: the device's multiprocessors.
@@ -256,6 +265,9 @@ struct CloneLaunch {
   /// *why set.
   Module *open(const Instance &in, int sms, std::map<std::string, std::unique_ptr<Module>> &mods,
                Json &j, std::string *why);
+  /// The light twin of an opened full clone `full` (same module), configured
+  /// for the same launch; "" or why not (no twin). Describes "light_P".
+  std::string open_light(const Module &m, const Instance &in, int sms, Json &j);
 };
 
 uint64_t buffer_seed(const std::string &name, int param);

@@ -51,14 +51,16 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);
-  Ctl &ctl = cl.ctl;
+  // Odd trials run the light twin (no loop checkpoints) where there is one:
+  // the runtime launches it for short CTAs, so it must be exact too.
+  CloneLaunch lite;
+  bool has_light = cl.info.has_light() && lite.open_light(*mod, in, gpu.sms, j).empty();
   uint32_t request = in.pred == "idempotent" ? 2 : 1;
   j.integer("request", request);
   CUstream s = gpu.lo;
 
   Launch L;
   L.setup(in, h, s);
-  L.set_ctl(ctl.ptr);
   const auto &bufs = L.bufs();
   const auto &bytes = L.bytes();
   std::vector<CUdeviceptr> pristine(bufs.size(), 0), ref(bufs.size(), 0);
@@ -111,17 +113,24 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   double kernel_us = 1000.0 * std::min(t1, t2);
   j.num("kernel_us", kernel_us).boolean("deterministic", deterministic);
 
-  // The clone, not preempted, must agree with the original.
-  restore();
-  ctl.reset(s);
-  cl.launch(L.params(true), s);
-  wait_stream(s, 5.0);
-  bool clone_all_done = ctl.all_done();
-  int p = -1;
-  uint64_t off = 0;
-  bool clone_exact = diff_vs_ref(&p, &off) == 0;
+  // The clones, not preempted, must agree with the original.
+  bool clone_all_done = true, clone_exact = true;
+  for (CloneLaunch *c : {&cl, &lite}) {
+    if (c == &lite && !has_light)
+      break;
+    restore();
+    L.set_ctl(c->ctl.ptr);
+    c->ctl.reset(s);
+    c->launch(L.params(true), s);
+    wait_stream(s, 5.0);
+    clone_all_done = clone_all_done && c->ctl.all_done();
+    int p = -1;
+    uint64_t off = 0;
+    clone_exact = clone_exact && diff_vs_ref(&p, &off) == 0;
+  }
   j.boolean("clone_unpreempted_all_done", clone_all_done)
       .boolean("clone_unpreempted_exact", clone_exact);
+  int light_trials = 0, light_cut = 0, light_mismatches = 0;
 
   std::mt19937_64 rng(seed ^ buffer_seed(in.name, 99));
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -130,6 +139,10 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     double r = U(rng);
     int mode = r < 0.1 ? 0 : r < 0.55 ? 1 : 2;
     double frac = U(rng) * 1.2;
+    bool light = has_light && (t & 1);
+    CloneLaunch &c = light ? lite : cl;
+    Ctl &ctl = c.ctl;
+    L.set_ctl(ctl.ptr);
     restore();
     ctl.reset(s);
     if (mode == 0)
@@ -141,7 +154,7 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       void *kp[] = {&rp, &v, &delay_ns};
       CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, gpu.hi, kp, nullptr));
     }
-    cl.launch(L.params(true), s);
+    c.launch(L.params(true), s);
     if (mode == 1) {
       spin_until(now_s() + frac * kernel_us * 1e-6);
       CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
@@ -157,14 +170,23 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       ++T.cut;
       ++T.cut_by[mode];
       ctl.set_request(s, 0); // only the request: next/redo (or the bitmap) stay
-      cl.launch(L.params(true), s); // same P, same control block
+      c.launch(L.params(true), s); // same clone, P and control block
       wait_stream(s, 5.0);
       if (!ctl.all_done())
         ++T.incomplete;
     }
-    if (deterministic && diff_vs_ref(&T.first_bad_param, &T.first_bad_offset))
+    bool bad = deterministic && diff_vs_ref(&T.first_bad_param, &T.first_bad_offset);
+    if (bad)
       ++T.mismatch;
+    if (light) {
+      ++light_trials;
+      light_cut += done != in.ctas();
+      light_mismatches += bad;
+    }
   }
+  if (has_light)
+    j.integer("light_trials", light_trials).integer("light_cut", light_cut)
+        .integer("light_mismatches", light_mismatches);
   j.integer("trials", T.trials).integer("cut", T.cut).integer("too_late", T.late)
       .integer("mismatches", T.mismatch).integer("relaunch_incomplete", T.incomplete);
   Json by;

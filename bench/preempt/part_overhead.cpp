@@ -1,14 +1,16 @@
 // Part 2: steady-state cost of the clone (request 0) against the original.
 //
 // Per instance (bench/preempt/overhead_sizes.txt: corpus kernels at sizes
-// where one launch runs about a millisecond): both kernels run back to back
-// on one stream, the order alternating every round, each launch timed alone
-// with events; the control block is reset before every clone launch, outside
-// the timed interval. The clone is launched as the runtime would (ABI
-// version 2): a persistent clone (info flag bit 4) with grid (P, 1, 1), else
-// with the user's grid; `persistent` and `P` are reported. Rounds: as many
-// as fit in ~0.3 s (5 to 41). Reported: medians, their ratio, and the ratio
-// of the minima.
+// where one launch runs about a millisecond): the original, the full clone
+// and, where there is one, its light twin (no loop checkpoints) run back to
+// back on one stream, the order rotating every round, each launch timed
+// alone with events; a control block is reset before every clone launch,
+// outside the timed interval. Clones are launched as the runtime would (ABI
+// version 2): persistent ones (info flag bit 4) with grid (P, 1, 1), else
+// with the user's grid. Rounds: as many as fit in ~0.3 s (5 to 41).
+// Reported: medians, their ratios, the ratio of the minima, the full
+// clone's time per virtual CTA and which clone the runtime's rule picks
+// (`chosen`, `overhead_chosen`).
 #include "parts.h"
 
 #include <algorithm>
@@ -33,21 +35,26 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);
-  Ctl &ctl = cl.ctl;
   CUstream s = gpu.lo;
   Launch L;
   L.setup(in, h, s);
-  L.set_ctl(ctl.ptr);
   j.integer("bytes", (long long)L.total_bytes());
+  // The light twin (no loop checkpoints), where the full clone has one.
+  CloneLaunch lite;
+  bool has_light = cl.info.has_light() && lite.open_light(*mod, in, gpu.sms, j).empty();
   CUevent e0, e1;
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
-  auto run = [&](bool is_clone) {
-    if (is_clone)
-      ctl.reset(s);
+  // kind 0: original, 1: full clone, 2: light twin.
+  auto run = [&](int kind) {
+    CloneLaunch &c = kind == 2 ? lite : cl;
+    if (kind) {
+      L.set_ctl(c.ctl.ptr);
+      c.ctl.reset(s);
+    }
     CU(cuEventRecord(e0, s));
-    if (is_clone)
-      cl.launch(L.params(true), s);
+    if (kind)
+      c.launch(L.params(true), s);
     else
       launch(orig, in, L.params(false), s);
     CU(cuEventRecord(e1, s));
@@ -56,26 +63,47 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     CU(cuEventElapsedTime(&ms, e0, e1));
     return (double)ms;
   };
-  run(false); // warm-up: caches, clocks, lazy loading
-  run(true);
-  double first = run(false);
-  int rounds = (int)std::clamp(0.3 / std::max(2e-3 * first, 1e-6), 5.0, 41.0);
-  std::vector<double> to, tc;
-  for (int r = 0; r < rounds; ++r) {
-    bool clone_first = r & 1;
-    double a = run(clone_first), b = run(!clone_first);
-    (clone_first ? tc : to).push_back(a);
-    (clone_first ? to : tc).push_back(b);
-  }
+  int kinds = has_light ? 3 : 2;
+  for (int k = 0; k < kinds; ++k)
+    run(k); // warm-up: caches, clocks, lazy loading
+  double first = run(0);
+  int rounds = (int)std::clamp(0.3 / std::max(1e-3 * kinds * first, 1e-6), 5.0, 41.0);
+  std::vector<double> t[3];
+  for (int r = 0; r < rounds; ++r)
+    for (int k = 0; k < kinds; ++k) { // the order rotates every round
+      int kind = (r + k) % kinds;
+      t[kind].push_back(run(kind));
+    }
   // Every clone launch above ran with request 0: all its (virtual) CTAs must
   // be done, else the clone skipped work and its time means nothing.
-  j.boolean("clone_all_done", ctl.all_done());
+  j.boolean("clone_all_done", cl.ctl.all_done());
+  auto &to = t[0], &tc = t[1];
   double mo = percentile(to, 50), mc = percentile(tc, 50);
   double lo = *std::min_element(to.begin(), to.end()), lc = *std::min_element(tc.begin(), tc.end());
   j.integer("rounds", rounds).num("orig_ms", mo).num("clone_ms", mc)
       .num("overhead", mc / mo - 1.0).num("overhead_min", lc / lo - 1.0)
       .num("orig_p10_ms", percentile(to, 10)).num("orig_p90_ms", percentile(to, 90))
       .num("clone_p10_ms", percentile(tc, 10)).num("clone_p90_ms", percentile(tc, 90));
+  // What the runtime would launch (runtime/src/CloneChoice): the light twin
+  // when a virtual CTA of the full clone takes at most kLightMaxUs, since
+  // the twin can only stop between virtual CTAs.
+  double chosen = mc / mo - 1.0;
+  if (cl.persistent && cl.P) {
+    double rounds_per_cta = std::ceil((double)cl.total() / cl.P);
+    double tau_us = 1000.0 * mc / rounds_per_cta;
+    j.num("vcta_us", tau_us);
+    if (has_light) {
+      double ml = percentile(t[2], 50);
+      j.boolean("light_all_done", lite.ctl.all_done()).num("light_ms", ml)
+          .num("overhead_light", ml / mo - 1.0)
+          .num("light_p90_ms", percentile(t[2], 90));
+      bool light = tau_us <= kLightMaxUs;
+      j.str("chosen", light ? "light" : "full");
+      if (light)
+        chosen = ml / mo - 1.0;
+    }
+  }
+  j.num("overhead_chosen", chosen);
   cuEventDestroy(e0);
   cuEventDestroy(e1);
   return j.text();
