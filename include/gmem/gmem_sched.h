@@ -33,6 +33,10 @@
  *   GMEM_SCHED_MAX_SLOTS=N      preemptible launches in flight per context
  *                               (control blocks); beyond, launches are held
  *                               back but not preemptible (default 1024)
+ *   GMEM_PREEMPT_LIGHT=0        never use the light twins of persistent clones
+ *                               (see gmemSchedGetCloneStats); default 1
+ *   GMEM_PREEMPT_LIGHT_US=X     a launch shape runs light when one virtual CTA
+ *                               takes at most X microseconds (default 3.0)
  *   GMEM_LOG=sched              one line per scheduling event on stderr
  *
  * Every function is thread-safe. Streams are CUstream or cudaStream_t values
@@ -87,6 +91,26 @@ typedef struct gmemSchedStats {
   int32_t policy;           /* GMEM_SCHED_POLICY_* */
 } gmemSchedStats;
 
+/* Preemptible clones of persistent kernels (the clone loops over the grid's
+ * thread blocks on a resident grid). When the compiler also emitted a light
+ * twin (no checkpoints inside loops: it stops only between thread blocks, so
+ * it runs at full speed but stops only as fast as one thread block runs),
+ * each launch shape (grid, block, shared memory, argument values) is timed
+ * on the full clone first; shapes whose thread blocks take at most
+ * GMEM_PREEMPT_LIGHT_US then run the light twin, re-timed now and then.
+ *
+ * Extensible: the caller sets size to sizeof(gmemSchedCloneStats) as it
+ * knows it; only the fields that fit are written (size is left as is). */
+typedef struct gmemSchedCloneStats {
+  uint32_t size;              /* set by the caller: bytes of *out (>= 8) */
+  uint32_t reserved;
+  uint64_t full_launches;     /* persistent clone launches made with the full clone */
+  uint64_t light_launches;    /* ... with the light twin */
+  uint64_t timed_launches;    /* ... of those, timed for the choice */
+  uint64_t switched_to_light; /* launch shapes moved to the light twin */
+  uint64_t switched_to_full;  /* launch shapes moved (back) to the full clone */
+} gmemSchedCloneStats;
+
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
  * suppressed work; later launches pass untouched. GMEM_SUCCESS, or
  * GMEM_ERROR_DISABLED under GMEM_SCHED=0 / GMEM_DISABLE=1. */
@@ -117,6 +141,11 @@ GMEM_API int gmemSchedSetPolicy(int policy);
 
 /* Counters since the scheduler started. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
 GMEM_API int gmemSchedGetStats(gmemSchedStats *out);
+
+/* Counters of the full / light choice since the scheduler started.
+ * GMEM_SUCCESS, or GMEM_ERROR_INVALID_VALUE when out is null or
+ * out->size < 8. */
+GMEM_API int gmemSchedGetCloneStats(gmemSchedCloneStats *out);
 
 /* Resumes every suppressed level now and waits (up to timeout_ms) until no
  * preempted launch is still waiting for its relaunch; for teardown. Returns

@@ -12,6 +12,45 @@ namespace {
 std::string err(const char *What, CUresult R) {
   return std::string(What) + " (error " + std::to_string(int(R)) + ")";
 }
+
+/// Function Name (What, for messages) of E's module or library; empty, or
+/// why not.
+std::string getFunction(SchedDriver &D, const KernelEntry &E, const char *What,
+                        const std::string &Name, CUfunction &F) {
+  const std::string Missing = std::string("no ") + What + " " + Name;
+  if (!E.ViaLibrary)
+    return D.moduleGetFunction(&F, E.Module, Name.c_str()) == CUDA_SUCCESS ? "" : Missing;
+  CUkernel K = nullptr;
+  if (D.libraryGetKernel(&K, E.Library, Name.c_str()) != CUDA_SUCCESS)
+    return Missing;
+  const CUresult R = D.kernelGetFunction(&F, K);
+  return R == CUDA_SUCCESS
+             ? ""
+             : err(("cuKernelGetFunction of the " + std::string(What) + " failed").c_str(), R);
+}
+
+/// C's light twin, when its flags promise one. Any doubt leaves it out:
+/// the full clone alone is always correct.
+void resolveLight(SchedDriver &D, const KernelEntry &E, CloneInfo &C) {
+  if (!(C.Flags & PreHasLight) || !C.persistent())
+    return;
+  CUfunction F = nullptr;
+  C.LightWhy = getFunction(D, E, "light clone", "__gmem_prl_" + E.Symbol, F);
+  if (!C.LightWhy.empty())
+    return;
+  // Launched with the full clone's parameter buffer: the layout must match
+  // exactly (and end there).
+  const size_t N = C.Size.size();
+  for (size_t I = 0; I <= N; ++I) {
+    size_t Off = 0, Size = 0;
+    const bool Has = D.funcGetParamInfo(F, I, &Off, &Size) == CUDA_SUCCESS;
+    if (I == N ? Has : !Has || Off != C.Offset[I] || Size != C.Size[I]) {
+      C.LightWhy = "the light clone's parameters differ from the clone's";
+      return;
+    }
+  }
+  C.LightFn = F;
+}
 } // namespace
 
 CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
@@ -20,31 +59,16 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     C.Why = "kernel name unknown";
     return C;
   }
+  C.Symbol = E.Symbol;
   const std::string Name = "__gmem_pre_" + E.Symbol, Info = "__gmem_pre_info_" + E.Symbol;
   CUdeviceptr InfoPtr = 0;
   size_t InfoBytes = 0;
-  CUresult R;
-  if (E.ViaLibrary) {
-    CUkernel K = nullptr;
-    R = D.libraryGetKernel(&K, E.Library, Name.c_str());
-    if (R != CUDA_SUCCESS) {
-      C.Why = "no preemptible clone " + Name;
-      return C;
-    }
-    R = D.kernelGetFunction(&C.Fn, K);
-    if (R != CUDA_SUCCESS) {
-      C.Why = err("cuKernelGetFunction of the clone failed", R);
-      return C;
-    }
-    R = D.libraryGetGlobal(&InfoPtr, &InfoBytes, E.Library, Info.c_str());
-  } else {
-    R = D.moduleGetFunction(&C.Fn, E.Module, Name.c_str());
-    if (R != CUDA_SUCCESS) {
-      C.Why = "no preemptible clone " + Name;
-      return C;
-    }
-    R = D.moduleGetGlobal(&InfoPtr, &InfoBytes, E.Module, Info.c_str());
-  }
+  C.Why = getFunction(D, E, "preemptible clone", Name, C.Fn);
+  if (!C.Why.empty())
+    return C;
+  const CUresult R = E.ViaLibrary
+                         ? D.libraryGetGlobal(&InfoPtr, &InfoBytes, E.Library, Info.c_str())
+                         : D.moduleGetGlobal(&InfoPtr, &InfoBytes, E.Module, Info.c_str());
   if (R != CUDA_SUCCESS) {
     C.Why = "clone without " + Info;
     return C;
@@ -54,9 +78,8 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     return C;
   }
   uint32_t W[5] = {};
-  R = D.readDevice(W, InfoPtr, PreInfoBytes);
-  if (R != CUDA_SUCCESS) {
-    C.Why = err(("cannot read " + Info).c_str(), R);
+  if (const CUresult RR = D.readDevice(W, InfoPtr, PreInfoBytes); RR != CUDA_SUCCESS) {
+    C.Why = err(("cannot read " + Info).c_str(), RR);
     return C;
   }
   if (W[0] != PreInfoMagic) {
@@ -107,31 +130,31 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   }
   C.ArgBytes = C.Offset.back() + 4;
   C.Ok = true;
+  resolveLight(D, E, C);
   return C;
 }
 
-int CloneInfo::residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem) {
-  for (const Occupancy &O : Occupancies)
+int OccupancyCache::residentPerSm(SchedDriver &D, CUfunction F, uint32_t Threads, uint32_t Smem) {
+  for (const Entry &O : Entries)
     if (O.Threads == Threads && O.Smem == Smem)
       return O.Blocks;
-  Occupancy O;
+  Entry O;
   O.Threads = Threads;
   O.Smem = Smem;
-  if (Threads == 0 || Threads > INT_MAX ||
-      D.occupancyMaxActiveBlocks(&O.Blocks, Fn, int(Threads), Smem) != CUDA_SUCCESS ||
-      O.Blocks < 0)
+  if (!F || Threads == 0 || Threads > INT_MAX ||
+      D.occupancyMaxActiveBlocks(&O.Blocks, F, int(Threads), Smem) != CUDA_SUCCESS || O.Blocks < 0)
     O.Blocks = 0;
-  if (Occupancies.size() < MaxOccupancies) {
-    Occupancies.push_back(O);
+  if (Entries.size() < MaxEntries) {
+    Entries.push_back(O);
   } else {
-    Occupancies[NextOccupancy] = O;
-    NextOccupancy = (NextOccupancy + 1) % MaxOccupancies;
+    Entries[Next] = O;
+    Next = (Next + 1) % MaxEntries;
   }
   return O.Blocks;
 }
 
 bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
-               const unsigned Block[3], unsigned Shmem, ClonePlan &Out) {
+               const unsigned Block[3], unsigned Shmem, ClonePlan &Out, CloneKind Kind) {
   const uint64_t Total = ctaCount(Grid);
   if (Total == 0)
     return false;
@@ -149,7 +172,9 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
   const uint64_t Threads = ctaCount(Block);
   if (Threads > UINT32_MAX)
     return false;
-  const int PerSm = C.residentPerSm(D, uint32_t(Threads), Shmem);
+  if (Kind == CloneKind::Light && !C.hasLight())
+    return false;
+  const int PerSm = C.residentPerSm(D, uint32_t(Threads), Shmem, Kind);
   if (PerSm <= 0)
     return false;
   // More CTAs than fit at once would only queue behind the resident ones;
@@ -205,6 +230,8 @@ Slot *SlotPool::acquire(uint64_t Words) {
 
 void SlotPool::release(Slot *S) {
   S->Clone = nullptr;
+  S->Fn = nullptr;
+  S->Light = S->Timed = false;
   S->Preempted = S->Relaunching = false;
   S->Sampled = true;
   S->PreemptGen = S->RelaunchGen = 0;
@@ -213,28 +240,67 @@ void SlotPool::release(Slot *S) {
   --InUse;
 }
 
+namespace {
+/// Calls F(I, bytes) for each of K's arguments, taken from Params or from
+/// an Extra buffer at K's offsets; false when they cannot be read.
+template <typename Fn>
+bool forEachKernelArg(const CloneInfo &C, void **Params, void **Extra, Fn &&F) {
+  const size_t N = C.kernelParams();
+  if (N == 0)
+    return true;
+  if (Params) {
+    for (size_t I = 0; I < N; ++I) {
+      if (!Params[I] && C.Size[I])
+        return false;
+      F(I, static_cast<const char *>(Params[I]));
+    }
+    return true;
+  }
+  const char *Buf = nullptr;
+  size_t Size = 0;
+  if (!launchParamBuffer(Extra, &Buf, &Size))
+    return false;
+  // The clone's first N parameters are the kernel's: same offsets.
+  for (size_t I = 0; I < N; ++I)
+    if (size_t(C.Offset[I]) + C.Size[I] > Size)
+      return false;
+  for (size_t I = 0; I < N; ++I)
+    F(I, Buf + C.Offset[I]);
+  return true;
+}
+
+/// FNV-1a, 64 bits: a few dozen bytes per launch.
+struct Fnv {
+  uint64_t H = 0xcbf29ce484222325ull;
+  void add(const void *P, size_t N) {
+    const unsigned char *B = static_cast<const unsigned char *>(P);
+    for (size_t I = 0; I < N; ++I)
+      H = (H ^ B[I]) * 0x100000001b3ull;
+  }
+};
+} // namespace
+
+bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
+                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key) {
+  Fnv H;
+  H.add(Grid, 3 * sizeof(unsigned));
+  H.add(Block, 3 * sizeof(unsigned));
+  H.add(&Shmem, sizeof Shmem);
+  // Fixed sizes per parameter: the byte string parses one way only.
+  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) { H.add(P, C.Size[I]); }))
+    return false;
+  Key = H.H;
+  return true;
+}
+
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
                void **Extra) {
   const size_t N = C.kernelParams();
   S.Args.assign(C.ArgBytes, 0);
-  if (N > 0 && Params) {
-    for (size_t I = 0; I < N; ++I) {
-      if (!Params[I] && C.Size[I])
-        return false;
-      std::memcpy(S.Args.data() + C.Offset[I], Params[I], C.Size[I]);
-    }
-  } else if (N > 0) {
-    const char *Buf = nullptr;
-    size_t Size = 0;
-    if (!launchParamBuffer(Extra, &Buf, &Size))
-      return false;
-    // The clone's first N parameters are the kernel's: same offsets.
-    for (size_t I = 0; I < N; ++I) {
-      if (size_t(C.Offset[I]) + C.Size[I] > Size)
-        return false;
-      std::memcpy(S.Args.data() + C.Offset[I], Buf + C.Offset[I], C.Size[I]);
-    }
-  }
+  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
+        std::memcpy(S.Args.data() + C.Offset[I], P, C.Size[I]);
+      }))
+    return false;
   const uint64_t Ctl = S.Mem;
   std::memcpy(S.Args.data() + C.Offset[N], &Ctl, sizeof Ctl);
   // Always the user's grid: a persistent clone's virtual CTAs, ignored by

@@ -25,8 +25,16 @@
 // redo[2p], redo[2p+1] hold ticket + 1 of virtual CTAs CTA p took but did
 // not finish. A relaunch must use the same P and control block (only request
 // back to 0): it runs the redo tickets first, then new ones.
+//
+// Light twin (flag PreHasLight, persistent clones only): __gmem_prl_<K>,
+// same parameters and protocol as the persistent clone but no loop
+// checkpoints (it stops between virtual CTAs only) and its own register
+// count, hence its own occupancy. No info global of its own. Which of the
+// two a launch uses is chosen per launch shape (CloneChoice.h); a launch
+// keeps its function and P for every instance.
 #pragma once
 
+#include "CloneChoice.h"
 #include "KernelCache.h"
 #include "SchedDriver.h"
 
@@ -48,44 +56,69 @@ enum PreInfoFlag : uint32_t {
   PreUsesBarriers = 1u << 2,
   PreNoClone = 1u << 3,    ///< no clone emitted (grid sync, clusters, asm exit)
   PrePersistent = 1u << 4, ///< the clone loops over virtual CTAs (grid (P, 1, 1))
+  PreHasLight = 1u << 5,   ///< a persistent clone's light twin __gmem_prl_<K> exists
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
 constexpr size_t CloneExtraParams = 4;
 
+/// Resident CTAs per SM of one function for launch shapes. The driver's
+/// occupancy query costs more than the rest of a gated launch, and programs
+/// launch few shapes; failures are kept too (Blocks 0).
+class OccupancyCache {
+public:
+  static constexpr size_t MaxEntries = 16;
+  /// For Threads per CTA and Smem bytes of dynamic shared memory (cached);
+  /// 0 when the driver cannot tell.
+  int residentPerSm(SchedDriver &D, CUfunction F, uint32_t Threads, uint32_t Smem);
+
+private:
+  struct Entry {
+    uint32_t Threads = 0, Smem = 0;
+    int Blocks = 0;
+  };
+  std::vector<Entry> Entries;
+  size_t Next = 0; ///< the entry replaced when the cache is full
+};
+
 /// What the pass emitted next to one kernel, in one context (or why not).
 struct CloneInfo {
   bool Ok = false;
-  std::string Why; ///< when !Ok
+  std::string Why;    ///< when !Ok
+  std::string Symbol; ///< the kernel's (messages)
   CUfunction Fn = nullptr;
   uint32_t Flags = 0, LoopCheckpoints = 0, IntervalK = 0;
   /// The clone's parameters: K's, then ctl and the three grid words.
   std::vector<uint32_t> Offset, Size;
   uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, grid words included
   int MirroredSmem = -1;  ///< dynamic shared memory limit last copied from K
+  OccupancyCache Occupancy;
 
-  /// Resident CTAs per SM of a persistent clone for one launch shape. The
-  /// driver's occupancy query costs more than the rest of a gated launch,
-  /// and programs launch few shapes; failures are kept too (Blocks 0).
-  struct Occupancy {
-    uint32_t Threads = 0, Smem = 0;
-    int Blocks = 0;
-  };
-  static constexpr size_t MaxOccupancies = 16;
-  std::vector<Occupancy> Occupancies;
-  size_t NextOccupancy = 0; ///< the entry replaced when the cache is full
+  /// The light twin (persistent clones with PreHasLight), or null; why not
+  /// in LightWhy when the flag promised one.
+  CUfunction LightFn = nullptr;
+  std::string LightWhy;
+  int LightMirroredSmem = -1;
+  OccupancyCache LightOccupancy;
+  CloneChooser Chooser; ///< full or light, per launch shape (with a light twin)
 
   size_t kernelParams() const { return Size.size() - CloneExtraParams; }
   bool persistent() const { return (Flags & PrePersistent) != 0; }
+  bool hasLight() const { return LightFn != nullptr; }
   /// Whether a preemption may also stop CTAs inside loops (request 2),
   /// given that the launch is idempotent.
   bool loopStops() const { return (Flags & PreLoopCheckpoints) && !(Flags & PreEntryOnly); }
-  /// Resident CTAs per SM for Threads per CTA and Smem bytes of dynamic
-  /// shared memory (cached); 0 when the driver cannot tell.
-  int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem);
+  CUfunction function(CloneKind K) const { return K == CloneKind::Light ? LightFn : Fn; }
+  /// Resident CTAs per SM of the full (or light) clone; 0 when unknown.
+  int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem,
+                    CloneKind K = CloneKind::Full) {
+    return K == CloneKind::Light ? LightOccupancy.residentPerSm(D, LightFn, Threads, Smem)
+                                 : Occupancy.residentPerSm(D, Fn, Threads, Smem);
+  }
 };
 
-/// Looks up E's clone and checkpoint facts in the current context.
+/// Looks up E's clone and checkpoint facts in the current context (and its
+/// light twin: a missing or mismatched one leaves LightFn null, not an error).
 CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 
 /// One preemptible launch in flight: its control block, its events, the
@@ -112,8 +145,11 @@ struct Slot {
 
   // The launch. Grid is what the clone is launched with, every instance:
   // the user's grid, or (P, 1, 1) for a persistent clone, whose redo words
-  // are indexed by CTA so that P must never change between instances.
-  const CloneInfo *Clone = nullptr;
+  // are indexed by CTA so that P must never change between instances. Fn
+  // likewise: the full and the light clone's P differ.
+  CloneInfo *Clone = nullptr;
+  CUfunction Fn = nullptr;
+  bool Light = false;
   unsigned Grid[3] = {1, 1, 1}, UserGrid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
   int Level = 0;
   uint32_t StopRequest = 1; ///< 2 when the launch is idempotent and loops can stop
@@ -125,6 +161,12 @@ struct Slot {
   bool Sampled = true;     ///< drain time of the latest preemption taken
   uint32_t PreemptGen = 0, RelaunchGen = 0;
   unsigned RelaunchFailures = 0;
+
+  // Timing for the full / light choice (CloneChoice.h): EvStart is recorded
+  // right before the clone of a timed launch (created at the slot's first).
+  CUevent EvStart = nullptr;
+  bool Timed = false; ///< EvStart .. EvDrain still to be sampled
+  uint64_t ShapeKey = 0;
 
   CUdeviceptr request() const { return Mem; }
   CUdeviceptr hold() const { return Mem + 8 + 4ull * Words; }
@@ -169,6 +211,12 @@ private:
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
                void **Extra);
 
+/// The shape of a launch for the full / light choice: a hash of its grid,
+/// block, dynamic shared memory and K's argument bytes (those buildArgs
+/// copies; not the control block). False when the arguments cannot be read.
+bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
+                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key);
+
 /// Linear CTA count of a grid (0 for an empty one).
 inline uint64_t ctaCount(const unsigned Grid[3]) {
   return uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2]);
@@ -181,13 +229,15 @@ struct ClonePlan {
   uint64_t Words = 0;
 };
 
-/// The plan for launching clone C in place of the user's launch (Grid,
+/// The plan for launching clone C (its full or, for a persistent clone with
+/// a light twin, its light function) in place of the user's launch (Grid,
 /// Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
-/// per SM), Sms being the device's multiprocessors (unused otherwise).
-/// False when the launch cannot be preemptible (empty or too large a grid,
-/// occupancy unknown or zero).
+/// per SM of that function), Sms being the device's multiprocessors (unused
+/// otherwise). False when the launch cannot be preemptible (empty or too
+/// large a grid, occupancy unknown or zero).
 bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
-               const unsigned Block[3], unsigned Shmem, ClonePlan &Out);
+               const unsigned Block[3], unsigned Shmem, ClonePlan &Out,
+               CloneKind Kind = CloneKind::Full);
 
 } // namespace sched
 } // namespace rt

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +40,22 @@ uint64_t envNumber(const char *Name, uint64_t Default) {
     return Default;
   }
   return N;
+}
+
+/// A non-negative decimal environment variable, or Default (with a
+/// message when it is set but not such a number).
+double envDecimal(const char *Name, double Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  errno = 0;
+  const double X = std::strtod(V, &End);
+  if (errno || !End || *End || !(X >= 0) || !std::isfinite(X)) {
+    std::fprintf(stderr, "gmem: %s=%s is not a non-negative number; using %g\n", Name, V, Default);
+    return Default;
+  }
+  return X;
 }
 
 std::atomic<Scheduler *> TestOverride{nullptr};
@@ -91,6 +109,13 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.ResumeLingerNs = envNumber("GMEM_SCHED_RESUME_US", O.ResumeLingerNs / 1000) * 1000;
   O.PollIntervalNs = envNumber("GMEM_SCHED_POLL_US", O.PollIntervalNs / 1000) * 1000;
   O.MaxSlots = unsigned(std::min<uint64_t>(envNumber("GMEM_SCHED_MAX_SLOTS", O.MaxSlots), 1u << 20));
+  if (const char *L = std::getenv("GMEM_PREEMPT_LIGHT"); L && *L) {
+    if (envIs(L, {"0", "no", "false", "off"}))
+      O.Light = false;
+    else if (!envIs(L, {"1", "yes", "true", "on"}))
+      std::fprintf(stderr, "gmem: GMEM_PREEMPT_LIGHT=%s is not 0 or 1; ignored\n", L);
+  }
+  O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
   if (const char *L = std::getenv("GMEM_LOG"); L && *L) {
     O.Log = std::strstr(L, "sched") != nullptr;
     O.LogErrors = !envIs(L, {"none", "off", "0"});
@@ -218,6 +243,16 @@ void Scheduler::stats(gmemSchedStats *Out) const {
   }
 }
 
+void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
+  auto Get = [](const std::atomic<uint64_t> &A) { return A.load(std::memory_order_relaxed); };
+  Out->reserved = 0;
+  Out->full_launches = Get(N.FullLaunches);
+  Out->light_launches = Get(N.LightLaunches);
+  Out->timed_launches = Get(N.TimedLaunches);
+  Out->switched_to_light = Get(N.ToLight);
+  Out->switched_to_full = Get(N.ToFull);
+}
+
 } // namespace sched
 } // namespace rt
 } // namespace gmem
@@ -261,6 +296,24 @@ GMEM_API int gmemSchedGetStats(gmemSchedStats *out) {
   if (!out)
     return GMEM_ERROR_INVALID_VALUE;
   Scheduler::global().stats(out);
+  return GMEM_SUCCESS;
+}
+
+GMEM_API int gmemSchedGetCloneStats(gmemSchedCloneStats *out) {
+  if (!out || out->size < 8)
+    return GMEM_ERROR_INVALID_VALUE;
+  // An older caller's struct is shorter, a newer one's longer: whole fields
+  // that fit in both, and nothing else, are written.
+  gmemSchedCloneStats All;
+  std::memset(&All, 0, sizeof All);
+  Scheduler::global().cloneStats(&All);
+  constexpr size_t Head = offsetof(gmemSchedCloneStats, full_launches);
+  static_assert(Head == 8, "size and reserved come first");
+  const size_t Fit = std::min<size_t>(out->size, sizeof All);
+  out->reserved = 0;
+  const size_t Fields = (Fit - Head) / sizeof(uint64_t);
+  std::memcpy(reinterpret_cast<char *>(out) + Head, reinterpret_cast<const char *>(&All) + Head,
+              Fields * sizeof(uint64_t));
   return GMEM_SUCCESS;
 }
 

@@ -36,6 +36,34 @@ void Scheduler::sampleDrain(Context &C, Slot &S) {
   ++DrainCount;
 }
 
+void Scheduler::sampleTiming(Slot &S) {
+  // A stopped launch's time holds its stop and its wait for a relaunch:
+  // it says nothing about how long a virtual CTA takes.
+  if (S.PreemptGen != 0) {
+    S.Timed = false;
+    return;
+  }
+  const CUresult Q = D.eventQuery(S.EvDrain);
+  if (Q == CUDA_ERROR_NOT_READY)
+    return; // still running: asked again at the next poll or recycle
+  S.Timed = false;
+  float Ms = 0;
+  if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, S.EvStart, S.EvDrain) != CUDA_SUCCESS || !(Ms >= 0))
+    return;
+  const CloneKind Kind = S.Light ? CloneKind::Light : CloneKind::Full;
+  const uint64_t Total = ctaCount(S.UserGrid);
+  const double Us = double(Ms) * 1e3;
+  const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
+  if (O.switched())
+    (O.To == CloneChooser::State::Light ? N.ToLight : N.ToFull)
+        .fetch_add(1, std::memory_order_relaxed);
+  log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
+      "us; %s -> %s",
+      S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, S.Light ? "light" : "full",
+      (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], O.TauUs,
+      CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)");
+}
+
 bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   if (!S.Sampled) {
     if (D.eventQuery(S.EvDrain) == CUDA_SUCCESS)
@@ -50,10 +78,11 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   // write and for the previous instance to have drained (no CTA may run
   // twice at once). Only request is rewritten: the done bitmap, or a
   // persistent clone's ticket counter and redo words, say what is left.
-  // Same grid (a persistent clone's P: its redo words are per CTA), same
-  // arguments (the user's grid among them).
+  // Same function and grid (a persistent clone's P: its redo words are per
+  // CTA; the light clone's P is its own), same arguments (the user's grid
+  // among them).
   KernelLaunch K;
-  K.F = S.Clone->Fn;
+  K.F = S.Fn;
   for (int I = 0; I < 3; ++I) {
     K.Grid[I] = S.Grid[I];
     K.Block[I] = S.Block[I];
@@ -147,6 +176,8 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More) {
   }
   for (auto &KV : C.Streams) {
     for (Slot *S : KV.second->Slots) {
+      if (S->Timed)
+        sampleTiming(*S);
       if (S->Preempted && !S->Sampled && !S->Relaunching &&
           D.eventQuery(S->EvDrain) == CUDA_SUCCESS)
         sampleDrain(C, *S);

@@ -173,14 +173,37 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   if (It != C.Clones.end())
     return It->second.get();
   std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
-  if (CI->Ok)
-    log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u",
-        E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK);
-  else
+  ChooserOptions CO;
+  CO.LightMaxUs = Opts.LightMaxUs;
+  CI->Chooser = CloneChooser(CO);
+  if (CI->Ok) {
+    // Once per kernel and context: a light twin the flags promised but
+    // that cannot be used is no error, only a missed speed-up.
+    const std::string Light = CI->hasLight() ? Opts.Light ? ", light twin" : ", light twin (off)"
+                              : CI->LightWhy.empty() ? ""
+                                                     : ", without its light twin: " + CI->LightWhy;
+    log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u%s",
+        E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK, Light.c_str());
+  } else {
     log("kernel %s: not preemptible: %s", E.Symbol.c_str(), CI->Why.c_str());
+  }
   const CloneInfo *P = CI.get();
   C.Clones.emplace(&E, std::move(CI));
   return P;
+}
+
+void Scheduler::mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original) {
+  // A kernel's raised dynamic shared memory limit belongs to the original
+  // function; each clone needs the same, before its occupancy is asked.
+  int &Mirrored = K == CloneKind::Light ? CI.LightMirroredSmem : CI.MirroredSmem;
+  if (Shmem <= 48 * 1024 || Mirrored >= int(Shmem) || !Original)
+    return;
+  int V = 0;
+  if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Original) ==
+          CUDA_SUCCESS &&
+      D.funcSetAttribute(CI.function(K), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
+          CUDA_SUCCESS)
+    Mirrored = V;
 }
 
 int Scheduler::smCount(Context &C) {
@@ -219,6 +242,8 @@ void Scheduler::recycle(Context &C, StreamState &St) {
     Slot *S = St.Slots[K];
     if (S->Preempted || S->Relaunching || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
       break;
+    if (S->Timed)
+      sampleTiming(*S);
     C.Pool->release(S);
   }
   St.Slots.erase(St.Slots.begin(), St.Slots.begin() + K);
@@ -341,19 +366,28 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   Slot *Sl = nullptr;
   ClonePlan Plan;
+  CloneChoice Choice; // full, untimed unless the clone has a light twin
+  uint64_t Key = 0;
   if (CI) {
-    // A kernel's raised dynamic shared memory limit belongs to the original
-    // function; the clone needs the same, before its occupancy is asked.
-    if (L.Shmem > 48 * 1024 && CI->MirroredSmem < int(L.Shmem) && Rec->Entry->Func) {
-      int V = 0;
-      if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             Rec->Entry->Func) == CUDA_SUCCESS &&
-          D.funcSetAttribute(CI->Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
-              CUDA_SUCCESS)
-        CI->MirroredSmem = V;
-    }
     const int Sms = CI->persistent() ? smCount(C) : 0;
-    if (planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan)) {
+    if (Opts.Light && CI->hasLight()) {
+      // A launch not found idempotent is stopped with request 1, which arms
+      // no loop checkpoint: the light clone stops it as early, and faster.
+      if (!(Rec->Idempotent && CI->loopStops()))
+        Choice.Kind = CloneKind::Light;
+      else if (launchShapeKey(*CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
+        Choice = CI->Chooser.choose(Key);
+    }
+    mirrorSmem(*CI, Choice.Kind, L.Shmem, Rec->Entry->Func);
+    bool Planned = planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
+    if (!Planned && Choice.Kind == CloneKind::Light) {
+      // No resident grid for the light clone (its registers, its shared
+      // memory): the full one may still have one.
+      Choice = CloneChoice();
+      mirrorSmem(*CI, Choice.Kind, L.Shmem, Rec->Entry->Func);
+      Planned = planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
+    }
+    if (Planned) {
       Sl = C.Pool->acquire(Plan.Words);
       if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
         recycleAll(C);
@@ -377,7 +411,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
 
   KernelLaunch K;
-  K.F = CI->Fn;
+  K.F = Sl->Fn = CI->function(Choice.Kind); // every instance: P is this function's
   for (int I = 0; I < 3; ++I) {
     K.Grid[I] = Sl->Grid[I] = Plan.Grid[I];
     Sl->UserGrid[I] = L.Grid[I];
@@ -393,6 +427,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
   if (R == CUDA_SUCCESS)
     R = D.streamWaitEq(S, Gate, 0);
+  // Only a launch picked for timing gets a start mark: after the gate (time
+  // held back is no run time), right before the clone.
+  bool Timed = false;
+  if (R == CUDA_SUCCESS && Choice.Timed)
+    Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+            D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   if (R == CUDA_SUCCESS)
     R = D.launch(K);
   if (R != CUDA_SUCCESS) {
@@ -404,6 +444,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
         int(R));
     return Original();
   }
+  if (CI->persistent())
+    (Choice.Kind == CloneKind::Light ? N.LightLaunches : N.FullLaunches)
+        .fetch_add(1, std::memory_order_relaxed);
+  if (Timed)
+    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
   // After this point the clone is on the stream; if tracking fails the
   // slot is dropped (never reused, never preempted): the clone runs to its
   // end like any kernel.
@@ -414,8 +459,13 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return CUDA_SUCCESS;
   }
   Sl->Clone = CI;
+  Sl->Light = Choice.Kind == CloneKind::Light;
+  Sl->Timed = Timed;
+  Sl->ShapeKey = Key;
   Sl->Level = P;
-  Sl->StopRequest = Rec->Idempotent && CI->loopStops() ? 2 : 1;
+  // The light clone has no loop checkpoints: request 2 would only make it
+  // run the virtual CTA it stopped after once more.
+  Sl->StopRequest = !Sl->Light && Rec->Idempotent && CI->loopStops() ? 2 : 1;
   Sl->Seq = C.NextSeq++;
   St.Slots.push_back(Sl);
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);

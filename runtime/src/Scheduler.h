@@ -91,6 +91,11 @@ struct SchedOptions {
   bool LogErrors = true;     ///< GMEM_LOG is not "none"
   bool MonitorThread = true; ///< tests drive poll() themselves
   uint64_t PollIntervalNs = 20'000;
+  /// Light twins of persistent clones (CloneChoice.h): GMEM_PREEMPT_LIGHT=0
+  /// keeps every launch on the full clone; a shape whose virtual CTAs take
+  /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.
+  bool Light = true;
+  double LightMaxUs = 3.0;
   static SchedOptions fromEnvironment();
 };
 
@@ -132,6 +137,7 @@ public:
   int streamPriority(CUstream S) const;
   int setPolicy(int Policy);
   void stats(gmemSchedStats *Out) const;
+  void cloneStats(gmemSchedCloneStats *Out) const; ///< every field (Out->size is the caller's)
   int flush(int TimeoutMs);
 
   /// Resumes everything and stops the monitor (process exit).
@@ -176,6 +182,7 @@ private:
   Context *context();
   bool initContext(Context &C);
   const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
+  void mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original);
   int smCount(Context &C);
   StreamState &streamOf(Context &C, CUstream S);
   int levelOf(CUstream Raw, CUstream Normalized) const;
@@ -190,6 +197,7 @@ private:
   void resume(Context &C, int L, bool Forced, uint64_t Now);
   bool relaunch(Context &C, StreamState &St, Slot &S);
   void sampleDrain(Context &C, Slot &S);
+  void sampleTiming(Slot &S);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();
@@ -221,6 +229,9 @@ private:
     std::atomic<uint64_t> Launches{0}, Passed{0}, Urgent{0}, Gated{0}, Preemptible{0},
         Suppressions{0}, Preemptions{0}, PreemptionsLoop{0}, Relaunches{0}, Forced{0},
         CloneFailures{0};
+    // gmemSchedCloneStats.
+    std::atomic<uint64_t> FullLaunches{0}, LightLaunches{0}, TimedLaunches{0}, ToLight{0},
+        ToFull{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

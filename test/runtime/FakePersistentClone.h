@@ -78,6 +78,7 @@ struct FakeAbiChecks {
   unsigned Overlaps = 0;          ///< a CTA of a job started while another instance of it ran
   unsigned GridArgMismatches = 0; ///< an ordinary clone's grid arguments != its grid
   unsigned PChanges = 0;          ///< a persistent relaunch with another P
+  unsigned FunctionChanges = 0;   ///< a relaunch of another function (full / light clone)
   unsigned CtlTooSmall = 0;       ///< redo/resume words (and hold) beyond the zeroed block
   /// A virtual CTA of a persistent clone finished again, not from a redo
   /// word written under request 2 (e.g. run twice under request 1).

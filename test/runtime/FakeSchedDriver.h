@@ -93,6 +93,9 @@ public:
   bool FailCloneLaunches = false;
   int SmCount = 4;
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
+  /// Set: every elapsed time between two completed timing events (launch
+  /// timings for the full / light choice, drain times); else one step is 1 us.
+  std::optional<float> ElapsedMs;
 
   // --- observable state ----------------------------------------------------
   std::map<uint64_t, uint32_t> Words; ///< device memory, 32-bit words
@@ -302,7 +305,7 @@ public:
     const Event &EA = Events[A], &EB = Events[B];
     if (!EA.Timing || !EB.Timing || EA.Completed < EA.Recorded || EB.Completed < EB.Recorded)
       return CUDA_ERROR_INVALID_HANDLE;
-    *Ms = (float(EB.Time) - float(EA.Time)) * 1e-3f; // one step = 1 us
+    *Ms = ElapsedMs ? *ElapsedMs : (float(EB.Time) - float(EA.Time)) * 1e-3f; // one step = 1 us
     return CUDA_SUCCESS;
   }
   CUresult memAlloc(CUdeviceptr *P, size_t N) override {
@@ -524,6 +527,7 @@ private:
       if (K.IsClone && JobOfCtl.count(O.Ctl) && Jobs[JobOfCtl[O.Ctl]].Completed.size() == Ctas) {
         O.JobId = JobOfCtl[O.Ctl]; // a relaunch with the same control block
         PChanges += O.Persistent && Jobs[O.JobId].LaunchGrid != O.Grid;
+        FunctionChanges += Jobs[O.JobId].Kernel != K.Name;
       } else {
         Jobs.push_back(Job());
         Job &J = Jobs.back();

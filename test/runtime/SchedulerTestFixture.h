@@ -180,6 +180,7 @@ struct SchedTest : ::testing::Test {
     EXPECT_EQ(D.Overlaps, 0u);
     EXPECT_EQ(D.GridArgMismatches, 0u);
     EXPECT_EQ(D.PChanges, 0u);
+    EXPECT_EQ(D.FunctionChanges, 0u);
     EXPECT_EQ(D.CtlTooSmall, 0u);
     EXPECT_EQ(D.DoubleRuns, 0u);
     EXPECT_EQ(D.LostVirtualCtas, 0u);

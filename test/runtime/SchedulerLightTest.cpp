@@ -1,0 +1,437 @@
+// Light twins of persistent clones (info flag PreHasLight, __gmem_prl_<K>)
+// against a simulated GPU (FakeSchedDriver.h): resolved only with the flag,
+// chosen per launch shape from the timing of an undisturbed full launch,
+// launched on the light function's own resident grid, kept (function and P)
+// across relaunches, sent back to full when slow, off under
+// GMEM_PREEMPT_LIGHT=0; and gmemSchedGetCloneStats.
+#include "SchedulerTestFixture.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+constexpr uintptr_t FPersLight = 0x19, FTrainLight = 0x1A;
+constexpr uint32_t LightFlag = 0x20;
+std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
+
+// Elapsed times for 40 virtual CTAs: on the full clone's P = 8 (5 rounds)
+// and the light clone's P = 12 (4 rounds).
+constexpr float FastMs = 0.004f; // tau 0.8 / 1 us
+constexpr float SlowMs = 0.1f;   // tau 20 / 25 us
+
+struct LightTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    // Same parameters and protocol as the persistent clone, no loop
+    // checkpoints, fewer registers: 3 resident CTAs per SM (P = 12).
+    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
+    L.LoopCheckpoints = false;
+    L.Occupancy = 3;
+    D.addKernel(FPersLight, Mod, light(Pers), L);
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
+  }
+  gmemSchedCloneStats cloneStats() {
+    gmemSchedCloneStats St;
+    St.size = sizeof St;
+    EXPECT_EQ(gmemSchedGetCloneStats(&St), GMEM_SUCCESS);
+    return St;
+  }
+  const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
+  /// A fast timing of a full launch of pers(BE, Grid): the shape runs light.
+  void decideLight(std::array<unsigned, 3> Grid = {40, 1, 1}) {
+    D.ElapsedMs = FastMs;
+    ASSERT_EQ(pers(BE, Grid), CUDA_SUCCESS);
+    ASSERT_EQ(last().Name, pre(Pers));
+    finish();
+    D.ElapsedMs.reset();
+  }
+};
+
+} // namespace
+
+TEST_F(LightTest, LightTwinIsResolvedOnlyWithItsFlag) {
+  CloneInfo C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_EQ(uintptr_t(C.LightFn), FPersLight);
+  EXPECT_TRUE(C.LightWhy.empty());
+  KernelEntry Lib; // the library path finds it too
+  entry(Lib, Pers, {8, 4});
+  Lib.ViaLibrary = true;
+  Lib.Library = reinterpret_cast<CUlibrary>(Mod);
+  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).LightFn), FPersLight);
+  // Without the flag the function is not looked at.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
+  C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasLight());
+  EXPECT_TRUE(C.LightWhy.empty());
+  // Only persistent clones have light twins.
+  FakeSchedDriver::Kernel T = D.Kernels[FTrainPre];
+  D.addKernel(FTrainLight, Mod, light(Train), T);
+  D.addInfo(Mod, Train, 1 | 4 | LightFlag);
+  C = resolveClone(D, ETrain);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasLight());
+  // A twin whose parameters differ from the clone's is left out.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
+  D.Kernels[FPersLight].ParamSizes = {8, 4, 8, 4, 4, 4, 4};
+  C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasLight());
+  EXPECT_NE(C.LightWhy.find("parameters"), std::string::npos) << C.LightWhy;
+}
+
+TEST_F(LightTest, MissingLightTwinMeansFullOnly) {
+  D.Functions.erase({Mod, light(Pers)});
+  CloneInfo C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_FALSE(C.hasLight());
+  EXPECT_NE(C.LightWhy.find("no light clone " + light(Pers)), std::string::npos) << C.LightWhy;
+  D.ElapsedMs = FastMs;
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers));
+    finish();
+  }
+  EXPECT_EQ(D.count("record BE"), 6u); // drain and done: no timing
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.full_launches, 3u);
+  EXPECT_EQ(St.light_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, FirstLaunchOfAShapeIsFullAndTimed) {
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(last().Name, pre(Pers));
+  EXPECT_EQ(last().Grid[0], 8u);
+  // memset, gate, start mark, clone, drain, hold, done: the start mark
+  // after the gate, right before the clone.
+  ASSERT_GE(D.Calls.size(), 7u);
+  const std::vector<std::string> Tail(D.Calls.end() - 7, D.Calls.end());
+  EXPECT_EQ(Tail[0].rfind("memset BE", 0), 0u) << Tail[0];
+  EXPECT_EQ(Tail[1].rfind("wait BE", 0), 0u) << Tail[1];
+  EXPECT_EQ(Tail[2], "record BE");
+  EXPECT_EQ(Tail[3], "launch BE " + pre(Pers));
+  EXPECT_EQ(Tail[4], "record BE");
+  EXPECT_EQ(Tail[5].rfind("wait BE", 0), 0u) << Tail[5];
+  EXPECT_EQ(Tail[6], "record BE");
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.full_launches, 1u);
+  EXPECT_EQ(St.timed_launches, 1u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, NonIdempotentLaunchIsLightAtOnceAndUntimed) {
+  // Request 1 arms no loop checkpoint, so the full clone could stop it no
+  // earlier than the light one: no timing needed.
+  ASSERT_EQ(pers(BE, {40, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(last().Name, light(Pers));
+  EXPECT_EQ(last().Grid[0], 12u);
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.light_launches, 1u);
+  EXPECT_EQ(St.timed_launches, 0u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, FastFullTimingSwitchesTheShapeToLight) {
+  decideLight();
+  const size_t Queries = D.OccupancyQueries.size();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  EXPECT_EQ(last().Grid[0], 12u); // 4 SMs x the light clone's 3
+  EXPECT_EQ(last().UserGrid[0], 40u);
+  ASSERT_EQ(D.OccupancyQueries.size(), Queries + 1);
+  EXPECT_EQ(D.OccupancyQueries.back().F, FPersLight);
+  EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * 12 + 1);
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_light, 1u);
+  EXPECT_EQ(St.full_launches, 1u);
+  EXPECT_EQ(St.light_launches, 1u);
+  EXPECT_EQ(St.timed_launches, 2u); // the first light launch is timed
+  // Then every 16th light launch.
+  D.ElapsedMs = FastMs;
+  for (int I = 0; I < 15; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(cloneStats().timed_launches, 2u);
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(cloneStats().timed_launches, 3u);
+  EXPECT_EQ(cloneStats().light_launches, 17u);
+  finish();
+  expectExactlyOnce();
+  for (auto &J : D.Jobs) {
+    if (J.Kernel == light(Pers)) {
+      EXPECT_EQ(J.LaunchGrid, 12u);
+    }
+  }
+}
+
+TEST_F(LightTest, SlowFullTimingKeepsFull) {
+  // The simulated time: 40 virtual CTAs of 4 steps on 8 CTAs run one step
+  // each in turn, about 32 us a round.
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  finish();
+  for (int I = 0; I < 63; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_light, 0u);
+  EXPECT_EQ(St.light_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 1u);
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // the 64th since: re-timed
+  EXPECT_EQ(cloneStats().timed_launches, 2u);
+  finish();
+  expectExactlyOnce();
+  // A higher limit (GMEM_PREEMPT_LIGHT_US) takes the same timing as fast.
+  O.LightMaxUs = 50;
+  make();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  finish();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, OtherArgumentsOrBlocksAreOtherShapes) {
+  decideLight();
+  N = 8; // another argument value
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  EXPECT_EQ(cloneStats().timed_launches, 2u);
+  ASSERT_EQ(pers(BE, {40, 1, 1}, true, {64, 1, 1}), CUDA_SUCCESS); // another block
+  EXPECT_EQ(last().Name, pre(Pers));
+  N = 7;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  expectExactlyOnce();
+  // The key covers the kernel's argument bytes however they are passed,
+  // and never the control block.
+  CloneInfo C = resolveClone(D, EPers);
+  const unsigned G[3] = {40, 1, 1}, B[3] = {128, 1, 1};
+  void *Params[2] = {&BufP, &N};
+  uint64_t KP = 0, KE = 0, KOther = 0;
+  ASSERT_TRUE(launchShapeKey(C, G, B, 0, Params, nullptr, KP));
+  std::vector<char> Buf(16, 0);
+  std::memcpy(Buf.data(), &BufP, 8);
+  std::memcpy(Buf.data() + 8, &N, 4);
+  size_t Size = 12;
+  void *Extra[5] = {CU_LAUNCH_PARAM_BUFFER_POINTER, Buf.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &Size,
+                    CU_LAUNCH_PARAM_END};
+  ASSERT_TRUE(launchShapeKey(C, G, B, 0, nullptr, Extra, KE));
+  EXPECT_EQ(KP, KE);
+  ASSERT_TRUE(launchShapeKey(C, G, B, 256, Params, nullptr, KOther)); // shared memory
+  EXPECT_NE(KOther, KP);
+  Size = 8; // too short for the kernel's arguments
+  EXPECT_FALSE(launchShapeKey(C, G, B, 0, nullptr, Extra, KE));
+}
+
+TEST_F(LightTest, PreemptedLaunchTimingIsIgnored) {
+  D.ElapsedMs = FastMs;
+  D.Kernels[FPersPre].Iters = 10;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  D.run(30);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  finish();
+  EXPECT_EQ(stats().preemptions, 1u);
+  // Still unknown: full and timed again.
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_light, 0u);
+  EXPECT_EQ(St.timed_launches, 2u);
+  finish();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, LightLaunchPreemptedTwiceKeepsItsFunctionAndP) {
+  decideLight({5, 2, 4});
+  // 40 virtual CTAs on the light clone's P = 12. Idempotent, yet stopped
+  // with request 1: the light clone has no loop checkpoints.
+  ASSERT_EQ(pers(BE, {5, 2, 4}, /*Idempotent=*/true), CUDA_SUCCESS);
+  D.marker(BE, "after");
+  ASSERT_EQ(last().Name, light(Pers));
+  const uint64_t Ctl = last().Ctl;
+  const size_t First = D.CloneLaunches.size() - 1;
+  D.ElapsedMs = SlowMs; // its timing would send the shape back: it must be dropped
+  auto Completed = [&] {
+    unsigned C = 0;
+    for (auto &J : D.Jobs)
+      if (J.Kernel == light(Pers))
+        for (unsigned X : J.Completed)
+          C += X;
+    return C;
+  };
+  auto StepUntil = [&](unsigned N) {
+    for (unsigned I = 0; I < 2000 && Completed() < N; ++I) {
+      D.step();
+      S->poll();
+    }
+    return Completed() >= N;
+  };
+  // Occupancy changes are not asked again for a relaunch.
+  D.Kernels[FPersLight].Occupancy = 1;
+  ASSERT_TRUE(StepUntil(12));
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  EXPECT_EQ(D.word(Ctl), 1u);
+  for (unsigned P = 0; P < 12; ++P)
+    EXPECT_EQ(redo(Ctl, P), 0u) << P;
+  EXPECT_EQ(Completed(), 24u); // each CTA finished the virtual CTA it was in
+  for (unsigned I = 0; I < 2000 && stats().relaunches < 1; ++I) {
+    D.step();
+    S->poll();
+  }
+  ASSERT_TRUE(StepUntil(25)); // the first completion of the relaunch (24 before)
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  EXPECT_EQ(D.word(Ctl), 1u);
+  EXPECT_LT(Completed(), 40u);
+  EXPECT_EQ(D.Markers.count("after"), 0u);
+  finish();
+  expectExactlyOnce();
+  const auto &J = job(light(Pers));
+  EXPECT_EQ(J.cuts(), 0u);
+  EXPECT_EQ(J.reruns(), 0u);
+  for (unsigned V = 0; V < 40; ++V)
+    EXPECT_EQ(J.RunBy[V], int(V % 12)) << V;
+  ASSERT_EQ(D.CloneLaunches.size(), First + 3);
+  for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
+    const auto &CL = D.CloneLaunches[I];
+    EXPECT_EQ(CL.Name, light(Pers));
+    EXPECT_EQ(CL.Grid[0], 12u);
+    EXPECT_EQ(CL.Ctl, Ctl);
+    EXPECT_EQ(CL.Args, D.CloneLaunches[First].Args);
+  }
+  gmemSchedStats St = stats();
+  EXPECT_EQ(St.preemptions, 2u);
+  EXPECT_EQ(St.preemptions_loop, 0u);
+  EXPECT_EQ(St.relaunches, 2u);
+  EXPECT_EQ(cloneStats().switched_to_full, 0u);
+  ASSERT_EQ(pers(BE, {5, 2, 4}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+}
+
+TEST_F(LightTest, LightOffKeepsEveryLaunchFull) {
+  O.Light = false;
+  make();
+  D.ElapsedMs = FastMs;
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers));
+    finish();
+  }
+  EXPECT_EQ(D.count("record BE"), 6u); // no timing
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.full_launches, 3u);
+  EXPECT_EQ(St.light_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, LightOptionsFromTheEnvironment) {
+  unsetenv("GMEM_PREEMPT_LIGHT");
+  unsetenv("GMEM_PREEMPT_LIGHT_US");
+  SchedOptions Def = SchedOptions::fromEnvironment();
+  EXPECT_TRUE(Def.Light);
+  EXPECT_DOUBLE_EQ(Def.LightMaxUs, 3.0);
+  setenv("GMEM_PREEMPT_LIGHT", "0", 1);
+  setenv("GMEM_PREEMPT_LIGHT_US", "7.5", 1);
+  SchedOptions E = SchedOptions::fromEnvironment();
+  EXPECT_FALSE(E.Light);
+  EXPECT_DOUBLE_EQ(E.LightMaxUs, 7.5);
+  setenv("GMEM_PREEMPT_LIGHT", "1", 1);
+  setenv("GMEM_PREEMPT_LIGHT_US", "-2", 1); // refused: the default
+  E = SchedOptions::fromEnvironment();
+  EXPECT_TRUE(E.Light);
+  EXPECT_DOUBLE_EQ(E.LightMaxUs, 3.0);
+  setenv("GMEM_PREEMPT_LIGHT_US", "fast", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().LightMaxUs, 3.0);
+  unsetenv("GMEM_PREEMPT_LIGHT");
+  unsetenv("GMEM_PREEMPT_LIGHT_US");
+}
+
+TEST_F(LightTest, SlowLightTimingSwitchesBackToFull) {
+  decideLight();
+  // Light, timed: 16 us over 4 rounds is above the limit but within twice
+  // it: stays light.
+  D.ElapsedMs = 0.016f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  finish();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  // The next timed light launch (the 17th) is slow: back to full.
+  D.ElapsedMs = SlowMs;
+  for (int I = 0; I < 15; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_light, 1u);
+  EXPECT_EQ(St.switched_to_full, 1u);
+  EXPECT_EQ(St.light_launches, 17u);
+  EXPECT_EQ(St.full_launches, 2u);
+  EXPECT_EQ(St.timed_launches, 3u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, CloneStatsWriteOnlyWhatFits) {
+  decideLight();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(gmemSchedGetCloneStats(nullptr), GMEM_ERROR_INVALID_VALUE);
+  struct {
+    gmemSchedCloneStats St;
+    uint64_t After;
+  } Buf;
+  auto Reset = [&](uint32_t Size) {
+    std::memset(&Buf, 0xAB, sizeof Buf);
+    Buf.St.size = Size;
+  };
+  const uint64_t Untouched = 0xABABABABABABABABull;
+  for (uint32_t Small : {0u, 4u, 7u}) {
+    Reset(Small);
+    EXPECT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_ERROR_INVALID_VALUE);
+    EXPECT_EQ(Buf.St.full_launches, Untouched);
+  }
+  Reset(8); // the header only
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.size, 8u);
+  EXPECT_EQ(Buf.St.reserved, 0u);
+  EXPECT_EQ(Buf.St.full_launches, Untouched);
+  Reset(20); // one field and half of the next: the whole one only
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.size, 20u);
+  EXPECT_EQ(Buf.St.full_launches, 1u);
+  EXPECT_EQ(Buf.St.light_launches, Untouched);
+  Reset(sizeof(gmemSchedCloneStats));
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.full_launches, 1u);
+  EXPECT_EQ(Buf.St.light_launches, 1u);
+  EXPECT_EQ(Buf.St.timed_launches, 2u);
+  EXPECT_EQ(Buf.St.switched_to_light, 1u);
+  EXPECT_EQ(Buf.St.switched_to_full, 0u);
+  EXPECT_EQ(Buf.After, Untouched);
+  Reset(sizeof Buf); // a newer caller's larger struct: ours only
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.size, uint32_t(sizeof Buf));
+  EXPECT_EQ(Buf.St.switched_to_full, 0u);
+  EXPECT_EQ(Buf.After, Untouched);
+  finish();
+}
