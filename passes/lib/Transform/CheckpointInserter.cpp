@@ -39,6 +39,8 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -362,6 +364,15 @@ void remarkPersistent(Function &K, FunctionAnalysisManager &FAM, const std::stri
   });
 }
 
+/// A clone the backend would choke on (or miscompile) is a bug of this
+/// pass: say so here, by name, rather than crash in instruction selection.
+void verifyClone(Function &C) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (verifyFunction(C, &OS))
+    report_fatal_error(Twine("gmem-checkpoint: invalid clone ") + C.getName() + ": " + OS.str());
+}
+
 void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
   Type *I32 = Type::getInt32Ty(M.getContext());
   auto *Ty = ArrayType::get(I32, 5);
@@ -455,6 +466,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         Light.prepare(Budget);
         Light.buildPersistent(/*LoopStops=*/false);
         Light.promote();
+        verifyClone(*L);
         appendToUsed(M, {L});
         Info.Flags |= CheckpointInfo::HasLight;
       }
@@ -463,6 +475,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Build.buildExit();
     }
     Build.promote();
+    verifyClone(*C);
     appendToUsed(M, {C});
     emitInfo(M, K->getName(), Info);
     Changed = true;
