@@ -53,7 +53,6 @@ target triple = "nvptx64-nvidia-cuda"
 ; %ctaid.x and %nctaid.x: which CTA, how many).
 ; CHECK-LABEL: define void @__gmem_pre_copy2d(ptr %in, ptr %out, i32 %w, i32 %h, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 ; CHECK:       gmem.entry:
-; CHECK:         %gmem.grid.flat = and i1
 ; CHECK:         %gmem.p = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; CHECK-NEXT:    %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 ; CHECK:         %gmem.redo = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
@@ -65,11 +64,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.exit:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
-; The coordinates come from the ticket: no division for a one-dimensional
-; grid (a uniform branch), and they carry the ranges %ctaid has (x < 2^31,
+; The coordinates come from the ticket: no division for tickets below
+; grid.x, so none in a one-dimensional grid (a uniform branch), and they carry the ranges %ctaid has (x < 2^31,
 ; y, z < 2^16).
 ; CHECK:       gmem.p.header:
-; CHECK:         br i1 %gmem.grid.flat, label %gmem.p.coords, label %gmem.p.div
+; CHECK:         %gmem.v.row0 = icmp ult i32 %gmem.vcta.0, %gmem.grid.x
+; CHECK-NEXT:    br i1 %gmem.v.row0, label %gmem.p.coords, label %gmem.p.div
 ; CHECK:       gmem.p.div:
 ; CHECK-NEXT:    %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
 ; CHECK-NEXT:    %[[DX:.*]] = urem i32 %gmem.vcta.0, %gmem.grid.x
