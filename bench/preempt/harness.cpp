@@ -691,6 +691,8 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
     if (n >= (1ull << 31))
       return strfmt("persistent clone: %llu CTAs, the ABI needs fewer than 2^31",
                     (unsigned long long)n);
+    if (g[1] > 65535 || g[2] > 65535)
+      return "persistent clone: grid y or z above the hardware's 65535";
     int per_sm = 0;
     CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, (int)(b[0] * b[1] * b[2]),
                                                    dyn_smem));

@@ -166,8 +166,11 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
     Out.Words = (Total + 31) / 32;
     return true;
   }
-  // Tickets are 32-bit and redo holds ticket + 1.
-  if (Total >= (1ull << 31) || Sms <= 0)
+  // Tickets are 32-bit and redo holds ticket + 1. The clone also takes the
+  // hardware's grid limits for granted (y, z < 2^16: it gives its virtual
+  // coordinates those ranges); a grid beyond them goes to the original,
+  // which the driver refuses with its own error.
+  if (Total >= (1ull << 31) || Grid[1] > 65535 || Grid[2] > 65535 || Sms <= 0)
     return false;
   const uint64_t Threads = ctaCount(Block);
   if (Threads > UINT32_MAX)

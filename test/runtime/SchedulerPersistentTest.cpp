@@ -178,8 +178,14 @@ TEST_F(SchedTest, PersistentCloneWithoutAResidentGridRunsTheOriginal) {
   EXPECT_EQ(D.count("wait BE"), 4u); // all gated
   EXPECT_TRUE(D.CloneLaunches.empty());
   EXPECT_EQ(stats().preemptible, 0u);
+  // Beyond the hardware's y/z limit (2^16 - 1) the clone's coordinate
+  // ranges would not hold: the original goes to the driver, which refuses.
+  ASSERT_EQ(pers(BE, {2, 65536, 1}, true, {32, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(BE, {2, 1, 65536}, true, {32, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 6);
+  EXPECT_TRUE(D.CloneLaunches.empty());
   ASSERT_EQ(pers(BE, {0x7fffffffu, 1, 1}, true, {32, 1, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(OriginalCalls, 4);
+  EXPECT_EQ(OriginalCalls, 6);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
   EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u);
   EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 0x7fffffffu);

@@ -351,36 +351,23 @@ struct LoopBuilder {
     Value *V = HB.CreateLoad(I32, Vcta, "gmem.v");
     HB.CreateStore(HB.getFalse(), Parts.Aborted);
     // The virtual CTA's coordinates (x fastest, as the hardware numbers
-    // them). A ticket below grid_x (every one of a one-dimensional grid,
-    // the common case with many CTAs) needs no division; the branch is
-    // uniform. Only the ticket stays live across the body: coordinates
-    // carried from one virtual CTA to the next cost registers, and a
-    // loop-invariant "grid is flat" predicate one of the seven predicate
-    // registers, that the body's own loops missed (nbody: +48% and +25%).
-    Value *InRow = HB.CreateICmpULT(V, Grid[0], "gmem.v.row0");
-    BasicBlock *Div = block("gmem.p.div"), *Coords = block("gmem.p.coords");
-    HB.CreateCondBr(InRow, Coords, Div);
-    IRBuilder<> VB(Div);
-    Value *Q = VB.CreateUDiv(V, Grid[0]);
-    Value *DivCta[3] = {VB.CreateURem(V, Grid[0]), VB.CreateURem(Q, Grid[1]),
-                        VB.CreateUDiv(Q, Grid[1])};
-    VB.CreateBr(Coords);
-    IRBuilder<> XB(Coords);
+    // them), straight-line from the ticket. Tried and measured worse on the
+    // H200: coordinates carried from one virtual CTA to the next (registers
+    // held across the body: nbody +48%), a uniform branch around the
+    // division for one-dimensional grids (floyd_warshall +39%: ptxas cannot
+    // tell the branch is uniform and adds reconvergence).
+    Value *Q = HB.CreateUDiv(V, Grid[0]);
+    Value *Raw[3] = {HB.CreateURem(V, Grid[0]), HB.CreateURem(Q, Grid[1]),
+                     HB.CreateUDiv(Q, Grid[1])};
     // The masks are exact (the runtime launches a clone only for grids
     // within the hardware's limits: x < 2^31, y and z < 2^16) and give the
     // virtual coordinates the ranges the %ctaid registers have: without
     // them loop strength reduction no longer proves index arithmetic
     // wrap-free and the body's loops lose their pointer increments
-    // (gemm_naive: +50% on the H200).
-    PHINode *Phi[3];
-    for (unsigned I = 0; I < 3; ++I) {
-      Phi[I] = XB.CreatePHI(I32, 2);
-      Phi[I]->addIncoming(I == 0 ? V : XB.getInt32(0), Header);
-      Phi[I]->addIncoming(DivCta[I], Div);
-    }
+    // (gemm_naive: +97% -> +74%).
     Value *Cta[3];
     for (unsigned I = 0; I < 3; ++I)
-      Cta[I] = XB.CreateAnd(Phi[I], XB.getInt32(I == 0 ? 0x7fffffff : 0xffff),
+      Cta[I] = HB.CreateAnd(Raw[I], HB.getInt32(I == 0 ? 0x7fffffff : 0xffff),
                             I == 0 ? "gmem.vcta.x" : I == 1 ? "gmem.vcta.y" : "gmem.vcta.z");
     replaceGeometry(Cta); // before this builder reads the real %ctaid.x
 
@@ -432,7 +419,7 @@ struct LoopBuilder {
     // Header (once the coordinates are known): thread 0 reads the request
     // now, used only at the latch (the load's latency hides behind the body).
     BasicBlock *Take = block("gmem.p.req");
-    XB.CreateCondBr(Tid0, Take, Parts.OldEntry);
+    HB.CreateCondBr(Tid0, Take, Parts.OldEntry);
     IRBuilder<> TB(Take);
     TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
     TB.CreateBr(Parts.OldEntry);

@@ -64,23 +64,16 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.exit:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
-; The coordinates come from the ticket: no division for tickets below
-; grid.x, so none in a one-dimensional grid (a uniform branch), and they carry the ranges %ctaid has (x < 2^31,
-; y, z < 2^16).
+; The coordinates come from the ticket and carry the ranges %ctaid has
+; (x < 2^31, y, z < 2^16).
 ; CHECK:       gmem.p.header:
-; CHECK:         %gmem.v.row0 = icmp ult i32 %gmem.vcta.0, %gmem.grid.x
-; CHECK-NEXT:    br i1 %gmem.v.row0, label %gmem.p.coords, label %gmem.p.div
-; CHECK:       gmem.p.div:
-; CHECK-NEXT:    %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
+; CHECK:         %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
 ; CHECK-NEXT:    %[[DX:.*]] = urem i32 %gmem.vcta.0, %gmem.grid.x
 ; CHECK-NEXT:    %[[DY:.*]] = urem i32 %[[Q]], %gmem.grid.y
-; CHECK:       gmem.p.coords:
-; CHECK-NEXT:    %[[X:.*]] = phi i32 [ %gmem.vcta.0, %gmem.p.header ], [ %[[DX]], %gmem.p.div ]
-; CHECK-NEXT:    %[[Y:.*]] = phi i32 [ 0, %gmem.p.header ], [ %[[DY]], %gmem.p.div ]
-; CHECK-NEXT:    %[[Z:.*]] = phi i32
-; CHECK-NEXT:    %gmem.vcta.x = and i32 %[[X]], 2147483647
-; CHECK-NEXT:    %gmem.vcta.y = and i32 %[[Y]], 65535
-; CHECK-NEXT:    %gmem.vcta.z = and i32 %[[Z]], 65535
+; CHECK-NEXT:    %[[DZ:.*]] = udiv i32 %[[Q]], %gmem.grid.y
+; CHECK-NEXT:    %gmem.vcta.x = and i32 %[[DX]], 2147483647
+; CHECK-NEXT:    %gmem.vcta.y = and i32 %[[DY]], 65535
+; CHECK-NEXT:    %gmem.vcta.z = and i32 %[[DZ]], 65535
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.p.decide:
