@@ -293,7 +293,9 @@ struct LoopBuilder {
   LLVMContext &LC;
   Value *Grid[3] = {};
   Value *Tid0 = nullptr, *Total = nullptr, *Stride = nullptr, *Word[2] = {};
-  AllocaInst *Vcta = nullptr, *Next = nullptr, *Req = nullptr;
+  AllocaInst *Vcta = nullptr, *Next = nullptr, *Req = nullptr, *Coord[3] = {};
+  Value *StepBy[3] = {};
+  bool Carried = false; ///< coordinates carried from one virtual CTA to the next
   BasicBlock *Header = nullptr, *Ret = nullptr;
 
   LoopBuilder(Function &C, CloneContext &Ctx, const PersistentParts &Parts)
@@ -315,6 +317,27 @@ struct LoopBuilder {
       II->replaceAllUsesWith(IsCount ? Grid[Axis] : Cta[Axis]);
       II->eraseFromParent();
     }
+  }
+
+  /// Whether the body reads blockIdx.y or blockIdx.z.
+  bool readsCtaYZ() {
+    for (Instruction &I : instructions(C))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+        bool IsCount;
+        int Axis = gridAxis(II->getIntrinsicID(), IsCount);
+        if (Axis > 0 && !IsCount)
+          return true;
+      }
+    return false;
+  }
+
+  /// The coordinates of virtual CTA V into the Coord slots, by division: at
+  /// the start and after a redo only.
+  void storeCoords(IRBuilder<> &B, Value *V) {
+    Value *Q = B.CreateUDiv(V, Grid[0]);
+    B.CreateStore(B.CreateURem(V, Grid[0]), Coord[0]);
+    B.CreateStore(B.CreateURem(Q, Grid[1]), Coord[1]);
+    B.CreateStore(B.CreateUDiv(Q, Grid[1]), Coord[2]);
   }
 
   /// Thread 0 records where this CTA stands: word 0 the virtual CTA to run
@@ -351,20 +374,43 @@ struct LoopBuilder {
     Value *V = HB.CreateLoad(I32, Vcta, "gmem.v");
     HB.CreateStore(HB.getFalse(), Parts.Aborted);
     // The virtual CTA's coordinates (x fastest, as the hardware numbers
-    // them), straight-line from the ticket. Tried and measured worse on the
-    // H200: coordinates carried from one virtual CTA to the next (registers
-    // held across the body: nbody +48%), a uniform branch around the
-    // division for one-dimensional grids (floyd_warshall +39%: ptxas cannot
-    // tell the branch is uniform and adds reconvergence).
-    Value *Q = HB.CreateUDiv(V, Grid[0]);
-    Value *Raw[3] = {HB.CreateURem(V, Grid[0]), HB.CreateURem(Q, Grid[1]),
-                     HB.CreateUDiv(Q, Grid[1])};
+    // them). Which way is cheapest depends on what the body reads (each
+    // measured on the H200 against the alternatives):
+    //  * blockIdx.x only (one-dimensional kernels, most with many CTAs):
+    //    x = ticket when it is below grid_x (always, in a one-dimensional
+    //    grid), else ticket % grid_x. A division per virtual CTA cost
+    //    relu, gelu, vec_add 5-8%; carried coordinates held registers
+    //    across the body (nbody +48%, bicg +94%).
+    //  * blockIdx.y or z: coordinates carried from one virtual CTA to the
+    //    next, stepped by P's with carries. The same branch around a
+    //    division cost floyd_warshall +39% (ptxas cannot tell it is uniform
+    //    and adds reconvergence); straight-line division cost jacobi2d,
+    //    conv2d, hotspot 20-45%.
     // The masks are exact (the runtime launches a clone only for grids
     // within the hardware's limits: x < 2^31, y and z < 2^16) and give the
-    // virtual coordinates the ranges the %ctaid registers have: without
-    // them loop strength reduction no longer proves index arithmetic
-    // wrap-free and the body's loops lose their pointer increments
-    // (gemm_naive: +97% -> +74%).
+    // coordinates the ranges the %ctaid registers have, which loop strength
+    // reduction needs to keep the body's pointer increments (gemm_naive).
+    Carried = readsCtaYZ();
+    Value *Raw[3];
+    if (Carried) {
+      for (unsigned I = 0; I < 3; ++I) {
+        Coord[I] = Slot(I == 0 ? "gmem.cx" : I == 1 ? "gmem.cy" : "gmem.cz");
+        Raw[I] = HB.CreateLoad(I32, Coord[I]);
+      }
+    } else {
+      Value *InRow = HB.CreateICmpULT(V, Grid[0], "gmem.v.row0");
+      BasicBlock *Div = block("gmem.p.div"), *Coords = block("gmem.p.coords");
+      HB.CreateCondBr(InRow, Coords, Div);
+      IRBuilder<> VB(Div);
+      Value *X = VB.CreateURem(V, Grid[0]);
+      VB.CreateBr(Coords);
+      HB.SetInsertPoint(Coords);
+      PHINode *Phi = HB.CreatePHI(I32, 2);
+      Phi->addIncoming(V, Header);
+      Phi->addIncoming(X, Div);
+      Raw[0] = Phi;
+      Raw[1] = Raw[2] = HB.getInt32(0); // the body reads neither
+    }
     Value *Cta[3];
     for (unsigned I = 0; I < 3; ++I)
       Cta[I] = HB.CreateAnd(Raw[I], HB.getInt32(I == 0 ? 0x7fffffff : 0xffff),
@@ -380,6 +426,12 @@ struct LoopBuilder {
     Word[0] = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, Off, "gmem.redo");
     Word[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Word[0], B.getInt64(4), "gmem.resume");
     Total = B.CreateMul(B.CreateMul(Grid[0], Grid[1]), Grid[2], "gmem.total");
+    if (Carried) {
+      Value *PQ = B.CreateUDiv(Stride, Grid[0]);
+      StepBy[0] = B.CreateURem(Stride, Grid[0], "gmem.step.x");
+      StepBy[1] = B.CreateURem(PQ, Grid[1], "gmem.step.y");
+      StepBy[2] = B.CreateUDiv(PQ, Grid[1], "gmem.step.z");
+    }
 
     // Entry: every thread reads the CTA's two words (once per persistent
     // CTA); thread 0 reads the request. One bar.red.or decides; a CTA that
@@ -400,6 +452,8 @@ struct LoopBuilder {
                                     DB.CreateSub(W1, DB.getInt32(1)), PCta, "gmem.resume.at");
     Value *First = DB.CreateSelect(HasRedo, DB.CreateSub(W0, DB.getInt32(1)), Resume);
     DB.CreateStore(First, Vcta);
+    if (Carried)
+      storeCoords(DB, First);
     DB.CreateStore(DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
     BasicBlock *Start = block("gmem.p.start"), *Clear = block("gmem.p.clear"),
                *Check = block("gmem.p.check");
@@ -432,9 +486,40 @@ struct LoopBuilder {
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
     Value *VN = CB.CreateLoad(I32, Next, "gmem.v.next");
+    Value *Stepped =
+        Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(CB.CreateLoad(I32, Vcta), Stride)) : nullptr;
     CB.CreateStore(VN, Vcta);
     CB.CreateStore(CB.CreateAdd(VN, Stride), Next);
-    CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Header, Finish);
+    if (!Carried) {
+      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Header, Finish);
+    } else {
+      // The next virtual CTA is P further on (all but the step after a
+      // redo): its coordinates follow from the current ones by adding P's,
+      // with carries.
+      BasicBlock *Step = block("gmem.p.step"), *Jump = block("gmem.p.jump"),
+                 *Advance = block("gmem.p.advance");
+      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Advance, Finish);
+      IRBuilder<> AB(Advance);
+      AB.CreateCondBr(Stepped, Step, Jump);
+      IRBuilder<> JB(Jump);
+      storeCoords(JB, VN);
+      JB.CreateBr(Header);
+      IRBuilder<> PB(Step);
+      Value *Carry = nullptr;
+      for (unsigned I = 0; I < 3; ++I) {
+        // coord + step + carry < 2 * grid: one subtraction wraps it (z
+        // needs none: the ticket is below the total).
+        Value *Sum = PB.CreateAdd(PB.CreateLoad(I32, Coord[I]), StepBy[I]);
+        if (I > 0)
+          Sum = PB.CreateAdd(Sum, PB.CreateZExt(Carry, I32));
+        if (I < 2) {
+          Carry = PB.CreateICmpUGE(Sum, Grid[I]);
+          Sum = PB.CreateSelect(Carry, PB.CreateSub(Sum, Grid[I]), Sum);
+        }
+        PB.CreateStore(Sum, Coord[I]);
+      }
+      PB.CreateBr(Header);
+    }
 
     // A stop after a virtual CTA. Under request 2 the current one is run
     // again (a loop checkpoint may have cut it; rerunning a finished one is
@@ -466,7 +551,10 @@ struct LoopBuilder {
       Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
       Ctx.CtaState = nullptr;
     }
-    return {Vcta, Next, Req};
+    SmallVector<AllocaInst *, 8> Slots{Vcta, Next, Req};
+    if (Carried)
+      Slots.append({Coord[0], Coord[1], Coord[2]});
+    return Slots;
   }
 };
 

@@ -58,22 +58,23 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         %gmem.redo = getelementptr inbounds i8, ptr addrspace(1) %gmem.ctl, i64
 ; CHECK-NEXT:    %gmem.resume = getelementptr inbounds i8, ptr addrspace(1) %gmem.redo, i64 4
 ; CHECK:         %gmem.total = mul i32 %{{.*}}, %gmem.grid.z
+; The step from one virtual CTA of this CTA to its next, in coordinates.
+; CHECK-NEXT:    %[[PQ:.*]] = udiv i32 %gmem.P, %gmem.grid.x
+; CHECK-NEXT:    %gmem.step.x = urem i32 %gmem.P, %gmem.grid.x
+; CHECK-NEXT:    %gmem.step.y = urem i32 %[[PQ]], %gmem.grid.y
+; CHECK-NEXT:    %gmem.step.z = udiv i32 %[[PQ]], %gmem.grid.y
 ; CHECK-NEXT:    %gmem.w.redo = load volatile i32, ptr addrspace(1) %gmem.redo
 ; CHECK-NEXT:    %gmem.w.resume = load volatile i32, ptr addrspace(1) %gmem.resume
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.exit:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
-; The coordinates come from the ticket and carry the ranges %ctaid has
-; (x < 2^31, y, z < 2^16).
+; A kernel that reads blockIdx.y carries its coordinates from one virtual
+; CTA to the next; they carry the ranges %ctaid has (x < 2^31, y, z < 2^16).
 ; CHECK:       gmem.p.header:
-; CHECK:         %[[Q:.*]] = udiv i32 %gmem.vcta.0, %gmem.grid.x
-; CHECK-NEXT:    %[[DX:.*]] = urem i32 %gmem.vcta.0, %gmem.grid.x
-; CHECK-NEXT:    %[[DY:.*]] = urem i32 %[[Q]], %gmem.grid.y
-; CHECK-NEXT:    %[[DZ:.*]] = udiv i32 %[[Q]], %gmem.grid.y
-; CHECK-NEXT:    %gmem.vcta.x = and i32 %[[DX]], 2147483647
-; CHECK-NEXT:    %gmem.vcta.y = and i32 %[[DY]], 65535
-; CHECK-NEXT:    %gmem.vcta.z = and i32 %[[DZ]], 65535
+; CHECK:         %gmem.vcta.x = and i32 %gmem.cx.0, 2147483647
+; CHECK-NEXT:    %gmem.vcta.y = and i32 %gmem.cy.0, 65535
+; CHECK-NEXT:    %gmem.vcta.z = and i32 %gmem.cz.0, 65535
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.ctaid
 ; CHECK-NOT:     @llvm.nvvm.read.ptx.sreg.nctaid
 ; CHECK:       gmem.p.decide:
@@ -81,9 +82,25 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         %gmem.resume.at = select i1 %{{.*}}, i32 %{{.*}}, i32 %gmem.p
 ; CHECK:       gmem.p.clear:
 ; CHECK-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
-; The next virtual CTA of this CTA is P further.
+; The next virtual CTA of this CTA is P further: its coordinates by adding
+; P's with carries, by division only after a redo (not P further).
 ; CHECK:       gmem.p.cont:
+; CHECK-NEXT:    %[[CUR:.*]] = add i32 %gmem.vcta.0, %gmem.P
+; CHECK-NEXT:    %[[STEPPED:.*]] = icmp eq i32 %gmem.vnext.0, %[[CUR]]
 ; CHECK-NEXT:    %[[NX:.*]] = add i32 %gmem.vnext.{{[0-9]+}}, %gmem.P
+; CHECK:       gmem.p.step:
+; CHECK-NEXT:    %[[X1:.*]] = add i32 %gmem.cx.0, %gmem.step.x
+; CHECK-NEXT:    %[[CX:.*]] = icmp uge i32 %[[X1]], %gmem.grid.x
+; CHECK-NEXT:    %[[X2:.*]] = sub i32 %[[X1]], %gmem.grid.x
+; CHECK-NEXT:    select i1 %[[CX]], i32 %[[X2]], i32 %[[X1]]
+; CHECK-NEXT:    %[[Y1:.*]] = add i32 %gmem.cy.0, %gmem.step.y
+; CHECK-NEXT:    %[[CY:.*]] = zext i1 %[[CX]] to i32
+; CHECK-NEXT:    add i32 %[[Y1]], %[[CY]]
+; CHECK:       gmem.p.jump:
+; CHECK-NEXT:    udiv i32 %gmem.vnext.0, %gmem.grid.x
+; CHECK-NEXT:    urem i32 %gmem.vnext.0, %gmem.grid.x
+; CHECK:       gmem.p.advance:
+; CHECK-NEXT:    br i1 %[[STEPPED]], label %gmem.p.step, label %gmem.p.jump
 ; A stop after a virtual CTA: nothing to redo (no loop checkpoint could
 ; have cut it); resume = next + 1.
 ; CHECK:       gmem.p.save:
@@ -112,8 +129,19 @@ target triple = "nvptx64-nvidia-cuda"
 ; The full clone of block_sum redoes the current virtual CTA under request 2
 ; (a loop checkpoint may have cut it); its light twin has the same
 ; parameters, no loop checkpoint, and never redoes.
+; A kernel that reads blockIdx.x only: x is the ticket below grid.x (every
+; ticket of a one-dimensional grid), else ticket % grid.x; nothing carried.
 ; LIGHT-LABEL: define void @__gmem_pre_block_sum(
+; LIGHT-NOT:     gmem.cx
 ; LIGHT:         gmem.site
+; LIGHT:       gmem.p.header:
+; LIGHT:         %gmem.v.row0 = icmp ult i32 %gmem.vcta.0, %gmem.grid.x
+; LIGHT-NEXT:    br i1 %gmem.v.row0, label %gmem.p.coords, label %gmem.p.div
+; LIGHT:       gmem.p.div:
+; LIGHT-NEXT:    %[[RX:.*]] = urem i32 %gmem.vcta.0, %gmem.grid.x
+; LIGHT:       gmem.p.coords:
+; LIGHT-NEXT:    %[[PX:.*]] = phi i32 [ %gmem.vcta.0, %gmem.p.header ], [ %[[RX]], %gmem.p.div ]
+; LIGHT-NEXT:    %gmem.vcta.x = and i32 %[[PX]], 2147483647
 ; LIGHT:       gmem.p.save:
 ; LIGHT-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
 ; LIGHT:         icmp eq i32 %[[R]], 2
