@@ -42,6 +42,22 @@ struct LightTest : SchedTest {
     return St;
   }
   const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
+  /// Three fast launches of one shape that all stay full and untimed (no
+  /// light clone to switch to, or light off).
+  void expectThreeFullUntimed() {
+    D.ElapsedMs = FastMs;
+    for (int I = 0; I < 3; ++I) {
+      ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+      EXPECT_EQ(last().Name, pre(Pers));
+      finish();
+    }
+    EXPECT_EQ(D.count("record BE"), 6u); // drain and done: no timing
+    gmemSchedCloneStats St = cloneStats();
+    EXPECT_EQ(St.full_launches, 3u);
+    EXPECT_EQ(St.light_launches, 0u);
+    EXPECT_EQ(St.timed_launches, 0u);
+    expectExactlyOnce();
+  }
   /// A fast timing of a full launch of pers(BE, Grid): the shape runs light.
   void decideLight(std::array<unsigned, 3> Grid = {40, 1, 1}) {
     D.ElapsedMs = FastMs;
@@ -92,18 +108,7 @@ TEST_F(LightTest, MissingLightTwinMeansFullOnly) {
   ASSERT_TRUE(C.Ok) << C.Why;
   EXPECT_FALSE(C.hasLight());
   EXPECT_NE(C.LightWhy.find("no light clone " + light(Pers)), std::string::npos) << C.LightWhy;
-  D.ElapsedMs = FastMs;
-  for (int I = 0; I < 3; ++I) {
-    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, pre(Pers));
-    finish();
-  }
-  EXPECT_EQ(D.count("record BE"), 6u); // drain and done: no timing
-  gmemSchedCloneStats St = cloneStats();
-  EXPECT_EQ(St.full_launches, 3u);
-  EXPECT_EQ(St.light_launches, 0u);
-  EXPECT_EQ(St.timed_launches, 0u);
-  expectExactlyOnce();
+  expectThreeFullUntimed();
 }
 
 TEST_F(LightTest, FirstLaunchOfAShapeIsFullAndTimed) {
@@ -329,18 +334,7 @@ TEST_F(LightTest, LightLaunchPreemptedTwiceKeepsItsFunctionAndP) {
 TEST_F(LightTest, LightOffKeepsEveryLaunchFull) {
   O.Light = false;
   make();
-  D.ElapsedMs = FastMs;
-  for (int I = 0; I < 3; ++I) {
-    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, pre(Pers));
-    finish();
-  }
-  EXPECT_EQ(D.count("record BE"), 6u); // no timing
-  gmemSchedCloneStats St = cloneStats();
-  EXPECT_EQ(St.full_launches, 3u);
-  EXPECT_EQ(St.light_launches, 0u);
-  EXPECT_EQ(St.timed_launches, 0u);
-  expectExactlyOnce();
+  expectThreeFullUntimed();
 }
 
 TEST_F(LightTest, LightOptionsFromTheEnvironment) {
