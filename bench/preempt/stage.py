@@ -61,7 +61,18 @@ def cuda_flags(tmp):
     return flags
 
 
+sys.path.insert(0, os.path.join(REPO, "tools", "gmem-clang"))
+import ptx_fit  # noqa: E402  (the driver's register fit, as users get it)
+
+FITTED = []
+
+
 def ptxas(ptx):
+    # As gmem-clang++ does before assembling: clones that would hold fewer
+    # warps per SM than their kernel get .maxnreg (GMEM_FIT_CLONE_REGS=0: off).
+    for name, had, cap in ptx_fit.fit_clone_registers(ptx, os.path.join(CUDA, "bin", "ptxas"),
+                                                      "sm_90"):
+        FITTED.append("%s: %d -> %d" % (name, had, cap))
     cubin = ptx[:-4] + ".cubin"
     run([os.path.join(CUDA, "bin", "ptxas"), "-arch=sm_90", ptx, "-o", cubin])
     return cubin
@@ -223,6 +234,7 @@ def main():
     stage["overhead_manifest"] = overhead
     stage["overhead_problems"] = problems
     stage["corpus_clones"] = clones
+    stage["clone_register_fit"] = FITTED
     with open(os.path.join(out, "stage.json"), "w") as fh:
         json.dump(stage, fh, indent=2)
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)

@@ -591,6 +591,23 @@ def toolchain(opts, need_device=True):
 # Running phases
 # ---------------------------------------------------------------------------
 
+def load_ptx_fit():
+    """tools/gmem-clang/ptx_fit.py, shipped in <bin>/../share/gmem (or next
+    to the script in the source tree); None when missing."""
+    here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
+    for d in (os.path.join(here, "..", "share", "gmem"), here):
+        if os.path.isfile(os.path.join(d, "ptx_fit.py")):
+            sys.path.insert(0, os.path.normpath(d))
+            try:
+                import ptx_fit
+                return ptx_fit
+            except ImportError:
+                return None
+            finally:
+                sys.path.pop(0)
+    return None
+
+
 class Runner:
     def __init__(self, opts):
         self.opts = opts
@@ -722,11 +739,28 @@ class Build:
 
     def ptxas(self, src, arch, ptx, cubin):
         o = self.opts
+        self.fit_clones(src, arch, ptx)
         cmd = [self.tc.ptxas, f"-arch={arch}", "-m64"]
         if o.device_debug:
             cmd.append("-g")
         cmd += o.ptxas_flags + ["-o", cubin, ptx]
         self.runner.run(f"ptxas {arch}", cmd, src)
+
+    def fit_clones(self, src, arch, ptx):
+        """Keeps preemptible clones at their kernel's occupancy (ptx_fit.py:
+        .maxnreg where ptxas gave a clone registers enough to hold fewer
+        warps per SM). The PTX image in the fatbin is the fitted one."""
+        o = self.opts
+        fit = load_ptx_fit()
+        if o.dry_run or fit is None or o.device_debug:
+            return
+        try:
+            caps = fit.fit_clone_registers(ptx, self.tc.ptxas, arch, o.ptxas_flags)
+        except RuntimeError:
+            return  # the ptxas run that follows reports the error
+        if o.verbose:
+            for name, had, cap in caps:
+                sys.stderr.write(f"{PROG}: [fit {arch}] {name}: {had} registers -> .maxnreg {cap}\n")
 
     def fatbinary(self, src, images, out):
         cmd = [self.tc.fatbinary, f"--create={out}", "-64"]
