@@ -68,8 +68,8 @@ FITTED = []
 
 
 def ptxas(ptx):
-    # As gmem-clang++ does before assembling: clones that would hold fewer
-    # warps per SM than their kernel get .maxnreg (GMEM_FIT_CLONE_REGS=0: off).
+    # As gmem-clang++ does before assembling: with GMEM_FIT_CLONE_REGS=1,
+    # clones that would hold fewer warps per SM than their kernel get .maxnreg.
     for name, had, cap in ptx_fit.fit_clone_registers(ptx, os.path.join(CUDA, "bin", "ptxas"),
                                                       "sm_90"):
         FITTED.append("%s: %d -> %d" % (name, had, cap))

@@ -747,9 +747,10 @@ class Build:
         self.runner.run(f"ptxas {arch}", cmd, src)
 
     def fit_clones(self, src, arch, ptx):
-        """Keeps preemptible clones at their kernel's occupancy (ptx_fit.py:
-        .maxnreg where ptxas gave a clone registers enough to hold fewer
-        warps per SM). The PTX image in the fatbin is the fitted one."""
+        """GMEM_FIT_CLONE_REGS=1: keeps preemptible clones at their kernel's
+        occupancy (ptx_fit.py: .maxnreg where ptxas gave a clone registers
+        enough to hold fewer warps per SM; off by default, see there). The
+        PTX image in the fatbin is the fitted one."""
         o = self.opts
         fit = load_ptx_fit()
         if o.dry_run or fit is None or o.device_debug:

@@ -14,8 +14,16 @@ and the PTX is assembled again by the caller.
     fit_clone_registers(ptx_path, ptxas, arch, flags=()) -> [(clone, had, cap)]
 
 Clones that already carry .maxnreg, .minnctapersm or .maxntid are left
-alone (the programmer's launch bounds decide there). GMEM_FIT_CLONE_REGS=0
-turns the step off.
+alone (the programmer's launch bounds decide there).
+
+Off by default; GMEM_FIT_CLONE_REGS=1 turns it on. Measured on the H200
+(bench/preempt/results/fit-regs): it restores P wherever it caps and helps
+where the grid is larger than what fits at once (gemm_naive +58% -> +41%,
+gemm_tiled16 +19% -> +11%), but the spills it causes cost more where
+occupancy did not matter or the loop is hot (nbody, 128 CTAs: +1% -> +67%;
+kmeans_assign +87% -> +116%): geomean over 45 kernels +15.4% -> +16.3%.
+Whether occupancy matters depends on the launch's grid, which only the
+runtime knows.
 """
 
 import os
@@ -32,7 +40,7 @@ _USED = re.compile(r"Used (\d+) registers")
 
 
 def enabled():
-    return os.environ.get("GMEM_FIT_CLONE_REGS", "1").lower() not in ("0", "off", "no", "false")
+    return os.environ.get("GMEM_FIT_CLONE_REGS", "0").lower() in ("1", "on", "yes", "true")
 
 
 def warps_per_sm(regs):

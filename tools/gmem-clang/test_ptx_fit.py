@@ -83,12 +83,19 @@ class Planning(unittest.TestCase):
         self.assertTrue(ptx_fit.has_bounds(out, "__gmem_pre__Z1kPf"))
         self.assertFalse(ptx_fit.has_bounds(out, "_Z1kPf"))
 
-    def test_switched_off(self):
-        os.environ["GMEM_FIT_CLONE_REGS"] = "0"
+    def test_off_unless_asked(self):
+        saved = os.environ.pop("GMEM_FIT_CLONE_REGS", None)
         try:
+            self.assertFalse(ptx_fit.enabled())
             self.assertEqual(ptx_fit.fit_clone_registers("/nonexistent.ptx", "ptxas", "sm_90"), [])
+            os.environ["GMEM_FIT_CLONE_REGS"] = "0"
+            self.assertFalse(ptx_fit.enabled())
+            os.environ["GMEM_FIT_CLONE_REGS"] = "1"
+            self.assertTrue(ptx_fit.enabled())
         finally:
-            del os.environ["GMEM_FIT_CLONE_REGS"]
+            os.environ.pop("GMEM_FIT_CLONE_REGS", None)
+            if saved is not None:
+                os.environ["GMEM_FIT_CLONE_REGS"] = saved
 
 
 if __name__ == "__main__":
