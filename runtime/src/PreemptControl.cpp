@@ -60,6 +60,9 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     return C;
   }
   C.Symbol = E.Symbol;
+  if (!E.Desc.Params.empty() && E.Desc.Params.size() == E.ParamSize.size())
+    for (const ParamInfo &P : E.Desc.Params)
+      C.ShapeParam.push_back(P.IsPointer ? 0 : 1);
   const std::string Name = "__gmem_pre_" + E.Symbol, Info = "__gmem_pre_info_" + E.Symbol;
   CUdeviceptr InfoPtr = 0;
   size_t InfoBytes = 0;
@@ -290,7 +293,10 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
   H.add(Block, 3 * sizeof(unsigned));
   H.add(&Shmem, sizeof Shmem);
   // Fixed sizes per parameter: the byte string parses one way only.
-  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) { H.add(P, C.Size[I]); }))
+  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
+        if (C.ShapeParam.empty() || (I < C.ShapeParam.size() && C.ShapeParam[I]))
+          H.add(P, C.Size[I]);
+      }))
     return false;
   Key = H.H;
   return true;

@@ -98,6 +98,11 @@ struct CloneInfo {
   /// in LightWhy when the flag promised one.
   CUfunction LightFn = nullptr;
   std::string LightWhy;
+  /// Which of K's parameters a launch shape's key covers (empty: all).
+  /// Pointers are left out: a program that allocates per step would never
+  /// repeat a shape, and the work of a CTA rarely depends on an address
+  /// (the light clone's re-timing catches the exceptions).
+  std::vector<uint8_t> ShapeParam;
   int LightMirroredSmem = -1;
   OccupancyCache LightOccupancy;
   CloneChooser Chooser; ///< full or light, per launch shape (with a light twin)

@@ -207,6 +207,28 @@ TEST_F(LightTest, SlowFullTimingKeepsFull) {
   expectExactlyOnce();
 }
 
+TEST_F(LightTest, PointerArgumentsAreNotPartOfTheShape) {
+  // With the descriptor's parameter kinds, another buffer is the same shape
+  // (a program may allocate per step); another scalar is not.
+  EPers.Desc.Params.resize(2);
+  EPers.Desc.Params[0].IsPointer = true;
+  make();
+  decideLight();
+  BufP += 0x10000; // another buffer
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  N = 8; // another scalar
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  finish();
+  expectExactlyOnce();
+  CloneInfo C = resolveClone(D, EPers);
+  EXPECT_EQ(C.ShapeParam, (std::vector<uint8_t>{0, 1}));
+  EPers.Desc.Params.resize(3); // does not match the layout: every byte counts
+  EXPECT_TRUE(resolveClone(D, EPers).ShapeParam.empty());
+}
+
 TEST_F(LightTest, OtherArgumentsOrBlocksAreOtherShapes) {
   decideLight();
   N = 8; // another argument value
