@@ -237,7 +237,7 @@ Slot *SlotPool::acquire(uint64_t Words) {
 void SlotPool::release(Slot *S) {
   S->Clone = nullptr;
   S->Fn = nullptr;
-  S->Light = S->Timed = false;
+  S->Timed = false;
   S->Preempted = S->Relaunching = false;
   S->Sampled = true;
   S->PreemptGen = S->RelaunchGen = 0;

@@ -154,7 +154,6 @@ struct Slot {
   // likewise: the full and the light clone's P differ.
   CloneInfo *Clone = nullptr;
   CUfunction Fn = nullptr;
-  bool Light = false;
   unsigned Grid[3] = {1, 1, 1}, UserGrid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
   int Level = 0;
   uint32_t StopRequest = 1; ///< 2 when the launch is idempotent and loops can stop
@@ -173,6 +172,8 @@ struct Slot {
   bool Timed = false; ///< EvStart .. EvDrain still to be sampled
   uint64_t ShapeKey = 0;
 
+  /// Whether this launch runs its kernel's light twin.
+  bool light() const { return Clone && Fn && Fn == Clone->LightFn; }
   CUdeviceptr request() const { return Mem; }
   CUdeviceptr hold() const { return Mem + 8 + 4ull * Words; }
   size_t words() const { return 2 + size_t(Words) + 1; }

@@ -50,7 +50,7 @@ void Scheduler::sampleTiming(Slot &S) {
   float Ms = 0;
   if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, S.EvStart, S.EvDrain) != CUDA_SUCCESS || !(Ms >= 0))
     return;
-  const CloneKind Kind = S.Light ? CloneKind::Light : CloneKind::Full;
+  const CloneKind Kind = S.light() ? CloneKind::Light : CloneKind::Full;
   const uint64_t Total = ctaCount(S.UserGrid);
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
@@ -59,7 +59,7 @@ void Scheduler::sampleTiming(Slot &S) {
         .fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
       "us; %s -> %s",
-      S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, S.Light ? "light" : "full",
+      S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, S.light() ? "light" : "full",
       (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], O.TauUs,
       CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)");
 }

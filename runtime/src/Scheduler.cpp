@@ -459,13 +459,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return CUDA_SUCCESS;
   }
   Sl->Clone = CI;
-  Sl->Light = Choice.Kind == CloneKind::Light;
   Sl->Timed = Timed;
   Sl->ShapeKey = Key;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
   // run the virtual CTA it stopped after once more.
-  Sl->StopRequest = !Sl->Light && Rec->Idempotent && CI->loopStops() ? 2 : 1;
+  Sl->StopRequest = !Sl->light() && Rec->Idempotent && CI->loopStops() ? 2 : 1;
   Sl->Seq = C.NextSeq++;
   St.Slots.push_back(Sl);
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);

@@ -303,32 +303,35 @@ struct LoopBuilder {
 
   BasicBlock *block(const char *Name) { return BasicBlock::Create(LC, Name, &C); }
 
-  void replaceGeometry(Value *Cta[3]) {
-    SmallVector<IntrinsicInst *, 16> Reads;
+  /// The body's reads of blockIdx/gridDim, collected once before the loop
+  /// is built (the loop adds reads of its own).
+  SmallVector<IntrinsicInst *, 16> GeometryReads;
+
+  void collectGeometry() {
     for (Instruction &I : instructions(C))
       if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         bool IsCount;
         if (gridAxis(II->getIntrinsicID(), IsCount) >= 0)
-          Reads.push_back(II);
+          GeometryReads.push_back(II);
       }
-    for (IntrinsicInst *II : Reads) {
+  }
+
+  void replaceGeometry(Value *Cta[3]) {
+    for (IntrinsicInst *II : GeometryReads) {
       bool IsCount;
       int Axis = gridAxis(II->getIntrinsicID(), IsCount);
       II->replaceAllUsesWith(IsCount ? Grid[Axis] : Cta[Axis]);
       II->eraseFromParent();
     }
+    GeometryReads.clear();
   }
 
   /// Whether the body reads blockIdx.y or blockIdx.z.
-  bool readsCtaYZ() {
-    for (Instruction &I : instructions(C))
-      if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-        bool IsCount;
-        int Axis = gridAxis(II->getIntrinsicID(), IsCount);
-        if (Axis > 0 && !IsCount)
-          return true;
-      }
-    return false;
+  bool readsCtaYZ() const {
+    return any_of(GeometryReads, [](IntrinsicInst *II) {
+      bool IsCount;
+      return gridAxis(II->getIntrinsicID(), IsCount) > 0 && !IsCount;
+    });
   }
 
   /// The coordinates of virtual CTA V into the Coord slots, by division: at
@@ -390,6 +393,7 @@ struct LoopBuilder {
     // within the hardware's limits: x < 2^31, y and z < 2^16) and give the
     // coordinates the ranges the %ctaid registers have, which loop strength
     // reduction needs to keep the body's pointer increments (gemm_naive).
+    collectGeometry();
     Carried = readsCtaYZ();
     Value *Raw[3];
     if (Carried) {
