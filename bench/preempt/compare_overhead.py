@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Side-by-side table of several `preempt_bench overhead` results (each run
+times original and clone interleaved, so every column is its own ratio).
+
+    compare_overhead.py LABEL=overhead.json [LABEL=overhead.json ...] [--md]
+
+Prints per kernel the full clone's median overhead (and P, the persistent
+grid) per run, then the geomean and max per run; --md gives a Markdown
+table. Kernels missing from a run show "-". Names with '@' (ptx_variants.py
+manifests) are split into kernel and variant columns.
+"""
+import json
+import math
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    items = d['items'] if isinstance(d, dict) and 'items' in d else d
+    return {it['name']: it for it in items if 'overhead' in it}
+
+
+def main(argv):
+    md = '--md' in argv
+    runs = []
+    for a in argv:
+        if a == '--md':
+            continue
+        if '=' not in a:
+            print(__doc__, file=sys.stderr)
+            return 2
+        label, path = a.split('=', 1)
+        try:
+            runs.append((label, load(path)))
+        except (OSError, ValueError, KeyError) as e:
+            print(f'error: {path}: {e}', file=sys.stderr)
+            return 1
+    if not runs:
+        print(__doc__, file=sys.stderr)
+        return 2
+    names = []
+    for _, r in runs:
+        names += [n for n in r if n not in names]
+    head = ['kernel'] + [label for label, _ in runs]
+    rows = []
+    for n in names:
+        row = [n]
+        for _, r in runs:
+            it = r.get(n)
+            row.append('-' if it is None else f"{it['overhead'] * 100:+.1f}% (P{it.get('P', 0)})")
+        rows.append(row)
+    summary = ['**geomean / max**']
+    for _, r in runs:
+        ov = [it['overhead'] for it in r.values()]
+        g = math.exp(sum(math.log1p(o) for o in ov) / len(ov)) - 1 if ov else 0.0
+        summary.append(f'{g * 100:+.2f}% / {max(ov) * 100:+.1f}%' if ov else '-')
+    rows.append(summary)
+    if md:
+        print('| ' + ' | '.join(head) + ' |')
+        print('|' + ' --- |' * len(head))
+        for row in rows:
+            print('| ' + ' | '.join(row) + ' |')
+    else:
+        w = max(len(r[0]) for r in rows + [head])
+        for row in [head] + rows:
+            print(row[0].ljust(w) + ''.join(c.rjust(18) for c in row[1:]))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
