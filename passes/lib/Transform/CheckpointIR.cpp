@@ -13,6 +13,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstdlib>
 #include <string>
@@ -112,9 +113,90 @@ Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
                              "gmem.request");
 }
 
-Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero) {
+GlobalVariable *createRequestCache(Module &M, Function &Clone) {
+  Type *Ty = ArrayType::get(Type::getInt32Ty(M.getContext()), 2);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                UndefValue::get(Ty), "__gmem_reqcache_" + Clone.getName(),
+                                nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  GV->setAlignment(Align(8));
+  return GV;
+}
+
+GlobalVariable *createStopWords(Module &M, Function &Clone) {
+  Type *Ty = ArrayType::get(Type::getInt32Ty(M.getContext()), 2);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                UndefValue::get(Ty), "__gmem_stop_" + Clone.getName(), nullptr,
+                                GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  GV->setAlignment(Align(8));
+  return GV;
+}
+
+void initStopWords(IRBuilder<> &B, GlobalVariable *Words) {
+  for (unsigned W = 0; W < 2; ++W)
+    B.CreateAlignedStore(B.getInt32(0), ctaStateWord(B, Words, W), Align(4), /*isVolatile=*/true);
+}
+
+void initSharedWords(IRBuilder<> &B, const CloneContext &Ctx) {
+  if (Ctx.ReqCache)
+    initRequestCache(B, Ctx.ReqCache);
+  if (Ctx.StopWords && Ctx.Arch == GpuArch::NVPTX)
+    initStopWords(B, Ctx.StopWords);
+}
+
+Value *readClock(IRBuilder<> &B) { return nvvm(B, Intrinsic::nvvm_read_ptx_sreg_clock); }
+
+void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
+  B.CreateAlignedStore(B.getInt32(0), ctaStateWord(B, Cache, 0), Align(4), /*isVolatile=*/true);
+  B.CreateAlignedStore(readClock(B), ctaStateWord(B, Cache, 1), Align(4), /*isVolatile=*/true);
+}
+
+// Why a cache: every warp of a barrier-free loop reading one L2 line is a
+// hot spot (im2col's clone ran at 2.4x its kernel; with an L1-cached read,
+// 1.15x: bench/preempt/results/parts). Only per-thread latch checks use it:
+// thread 0's read at a joined barrier is one per CTA and overlaps the
+// iteration's work, whereas a refresh's store needs the value at once
+// (nbody's clone lost 27% that way).
+// A warp that finds the deadline passed moves it and refreshes the value;
+// others read shared memory. Several warps may refresh at once (harmless:
+// they store values of the same word). A stale value only delays a stop by
+// at most RefreshCycles: within one launch the request only ever goes from
+// 0 to its one non-zero value, and the runtime clears it between launches,
+// when shared memory starts afresh. The clock is per SM, as is the cache.
+// (Warps of a CTA tend to refresh together; spreading them by %warpid
+// changed nothing measurable: bench/preempt/results/parts/cache-v2.)
+Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
   IRBuilder<> B(Before);
-  Value *R = loadRequest(B, Ctx.Ctl);
+  Value *ValueWord = ctaStateWord(B, Ctx.ReqCache, 0);
+  Value *Deadline = ctaStateWord(B, Ctx.ReqCache, 1);
+  Value *Now = readClock(B);
+  Value *Late = B.CreateSub(Now, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), true));
+  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
+  Instruction *ThenTerm, *ElseTerm;
+  SplitBlockAndInsertIfThenElse(Due, Before, &ThenTerm, &ElseTerm);
+  ThenTerm->getParent()->setName("gmem.cache.refresh");
+  ElseTerm->getParent()->setName("gmem.cache.hit");
+  Before->getParent()->setName("gmem.cache.seen");
+  IRBuilder<> TB(ThenTerm);
+  // A second clock read rather than keeping Now live across the branch: the
+  // check sits in the kernel's hottest loop, where a register can cost a CTA.
+  TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
+                        Align(4), true);
+  Value *Fresh = loadRequest(TB, Ctx.Ctl);
+  TB.CreateAlignedStore(Fresh, ValueWord, Align(4), true);
+  IRBuilder<> EB(ElseTerm);
+  Value *Cached = EB.CreateAlignedLoad(EB.getInt32Ty(), ValueWord, Align(4), true,
+                                       "gmem.request.cached");
+  PHINode *P = PHINode::Create(B.getInt32Ty(), 2, "gmem.request.seen", Before->getIterator());
+  P->addIncoming(Fresh, ThenTerm->getParent());
+  P->addIncoming(Cached, ElseTerm->getParent());
+  return P;
+}
+
+Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero, bool Cached) {
+  Value *R = Cached && Ctx.ReqCache ? cachedRequest(Before, Ctx) : nullptr;
+  IRBuilder<> B(Before);
+  if (!R)
+    R = loadRequest(B, Ctx.Ctl);
   return NonZero ? B.CreateICmpNE(R, B.getInt32(0)) : B.CreateICmpEQ(R, B.getInt32(2));
 }
 

@@ -90,6 +90,19 @@ unsigned budgetFromEnv() {
   return DefaultCheckpointBudget;
 }
 
+/// GMEM_CHECKPOINT_REFRESH: SM cycles a request value read from the control
+/// word may be reused by loop checks (through the CTA's shared cache) and
+/// by thread 0 between virtual CTAs; 0 reads the word at every check.
+unsigned refreshCyclesFromEnv() {
+  if (const char *V = std::getenv("GMEM_CHECKPOINT_REFRESH")) {
+    char *End = nullptr;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (End != V && *End == '\0' && N <= (1u << 24))
+      return unsigned(N);
+  }
+  return DefaultRefreshCycles;
+}
+
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
 /// grid_constant) to the clone.
 void copyNVVMAnnotations(Module &M, Function &K, Function &Clone) {
@@ -236,6 +249,9 @@ struct CloneBuild {
     Ctx.Arch = Arch;
     Ctx.Ctl = C.getArg(C.arg_size() - 4);
     Ctx.Budget = Budget;
+    Ctx.RefreshCycles = Arch == GpuArch::NVPTX ? refreshCyclesFromEnv() : 0;
+    if (Ctx.RefreshCycles)
+      Ctx.ReqCache = createRequestCache(M, C);
     Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
     Ctx.Tid0 = isThreadZero(B, Arch);
     if (Arch == GpuArch::AMDGPU)
@@ -259,8 +275,17 @@ struct CloneBuild {
     AB.CreateBr(Exit);
   }
 
+  /// The request cache serves loop checks only.
+  void dropUnusedCache() {
+    if (Ctx.ReqCache && Ctx.ReqCache->use_empty()) {
+      Ctx.ReqCache->eraseFromParent();
+      Ctx.ReqCache = nullptr;
+    }
+  }
+
   /// Entry checkpoint at the end of gmem.entry.
   void buildEntry() {
+    dropUnusedCache();
     LLVMContext &LC = M.getContext();
     BasicBlock *EarlyRet = BasicBlock::Create(LC, "gmem.skip", &C);
     ReturnInst::Create(LC, EarlyRet);
@@ -279,9 +304,11 @@ struct CloneBuild {
     B.SetInsertPoint(Term); // Term now ends the tail of the split
     IRBuilder<> TB(ThenTerm);
     if (Arch == GpuArch::NVPTX) {
-      // Thread 0 clears the exit counter; the barrier below orders it. Every
-      // thread reads the request (no divergence before the aligned barrier).
+      // Thread 0 clears the exit counter (and the request cache); the
+      // barrier below orders it. Every thread reads the request (no
+      // divergence before the aligned barrier).
       TB.CreateAlignedStore(TB.getInt32(0), State, Align(4));
+      initSharedWords(TB, Ctx);
       Value *Any = barrierOr(B, ReadSkip(B));
       B.CreateCondBr(Any, EarlyRet, OldEntry);
     } else {
@@ -325,6 +352,7 @@ struct CloneBuild {
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
   void buildPersistent(bool LoopStops) {
+    dropUnusedCache();
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
     Parts.NewEntry = NewEntry;

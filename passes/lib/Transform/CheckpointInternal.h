@@ -68,6 +68,13 @@ struct CloneContext {
   llvm::AllocaInst *Parity = nullptr;      ///< i32, AMDGPU: which stop word is current
   llvm::GlobalVariable *CtaState = nullptr; ///< shared/LDS words of the clone
   unsigned Budget = 0;
+  /// NVPTX request cache, shared [2 x i32] {value, deadline} (null: loop
+  /// checks read the control word itself). See cachedRequest.
+  llvm::GlobalVariable *ReqCache = nullptr;
+  /// NVPTX shared [2 x i32] stop words of the flag form of joined barriers.
+  llvm::GlobalVariable *StopWords = nullptr;
+  /// Cycles a cached request value may be reused (0: no cache).
+  unsigned RefreshCycles = 0;
   /// i32 counters of joined NVPTX barriers, one per site (promoted with the
   /// clone's other slots).
   llvm::SmallVector<llvm::AllocaInst *, 4> SiteCounters;
@@ -123,8 +130,26 @@ void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Word, llvm::
                    bool Set);
 /// The volatile read of the request word.
 llvm::Value *loadRequest(llvm::IRBuilder<> &B, llvm::Value *Ctl);
-/// i1 "request != 0" (NonZero) or "request == 2", right before \p Before.
-llvm::Value *emitRequestTest(llvm::Instruction *Before, const CloneContext &Ctx, bool NonZero);
+/// The request cache of an NVPTX clone (CloneContext::ReqCache).
+llvm::GlobalVariable *createRequestCache(llvm::Module &M, llvm::Function &Clone);
+/// Thread 0, before the clone's first barrier: value 0, deadline now (the
+/// first cached read refreshes).
+void initRequestCache(llvm::IRBuilder<> &B, llvm::GlobalVariable *Cache);
+/// Shared [2 x i32] stop words of joined barriers (flag form), and their
+/// initialisation to 0 by thread 0 before the clone's first barrier.
+llvm::GlobalVariable *createStopWords(llvm::Module &M, llvm::Function &Clone);
+void initStopWords(llvm::IRBuilder<> &B, llvm::GlobalVariable *Words);
+/// Thread 0's shared-memory set-up at the clone's entry (cache, stop words).
+void initSharedWords(llvm::IRBuilder<> &B, const CloneContext &Ctx);
+/// %clock, the SM's cycle counter (not hoisted: an inaccessible-memory read).
+llvm::Value *readClock(llvm::IRBuilder<> &B);
+/// The request right before \p Before: from the cache while its deadline
+/// has not passed, else read from the control word into the cache.
+llvm::Value *cachedRequest(llvm::Instruction *Before, const CloneContext &Ctx);
+/// i1 "request != 0" (NonZero) or "request == 2", right before \p Before
+/// (through the cache where \p Cached and the clone has one).
+llvm::Value *emitRequestTest(llvm::Instruction *Before, const CloneContext &Ctx, bool NonZero,
+                             bool Cached = false);
 llvm::Value *threadsPerCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *ctaStateWord(llvm::IRBuilder<> &B, llvm::GlobalVariable *State, unsigned Word);
 /// NVPTX `bar.red.or` over an i1: true in every thread when any had true.
