@@ -113,19 +113,10 @@ Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
                              "gmem.request");
 }
 
-GlobalVariable *createRequestCache(Module &M, Function &Clone) {
+GlobalVariable *createSharedPair(Module &M, Function &Clone, StringRef Prefix) {
   Type *Ty = ArrayType::get(Type::getInt32Ty(M.getContext()), 2);
   auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                                UndefValue::get(Ty), "__gmem_reqcache_" + Clone.getName(),
-                                nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
-  GV->setAlignment(Align(8));
-  return GV;
-}
-
-GlobalVariable *createStopWords(Module &M, Function &Clone) {
-  Type *Ty = ArrayType::get(Type::getInt32Ty(M.getContext()), 2);
-  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                                UndefValue::get(Ty), "__gmem_stop_" + Clone.getName(), nullptr,
+                                UndefValue::get(Ty), Prefix + Clone.getName(), nullptr,
                                 GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
   GV->setAlignment(Align(8));
   return GV;

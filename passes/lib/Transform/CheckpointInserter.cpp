@@ -91,8 +91,8 @@ unsigned budgetFromEnv() {
 }
 
 /// GMEM_CHECKPOINT_REFRESH: SM cycles a request value read from the control
-/// word may be reused by loop checks (through the CTA's shared cache) and
-/// by thread 0 between virtual CTAs; 0 reads the word at every check.
+/// word may be reused by per-thread loop checks (through the CTA's shared
+/// cache); 0: no cache, every check reads the word.
 unsigned refreshCyclesFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_REFRESH")) {
     char *End = nullptr;
@@ -251,7 +251,7 @@ struct CloneBuild {
     Ctx.Budget = Budget;
     Ctx.RefreshCycles = Arch == GpuArch::NVPTX ? refreshCyclesFromEnv() : 0;
     if (Ctx.RefreshCycles)
-      Ctx.ReqCache = createRequestCache(M, C);
+      Ctx.ReqCache = createSharedPair(M, C, "__gmem_reqcache_");
     Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
     Ctx.Tid0 = isThreadZero(B, Arch);
     if (Arch == GpuArch::AMDGPU)

@@ -130,14 +130,16 @@ void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Word, llvm::
                    bool Set);
 /// The volatile read of the request word.
 llvm::Value *loadRequest(llvm::IRBuilder<> &B, llvm::Value *Ctl);
-/// The request cache of an NVPTX clone (CloneContext::ReqCache).
-llvm::GlobalVariable *createRequestCache(llvm::Module &M, llvm::Function &Clone);
+/// A shared [2 x i32] of the clone named Prefix + the clone's name: the
+/// request cache (`__gmem_reqcache_`, CloneContext::ReqCache) and the stop
+/// words of the flag join form (`__gmem_stop_`, CloneContext::StopWords).
+llvm::GlobalVariable *createSharedPair(llvm::Module &M, llvm::Function &Clone,
+                                       llvm::StringRef Prefix);
 /// Thread 0, before the clone's first barrier: value 0, deadline now (the
 /// first cached read refreshes).
 void initRequestCache(llvm::IRBuilder<> &B, llvm::GlobalVariable *Cache);
-/// Shared [2 x i32] stop words of joined barriers (flag form), and their
-/// initialisation to 0 by thread 0 before the clone's first barrier.
-llvm::GlobalVariable *createStopWords(llvm::Module &M, llvm::Function &Clone);
+/// Thread 0 zeroes the flag join form's stop words before the clone's first
+/// barrier.
 void initStopWords(llvm::IRBuilder<> &B, llvm::GlobalVariable *Words);
 /// Thread 0's shared-memory set-up at the clone's entry (cache, stop words).
 void initSharedWords(llvm::IRBuilder<> &B, const CloneContext &Ctx);

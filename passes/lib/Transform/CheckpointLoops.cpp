@@ -417,7 +417,7 @@ public:
   void joinBarrierFlag(CallInst *Bar, Instruction *Early, Value *Lead) {
     IRBuilder<> B(Early);
     if (!Ctx.StopWords)
-      Ctx.StopWords = createStopWords(*F.getParent(), F);
+      Ctx.StopWords = createSharedPair(*F.getParent(), F, "__gmem_stop_");
     if (!Ctx.Parity) {
       IRBuilder<> EB(F.getEntryBlock().getTerminator());
       const DataLayout &DL = F.getParent()->getDataLayout();
