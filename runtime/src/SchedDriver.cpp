@@ -5,6 +5,7 @@
 
 #include "Driver.h"
 
+#include <cstring>
 #include <mutex>
 
 namespace gmem {
@@ -32,6 +33,7 @@ class RealSchedDriver final : public SchedDriver {
   GMEM_FN(PStreamQuery, CUresult, CUstream);
   GMEM_FN(PWait32, CUresult, CUstream, CUdeviceptr, cuuint32_t, unsigned);
   GMEM_FN(PWrite32, CUresult, CUstream, CUdeviceptr, cuuint32_t, unsigned);
+  GMEM_FN(PBatch, CUresult, CUstream, unsigned, CUstreamBatchMemOpParams *, unsigned);
   GMEM_FN(PWaitEvent, CUresult, CUstream, CUevent, unsigned);
   GMEM_FN(PEventCreate, CUresult, CUevent *, unsigned);
   GMEM_FN(PEventDestroy, CUresult, CUevent);
@@ -81,6 +83,7 @@ class RealSchedDriver final : public SchedDriver {
       bind(PStreamQuery, "cuStreamQuery");
       bind(PWait32, "cuStreamWaitValue32_v2", "cuStreamWaitValue32");
       bind(PWrite32, "cuStreamWriteValue32_v2", "cuStreamWriteValue32");
+      bind(PBatch, "cuStreamBatchMemOp_v2", "cuStreamBatchMemOp"); // optional
       bind(PWaitEvent, "cuStreamWaitEvent");
       bind(PEventCreate, "cuEventCreate");
       bind(PEventDestroy, "cuEventDestroy_v2", "cuEventDestroy");
@@ -137,6 +140,20 @@ public:
   }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
     GMEM_CALL(PWrite32, S, A, V, CU_STREAM_WRITE_VALUE_DEFAULT);
+  }
+  CUresult streamWrites(CUstream S, const CUdeviceptr *A, const uint32_t *V, unsigned N) override {
+    constexpr unsigned Max = 16;
+    if (!PBatch || N > Max)
+      return SchedDriver::streamWrites(S, A, V, N);
+    CUstreamBatchMemOpParams Ops[Max];
+    std::memset(Ops, 0, sizeof Ops);
+    for (unsigned I = 0; I < N; ++I) {
+      Ops[I].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+      Ops[I].writeValue.address = A[I];
+      Ops[I].writeValue.value = V[I];
+      Ops[I].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+    }
+    GMEM_CALL(PBatch, S, N, Ops, 0);
   }
   CUresult streamWaitEvent(CUstream S, CUevent E) override { GMEM_CALL(PWaitEvent, S, E, 0); }
   CUresult eventCreate(CUevent *E, unsigned F) override { GMEM_CALL(PEventCreate, E, F); }

@@ -54,6 +54,17 @@ public:
   virtual CUresult streamWaitEq(CUstream S, CUdeviceptr Addr, uint32_t Value) = 0;
   /// Stream-ordered write (with the default memory barrier before it).
   virtual CUresult streamWrite(CUstream S, CUdeviceptr Addr, uint32_t Value) = 0;
+  /// N stream-ordered writes, in order, each like streamWrite. The real
+  /// driver makes them one cuStreamBatchMemOp: a preempting launch pays one
+  /// driver call instead of one per word (each costs microseconds of the
+  /// urgent thread's time).
+  virtual CUresult streamWrites(CUstream S, const CUdeviceptr *Addr, const uint32_t *Values,
+                                unsigned N) {
+    for (unsigned I = 0; I < N; ++I)
+      if (CUresult R = streamWrite(S, Addr[I], Values[I]); R != CUDA_SUCCESS)
+        return R;
+    return CUDA_SUCCESS;
+  }
   virtual CUresult streamWaitEvent(CUstream S, CUevent E) = 0;
 
   // Events.

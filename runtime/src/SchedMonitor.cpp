@@ -19,6 +19,8 @@ namespace {
 /// released with the launch incomplete, reported). Relaunches only fail
 /// when the context itself is broken.
 constexpr unsigned MaxRelaunchFailures = 100;
+/// Poll interval multiple while only relaunches are watched.
+constexpr uint64_t RelaunchWatchFactor = 4;
 } // namespace
 
 void Scheduler::sampleDrain(Context &C, Slot &S) {
@@ -150,10 +152,57 @@ void Scheduler::resumeAllLocked(Context &C, uint64_t Now) {
       resume(C, L, false, Now);
 }
 
-void Scheduler::pollContext(Context &C, uint64_t Now, bool &More) {
+uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
+  // Strict priority resumes a level only once every level above it has
+  // been idle for the linger; a launch counts as busy when issued. So while
+  // each suppressed level has a launch above it within the linger, no
+  // resume can be due and the monitor has nothing to ask the driver: its
+  // stream queries would only contend with the urgent thread's launches
+  // (the co-location chain's kernels were measured slower while they ran).
+  const uint64_t Linger = C.View.ResumeLingerNs;
+  uint64_t Until = UINT64_MAX;
+  bool Any = false;
+  for (int L = 0; L < NumLevels; ++L) {
+    const LevelView &V = C.View.Level[L];
+    if (!V.Suppressed)
+      continue;
+    Any = true;
+    if (Now - V.SuppressedSinceNs > Opts.MaxHoldNs)
+      return 0;
+    uint64_t Last = 0;
+    for (int H = L + 1; H < NumLevels; ++H)
+      Last = std::max(Last, C.View.Level[H].LastLaunchNs);
+    if (!Last || Now - Last >= Linger)
+      return 0;
+    Until = std::min(Until, Last + Linger);
+  }
+  return Any ? Until : 0;
+}
+
+void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore,
+                            bool &Urgent) {
+  // A relaunch of a suppressed level was stopped again: seeing it drain can
+  // wait for the level's resume (it needs another relaunch anyway). Any
+  // other relaunch is watched at every poll (its stream waits for it).
+  bool Relaunching = false, WatchRelaunch = false;
+  for (auto &KV : C.Streams)
+    for (Slot *S : KV.second->Slots)
+      if (S->Relaunching) {
+        Relaunching = true;
+        WatchRelaunch |= !C.View.Level[S->Level].Suppressed;
+      }
+  for (const LevelView &V : C.View.Level)
+    Urgent |= V.Suppressed;
+  if (!WatchRelaunch && Policy->id() == GMEM_SCHED_POLICY_STRICT) {
+    if (uint64_t Until = quietUntil(C, Now)) {
+      More = true;
+      NotBefore = std::min(NotBefore, Until);
+      return;
+    }
+  }
   refreshBusy(C, (1u << NumLevels) - 1, Now);
   uint32_t Suppressed = 0;
-  bool AnyBusy = false, ResumeDue = false, AnyRelaunching = false;
+  bool AnyBusy = false, ResumeDue = false;
   for (int L = 0; L < NumLevels; ++L) {
     const LevelView &V = C.View.Level[L];
     AnyBusy |= V.Busy;
@@ -164,13 +213,10 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More) {
   }
   if (C.View.Inversion && !AnyBusy)
     C.View.Inversion = false;
-  for (auto &KV : C.Streams)
-    for (Slot *S : KV.second->Slots)
-      AnyRelaunching |= S->Relaunching;
   // While urgent work runs there is nothing to do but to watch it: no
   // driver calls beyond that (the program's urgent launches share the
   // context lock and the driver with this thread).
-  if (Suppressed && !ResumeDue && !AnyRelaunching) {
+  if (Suppressed && !ResumeDue && !Relaunching) {
     More = true;
     return;
   }
@@ -224,7 +270,8 @@ bool Scheduler::poll() {
       if (P->Ready && !P->Dead)
         Cs.push_back(P.get());
   }
-  bool More = false;
+  bool More = false, Urgent = false;
+  uint64_t NotBefore = UINT64_MAX;
   CUcontext Prev = nullptr;
   D.ctxGetCurrent(&Prev);
   for (Context *C : Cs) {
@@ -236,10 +283,12 @@ bool Scheduler::poll() {
       continue;
     }
     std::lock_guard<std::mutex> Lock(C->Mu);
-    pollContext(*C, nowNs(), More);
+    pollContext(*C, nowNs(), More, NotBefore, Urgent);
   }
   if (!Cs.empty())
     D.ctxSetCurrent(Prev);
+  NextPollNs.store(NotBefore == UINT64_MAX ? 0 : NotBefore, std::memory_order_relaxed);
+  UrgentSeen.store(Urgent, std::memory_order_relaxed);
   return More;
 }
 
@@ -275,8 +324,20 @@ void Scheduler::monitorMain() {
     const uint64_t Wakes = MonWakes;
     Lock.unlock();
     bool More = poll();
-    if (More)
-      std::this_thread::sleep_for(std::chrono::nanoseconds(Opts.PollIntervalNs));
+    if (More) {
+      // The poll interval, or longer while nothing can be due before then
+      // (at most one linger: a new suppression meanwhile waits that long).
+      uint64_t Sleep = Opts.PollIntervalNs;
+      // Nothing suppressed: only relaunches to see finish, which release
+      // their streams. Slower polls leave the driver to the program (each
+      // query shares its locks with the program's launches).
+      if (!UrgentSeen.load(std::memory_order_relaxed))
+        Sleep *= RelaunchWatchFactor;
+      const uint64_t Next = NextPollNs.load(std::memory_order_relaxed), Now = nowNs();
+      if (Next > Now)
+        Sleep = std::max(Sleep, Next - Now);
+      std::this_thread::sleep_for(std::chrono::nanoseconds(Sleep));
+    }
     Lock.lock();
     if (!More)
       Seen = Wakes; // idle until the next wake (a wake during poll keeps us going)

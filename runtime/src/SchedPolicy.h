@@ -34,6 +34,8 @@ struct LevelView {
   /// or a launch just issued).
   bool Busy = false;
   uint64_t LastBusyNs = 0;
+  /// The last launch issued at this level (0: none).
+  uint64_t LastLaunchNs = 0;
   uint64_t SuppressedTotalNs = 0; ///< accounting for fair share
 };
 

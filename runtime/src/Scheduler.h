@@ -191,9 +191,20 @@ private:
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
   void recycle(Context &C, StreamState &St);
   void recycleAll(Context &C);
+  /// Control-stream writes of one suppression, issued as one batch.
+  struct StopBatch {
+    static constexpr unsigned Max = 16;
+    CUdeviceptr Addr[Max];
+    uint32_t Value[Max];
+    unsigned N = 0;
+    bool room(unsigned K) const { return N + K <= Max; }
+    void add(CUdeviceptr A, uint32_t V) { Addr[N] = A, Value[N++] = V; }
+  };
   void suppress(Context &C, uint32_t Mask, uint64_t Now);
-  void preempt(Context &C, Slot &S);
-  void pollContext(Context &C, uint64_t Now, bool &More);
+  void flushStops(Context &C, const StopBatch &B, Slot *const *Victims, unsigned NV);
+  /// While no resume can be due in C: until when (0: one may be now).
+  uint64_t quietUntil(const Context &C, uint64_t Now) const;
+  void pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore, bool &Urgent);
   void resume(Context &C, int L, bool Forced, uint64_t Now);
   bool relaunch(Context &C, StreamState &St, Slot &S);
   void sampleDrain(Context &C, Slot &S);
@@ -222,6 +233,8 @@ private:
   std::condition_variable MonCv;
   bool MonStarted = false, MonStop = false;
   uint64_t MonWakes = 0;
+  std::atomic<uint64_t> NextPollNs{0}; ///< poll(): no work is due before (0: none known)
+  std::atomic<bool> UrgentSeen{false};  ///< poll(): some level was suppressed
   std::thread Monitor;
 
   // Counters (gmemSchedStats).

@@ -92,6 +92,7 @@ public:
   uintptr_t CtxHandle = 0xC0;
   bool FailCloneLaunches = false;
   int SmCount = 4;
+  unsigned Queries = 0; ///< streamQuery and eventQuery calls
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
   /// Set: every elapsed time between two completed timing events (launch
   /// timings for the full / light choice, drain times); else one step is 1 us.
@@ -249,6 +250,7 @@ public:
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_TIMEOUT;
   }
   CUresult streamQuery(CUstream S) override {
+    ++Queries;
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
@@ -298,6 +300,7 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult eventQuery(CUevent E) override {
+    ++Queries;
     const Event &Ev = Events[E];
     return Ev.Completed >= Ev.Recorded ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }

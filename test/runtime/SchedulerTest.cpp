@@ -387,6 +387,64 @@ TEST_F(SchedTest, RelaunchItselfCanBePreempted) {
   EXPECT_GT(D.Markers["after"], job(pre(Train)).LastCompleteStep);
 }
 
+TEST_F(SchedTest, StoppingAFinishedRelaunchCostsOneMoreRelaunch) {
+  // The urgent path does not ask whether a relaunch has finished: a
+  // finished one is stopped again, relaunched once more (nothing left to
+  // run) and only then releases its stream.
+  D.Kernels[FTrainPre].Iters = 6;
+  ASSERT_EQ(train(BE, 12), CUDA_SUCCESS);
+  D.marker(BE, "after");
+  D.run(8);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  for (int I = 0; I < 40 && stats().relaunches == 0; ++I) {
+    D.step();
+    S->poll();
+  }
+  ASSERT_EQ(stats().relaunches, 1u);
+  D.run(400); // the relaunch finishes; the monitor has not looked yet
+  ASSERT_TRUE(job(pre(Train)).complete());
+  EXPECT_EQ(D.Markers.count("after"), 0u); // its hold still stands
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_EQ(stats().preemptions, 2u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(stats().relaunches, 2u);
+  EXPECT_GT(D.Markers["after"], job(pre(Train)).LastCompleteStep);
+}
+
+TEST_F(SchedTest, LingerHoldsTheResumeAfterUrgentLaunches) {
+  // Chains of urgent kernels leave short idle gaps: the stopped launch
+  // stays stopped for ResumeLingerNs after the last urgent launch, and the
+  // monitor asks the driver nothing meanwhile (its queries would contend
+  // with the urgent thread's launches).
+  O.ResumeLingerNs = 30'000'000; // 30 ms of wall-clock time
+  make();
+  D.Kernels[FTrainPre].Iters = 6;
+  ASSERT_EQ(train(BE, 12), CUDA_SUCCESS);
+  D.run(8);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  const uint64_t Launched = sched::nowNs();
+  ASSERT_EQ(stats().preemptions, 1u);
+  const unsigned Before = D.Queries;
+  for (int I = 0; I < 200; ++I) {
+    D.step();
+    S->poll();
+  }
+  EXPECT_TRUE(job(Infer).complete());
+  if (sched::nowNs() - Launched < 25'000'000) { // (a very slow machine: skip)
+    EXPECT_EQ(stats().relaunches, 0u);
+    EXPECT_EQ(D.Queries, Before);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(31));
+  for (int I = 0; I < 40 && stats().relaunches == 0; ++I) {
+    D.step();
+    S->poll();
+  }
+  EXPECT_EQ(stats().relaunches, 1u);
+  finish();
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, NumericLevelsAreStrictlyOrdered) {
   CUstream Mid = D.userStream();
   ASSERT_EQ(S->setStreamPriority(Mid, 5), GMEM_SUCCESS);

@@ -76,6 +76,9 @@ struct SchedTest : ::testing::Test {
     D.Names[BE] = "BE";
     D.Names[RT] = "RT";
     O.MonitorThread = false;
+    // Steps of the fake GPU take no wall-clock time: tests that want the
+    // linger (real time) set it themselves.
+    O.ResumeLingerNs = 0;
     O.ActiveAtStart = true;
     O.LogErrors = false;
     make();
