@@ -178,13 +178,14 @@ double now() {
                "colocation: %s\n"
                "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
                "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
-               "                  [--label TEXT] [--out FILE] | --calibrate [--be-ms MS]\n",
+               "                  [--be-sync spin|block] [--label TEXT] [--out FILE]\n"
+               "                  | --calibrate [--be-ms MS]\n",
                Why);
   std::exit(2);
 }
 
 struct Options {
-  std::string Mode = "colo", Be = "step", Label, Out;
+  std::string Mode = "colo", Be = "step", BeSync = "spin", Label, Out;
   bool Gmem = false, Calibrate = false;
   int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
   double BeMs = 25;
@@ -229,6 +230,10 @@ Options parse(int Argc, char **Argv) {
       O.Waves = Int(1);
     } else if (A == "--be-ms") {
       O.BeMs = Int(1);
+    } else if (A == "--be-sync") {
+      O.BeSync = Next();
+      if (O.BeSync != "spin" && O.BeSync != "block")
+        usage("--be-sync is spin or block");
     } else if (A == "--label") {
       O.Label = Next();
     } else if (A == "--out") {
@@ -352,14 +357,28 @@ int main(int Argc, char **Argv) {
   CK(cudaEventCreate(&E0));
   CK(cudaEventCreate(&E1));
   CK(cudaEventCreate(&E2));
+  // The longest single launch call of a request: a few long stalls (a lock
+  // held elsewhere) and uniformly slower calls look alike in the total.
+  double MaxCall = 0;
+  auto Timed = [&](auto &&Call) {
+    const double T = now();
+    Call();
+    MaxCall = std::max(MaxCall, now() - T);
+  };
   auto Request = [&] {
+    MaxCall = 0;
     CK(cudaEventRecord(E0, Rt));
     for (int L = 0; L < Layers; ++L) {
-      infer_gemv<<<Hidden / 8, 256, 0, Rt>>>(A + size_t(L) * Hidden * Hidden, Xs + L * Hidden, Tmp,
-                                             Hidden);
+      Timed([&] {
+        infer_gemv<<<Hidden / 8, 256, 0, Rt>>>(A + size_t(L) * Hidden * Hidden, Xs + L * Hidden,
+                                               Tmp, Hidden);
+      });
       if (L == 0)
         CK(cudaEventRecord(E1, Rt));
-      infer_act<<<Hidden / 256, 256, 0, Rt>>>(Tmp, Bias + L * Hidden, Xs + (L + 1) * Hidden, Hidden);
+      Timed([&] {
+        infer_act<<<Hidden / 256, 256, 0, Rt>>>(Tmp, Bias + L * Hidden, Xs + (L + 1) * Hidden,
+                                                Hidden);
+      });
     }
     CK(cudaEventRecord(E2, Rt));
   };
@@ -386,7 +405,11 @@ int main(int Argc, char **Argv) {
       CK(cudaSetDevice(0));
       cudaEvent_t Ev[3];
       for (auto &E : Ev)
-        CK(cudaEventCreateWithFlags(&E, cudaEventDisableTiming));
+        // spin: the default, the thread polls the event in the driver;
+        // block: it sleeps (a training loop that leaves the CPU alone).
+        CK(cudaEventCreateWithFlags(&E, cudaEventDisableTiming | (O.BeSync == "block"
+                                                                      ? cudaEventBlockingSync
+                                                                      : 0)));
       int K = 0;
       while (!Stop.load()) {
         Train(O.Iters, Be);
@@ -406,7 +429,7 @@ int main(int Argc, char **Argv) {
   }
 
   // Requests at a fixed rate (open loop: a late request's wait counts).
-  std::vector<double> Lat, First, Rest, Host;
+  std::vector<double> Lat, First, Rest, Host, HostMax;
   const double Period = O.PeriodUs * 1e-6;
   const double T0 = now() + 0.05;
   double TEnd = T0 + O.Requests * Period;
@@ -432,6 +455,7 @@ int main(int Argc, char **Argv) {
       First.push_back(F * 1e3);
       Rest.push_back(G * 1e3);
       Host.push_back((Issued - Arrive) * 1e6);
+      HostMax.push_back(MaxCall * 1e6);
     }
     TEnd = now();
   }
@@ -480,7 +504,7 @@ int main(int Argc, char **Argv) {
                   ",\"requests\":" + std::to_string(Lat.size()) +
                   ",\"period_us\":" + std::to_string(O.PeriodUs) +
                   ",\"iters\":" + std::to_string(O.Iters) + ",\"grid\":" + std::to_string(Grid) +
-                  ",\"waves\":" + std::to_string(O.Waves) +
+                  ",\"waves\":" + std::to_string(O.Waves) + ",\"be_sync\":\"" + O.BeSync + "\"" +
                   ",\"be_kernels\":" + std::to_string(InWindow) +
                   ",\"window_s\":" + std::to_string(Window) +
                   ",\"be_rate\":" + std::to_string(InWindow / Window) +
@@ -515,6 +539,7 @@ int main(int Argc, char **Argv) {
   Array("first_kernel_us", First);
   Array("other_kernels_us", Rest);
   Array("host_issue_us", Host);
+  Array("host_max_call_us", HostMax);
   J += "}\n";
   if (!O.Out.empty()) {
     FILE *F = std::fopen(O.Out.c_str(), "a");
@@ -536,8 +561,9 @@ int main(int Argc, char **Argv) {
     return V.empty() ? 0.0 : V[V.size() / 2];
   };
   if (!Lat.empty())
-    std::printf("%-24s median: first kernel %.1f us, other 19 %.1f us, host issue %.1f us\n", "",
-                Median(First), Median(Rest), Median(Host));
+    std::printf("%-24s median: first kernel %.1f us, other 19 %.1f us, host issue %.1f us, "
+                "longest launch call %.1f us\n",
+                "", Median(First), Median(Rest), Median(Host), Median(HostMax));
   if (O.Gmem)
     std::printf("%-24s preemptions %llu (loop %llu), relaunches %llu, drain p50 %.1f us p99 %.1f us "
                 "max %.1f us (%llu samples), forced %llu\n",
