@@ -29,7 +29,9 @@
  *                               has been idle this long (default 100: a chain
  *                               of urgent kernels leaves short idle gaps)
  *   GMEM_SCHED_POLL_US=N        how often the monitor thread looks at urgent work
- *                               and preempted launches while any exist (default 20)
+ *                               and preempted launches while any exist (default 20;
+ *                               4x that while nothing is suppressed; none at all
+ *                               while urgent launches keep coming within the linger)
  *   GMEM_SCHED_MAX_SLOTS=N      preemptible launches in flight per context
  *                               (control blocks); beyond, launches are held
  *                               back but not preemptible (default 1024)
