@@ -366,50 +366,49 @@ TEST_F(SchedTest, TooManyInFlightFallsBackToGatedOriginals) {
   expectExactlyOnce();
 }
 
-TEST_F(SchedTest, RelaunchItselfCanBePreempted) {
-  D.Kernels[FTrainPre].Iters = 6;
-  ASSERT_EQ(train(BE, 12), CUDA_SUCCESS);
-  D.marker(BE, "after");
-  D.run(8);
-  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
-  // Let the urgent work finish and the relaunch start.
-  for (int I = 0; I < 40 && stats().relaunches == 0; ++I) {
-    D.step();
-    S->poll();
+/// Training (a marker "after" behind it in its stream) stopped by an urgent
+/// launch, then relaunched once the urgent work is done.
+void relaunchTraining(SchedTest &T) {
+  T.D.Kernels[FTrainPre].Iters = 6;
+  ASSERT_EQ(T.train(T.BE, 12), CUDA_SUCCESS);
+  T.D.marker(T.BE, "after");
+  T.D.run(8);
+  ASSERT_EQ(T.infer(T.RT), CUDA_SUCCESS);
+  for (int I = 0; I < 40 && T.stats().relaunches == 0; ++I) {
+    T.D.step();
+    T.S->poll();
   }
-  ASSERT_EQ(stats().relaunches, 1u);
+  ASSERT_EQ(T.stats().relaunches, 1u);
+}
+
+/// After a second stop: every CTA ran once, two relaunches, and the stream
+/// went on only after the last.
+void expectSecondRelaunchReleases(SchedTest &T) {
+  T.finish();
+  T.expectExactlyOnce();
+  EXPECT_EQ(T.stats().relaunches, 2u);
+  EXPECT_GT(T.D.Markers["after"], T.job(pre(Train)).LastCompleteStep);
+}
+
+TEST_F(SchedTest, RelaunchItselfCanBePreempted) {
+  ASSERT_NO_FATAL_FAILURE(relaunchTraining(*this));
   D.run(10);
   ASSERT_EQ(infer(RT), CUDA_SUCCESS);
   EXPECT_EQ(stats().preemptions, 2u);
-  finish();
-  expectExactlyOnce();
-  EXPECT_EQ(stats().relaunches, 2u);
-  EXPECT_GT(D.Markers["after"], job(pre(Train)).LastCompleteStep);
+  expectSecondRelaunchReleases(*this);
 }
 
 TEST_F(SchedTest, StoppingAFinishedRelaunchCostsOneMoreRelaunch) {
   // The urgent path does not ask whether a relaunch has finished: a
   // finished one is stopped again, relaunched once more (nothing left to
   // run) and only then releases its stream.
-  D.Kernels[FTrainPre].Iters = 6;
-  ASSERT_EQ(train(BE, 12), CUDA_SUCCESS);
-  D.marker(BE, "after");
-  D.run(8);
-  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
-  for (int I = 0; I < 40 && stats().relaunches == 0; ++I) {
-    D.step();
-    S->poll();
-  }
-  ASSERT_EQ(stats().relaunches, 1u);
+  ASSERT_NO_FATAL_FAILURE(relaunchTraining(*this));
   D.run(400); // the relaunch finishes; the monitor has not looked yet
   ASSERT_TRUE(job(pre(Train)).complete());
   EXPECT_EQ(D.Markers.count("after"), 0u); // its hold still stands
   ASSERT_EQ(infer(RT), CUDA_SUCCESS);
   EXPECT_EQ(stats().preemptions, 2u);
-  finish();
-  expectExactlyOnce();
-  EXPECT_EQ(stats().relaunches, 2u);
-  EXPECT_GT(D.Markers["after"], job(pre(Train)).LastCompleteStep);
+  expectSecondRelaunchReleases(*this);
 }
 
 TEST_F(SchedTest, LingerHoldsTheResumeAfterUrgentLaunches) {
