@@ -265,7 +265,16 @@ void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
     StreamState &St = *KV.second;
     if (!(St.BusyLevels & Levels))
       continue;
-    CUresult Q = St.Handle == CU_STREAM_PER_THREAD ? D.eventQuery(St.Tail) : D.streamQuery(St.Handle);
+    // A stream the program has begun to capture since its last urgent
+    // launch must not be queried (the driver would refuse and invalidate
+    // the capture); its work counts as done.
+    CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUresult Q = CUDA_SUCCESS;
+    if (St.Handle == CU_STREAM_PER_THREAD)
+      Q = D.eventQuery(St.Tail);
+    else if (D.streamIsCapturing(St.Handle, &Cap) == CUDA_SUCCESS &&
+             Cap == CU_STREAM_CAPTURE_STATUS_NONE)
+      Q = D.streamQuery(St.Handle);
     if (Q == CUDA_ERROR_NOT_READY)
       Busy |= St.BusyLevels;
     else

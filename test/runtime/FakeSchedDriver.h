@@ -93,6 +93,7 @@ public:
   bool FailCloneLaunches = false;
   int SmCount = 4;
   unsigned Queries = 0; ///< streamQuery and eventQuery calls
+  bool CaptureBroken = false; ///< a capturing stream was queried
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
   /// Set: every elapsed time between two completed timing events (launch
   /// timings for the full / light choice, drain times); else one step is 1 us.
@@ -251,6 +252,10 @@ public:
   }
   CUresult streamQuery(CUstream S) override {
     ++Queries;
+    if (stream(S).Capturing) { // as the real driver: refused, and the capture is lost
+      CaptureBroken = true;
+      return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    }
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {

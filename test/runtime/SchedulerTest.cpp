@@ -398,6 +398,25 @@ TEST_F(SchedTest, RelaunchItselfCanBePreempted) {
   expectSecondRelaunchReleases(*this);
 }
 
+TEST_F(SchedTest, MonitorNeverQueriesAStreamThatBeganCapturing) {
+  // The urgent stream was marked busy by a launch, then the program began
+  // a capture on it: the monitor must not ask it whether it is idle.
+  D.Kernels[FTrainPre].Iters = 6;
+  ASSERT_EQ(train(BE, 12), CUDA_SUCCESS);
+  D.run(8);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  ASSERT_EQ(stats().preemptions, 1u);
+  D.stream(RT).Capturing = true;
+  for (int I = 0; I < 40; ++I) {
+    D.step();
+    S->poll();
+  }
+  EXPECT_FALSE(D.CaptureBroken);
+  D.stream(RT).Capturing = false;
+  finish();
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, StoppingAFinishedRelaunchCostsOneMoreRelaunch) {
   // The urgent path does not ask whether a relaunch has finished: a
   // finished one is stopped again, relaunched once more (nothing left to
