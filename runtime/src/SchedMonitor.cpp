@@ -263,6 +263,11 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
 }
 
 bool Scheduler::poll() {
+  PollHints Ignored;
+  return poll(Ignored);
+}
+
+bool Scheduler::poll(PollHints &H) {
   std::vector<Context *> Cs;
   {
     std::lock_guard<std::mutex> Lock(ContextsMu);
@@ -287,8 +292,8 @@ bool Scheduler::poll() {
   }
   if (!Cs.empty())
     D.ctxSetCurrent(Prev);
-  NextPollNs.store(NotBefore == UINT64_MAX ? 0 : NotBefore, std::memory_order_relaxed);
-  UrgentSeen.store(Urgent, std::memory_order_relaxed);
+  H.NotBeforeNs = NotBefore == UINT64_MAX ? 0 : NotBefore;
+  H.Urgent = Urgent;
   return More;
 }
 
@@ -323,7 +328,8 @@ void Scheduler::monitorMain() {
     }
     const uint64_t Wakes = MonWakes;
     Lock.unlock();
-    bool More = poll();
+    PollHints H;
+    bool More = poll(H);
     if (More) {
       // The poll interval, or longer while nothing can be due before then
       // (at most one linger: a new suppression meanwhile waits that long).
@@ -331,11 +337,11 @@ void Scheduler::monitorMain() {
       // Nothing suppressed: only relaunches to see finish, which release
       // their streams. Slower polls leave the driver to the program (each
       // query shares its locks with the program's launches).
-      if (!UrgentSeen.load(std::memory_order_relaxed))
+      if (!H.Urgent)
         Sleep *= RelaunchWatchFactor;
-      const uint64_t Next = NextPollNs.load(std::memory_order_relaxed), Now = nowNs();
-      if (Next > Now)
-        Sleep = std::max(Sleep, Next - Now);
+      const uint64_t Now = nowNs();
+      if (H.NotBeforeNs > Now)
+        Sleep = std::max(Sleep, H.NotBeforeNs - Now);
       std::this_thread::sleep_for(std::chrono::nanoseconds(Sleep));
     }
     Lock.lock();

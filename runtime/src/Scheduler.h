@@ -202,6 +202,12 @@ private:
   };
   void suppress(Context &C, uint32_t Mask, uint64_t Now);
   void flushStops(Context &C, const StopBatch &B, Slot *const *Victims, unsigned NV);
+  /// What a poll tells the monitor about when to poll next.
+  struct PollHints {
+    uint64_t NotBeforeNs = 0; ///< no work is due before (0: none known)
+    bool Urgent = false;      ///< some level was suppressed
+  };
+  bool poll(PollHints &H); ///< poll(), with what the monitor thread needs
   /// While no resume can be due in C: until when (0: one may be now).
   uint64_t quietUntil(const Context &C, uint64_t Now) const;
   void pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore, bool &Urgent);
@@ -233,8 +239,6 @@ private:
   std::condition_variable MonCv;
   bool MonStarted = false, MonStop = false;
   uint64_t MonWakes = 0;
-  std::atomic<uint64_t> NextPollNs{0}; ///< poll(): no work is due before (0: none known)
-  std::atomic<bool> UrgentSeen{false};  ///< poll(): some level was suppressed
   std::thread Monitor;
 
   // Counters (gmemSchedStats).
