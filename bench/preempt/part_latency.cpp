@@ -7,10 +7,15 @@
 // CTA's run time. A trial: reset the control block, launch the clone on the
 // low-priority stream, wait until it runs (a host-mapped flag), wait a random
 // fraction of its run time, then write the request with cuStreamWriteValue32
-// on the high-priority stream. Host latency: from just before that call
-// until cuEventQuery reports the victim done. Device latency: event recorded
-// on the high-priority stream right before the write to the event after the
-// victim. Trials where every CTA finished anyway count as too late.
+// on the high-priority stream. The write is queued there in advance, between
+// two events, behind a wait on a host flag; the host releases the flag when
+// the request is due, so events and write run back to back on the GPU with
+// no host call between them. Device latency: from the event before the
+// write (and from the one after it) to the event after the victim; host
+// latency: from the flag's release until cuEventQuery reports the victim
+// done. (Where the driver cannot wait on host memory, the write and events
+// are issued when due, as before.) Trials where every CTA finished anyway
+// count as too late.
 // Also: the same for victims built with other check budgets, and each
 // victim's steady-state cost (clone at request 0 against the original).
 // Clones are launched per ABI version 2 (CloneLaunch): a persistent clone
@@ -228,13 +233,18 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     double mo = percentile(to, 50), mc = percentile(tc, 50);
     return j.num("orig_ms", mo).num("clone_ms", mc).num("overhead", mc / mo - 1.0).text();
   }
-  CUevent ew, eend;
+  CUevent ew, ewd, eend;
   CU(cuEventCreate(&ew, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&ewd, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&eend, CU_EVENT_DEFAULT));
   std::mt19937_64 rng(seed ^ buffer_seed(it.victim + it.variant, (int)it.target_ms));
   std::uniform_real_distribution<double> U(it.lo, it.hi);
-  std::vector<double> host_us, dev_us, remaining_ms;
+  std::vector<double> host_us, dev_us, written_us, submit_us, remaining_ms;
   int late = 0, verified = 0, bad = 0, incomplete = 0, trials = 0;
+  bool queued = true; // see below; false where the driver cannot wait on host memory
+  volatile uint32_t *go = reinterpret_cast<volatile uint32_t *>(
+      reinterpret_cast<volatile char *>(v.started) + 32);
+  const CUdeviceptr go_dev = v.started_dev + 32;
   for (int t = 0; t < it.trials && now_s() < deadline; ++t) {
     ++trials;
     bool verify = it.verify && t % 4 == 0;
@@ -245,6 +255,21 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     __sync_synchronize();
     v.launch_clone(it.victim, s);
     CU(cuEventRecord(eend, s));
+    // The request is queued at once behind a wait on a host flag, between
+    // two events: released, the three run back to back on the GPU, so no
+    // host call time lies between the events and the write.
+    if (queued) {
+      *go = 0;
+      __sync_synchronize();
+      CUresult w = cuStreamWaitValue32(gpu.hi, go_dev, 1, CU_STREAM_WAIT_VALUE_EQ);
+      if (w == CUDA_SUCCESS) {
+        CU(cuEventRecord(ew, gpu.hi));
+        CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
+        CU(cuEventRecord(ewd, gpu.hi));
+      } else {
+        queued = false; // waits on host memory unsupported: write when due
+      }
+    }
     double wait_until = now_s() + 2.0;
     while (!*v.started && now_s() < wait_until) {
     }
@@ -252,8 +277,14 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     double t_start = now_s();
     spin_until(t_start + frac * v.measured_ms * 1e-3);
     double t0 = now_s();
-    CU(cuEventRecord(ew, gpu.hi));
-    CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
+    if (queued) {
+      *go = 1;
+      __sync_synchronize();
+    } else {
+      CU(cuEventRecord(ew, gpu.hi));
+      CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
+      CU(cuEventRecord(ewd, gpu.hi));
+    }
     CUresult q;
     while ((q = cuEventQuery(eend)) == CUDA_ERROR_NOT_READY)
       if (now_s() - t0 > 5.0 + 2e-3 * v.measured_ms)
@@ -262,13 +293,17 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     double t1 = now_s();
     CU(q);
     CU(cuStreamSynchronize(gpu.hi));
-    float ms = 0;
+    float ms = 0, ms_written = 0, ms_submit = 0;
     CU(cuEventElapsedTime(&ms, ew, eend));
+    CU(cuEventElapsedTime(&ms_written, ewd, eend));
+    CU(cuEventElapsedTime(&ms_submit, ew, ewd));
     if (ctl.all_done()) {
       ++late;
     } else {
       host_us.push_back((t1 - t0) * 1e6);
       dev_us.push_back(ms * 1e3);
+      written_us.push_back(ms_written * 1e3);
+      submit_us.push_back(ms_submit * 1e3);
       remaining_ms.push_back(v.measured_ms * (1.0 - frac));
     }
     if (verify) {
@@ -283,9 +318,11 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     }
   }
   cuEventDestroy(ew);
+  cuEventDestroy(ewd);
   cuEventDestroy(eend);
   j.integer("trials", trials).integer("too_late", late).raw("host_us", stats(host_us))
-      .raw("device_us", stats(dev_us)).num("remaining_ms_p50", percentile(remaining_ms, 50))
+      .raw("device_us", stats(dev_us)).raw("device_from_write_us", stats(written_us))
+      .raw("write_submit_us", stats(submit_us)).boolean("write_queued", queued).num("remaining_ms_p50", percentile(remaining_ms, 50))
       .integer("verified_relaunches", verified).integer("verify_mismatches", bad)
       .integer("relaunch_incomplete", incomplete);
   return j.text();

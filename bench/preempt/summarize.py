@@ -163,22 +163,32 @@ def latency(doc, lines):
     err = [i for i in items if "error" in i]
     lines += ["## 1. Preemption latency", "",
               "Command: `%s`" % doc.get("command", ""), "",
-              "Host: from just before cuStreamWriteValue32 (high-priority stream) until "
-              "cuEventQuery sees the victim done. Device: event on the high-priority stream "
-              "right before the write to the event after the victim. Too late: every CTA had "
-              "finished anyway (excluded from the percentiles). Remaining: how long the victim "
-              "would still have run without preemption (median).", "",
+              "The request (cuStreamWriteValue32 on a high-priority stream) is queued in "
+              "advance between two events, behind a wait on a host flag that the host releases "
+              "when the request is due: events and write then run back to back on the GPU "
+              "(`write_queued`; otherwise the host issued them when due and host call time lies "
+              "between them). **Device** (the issue's measure, control write -> all CTAs "
+              "exited): from the event before the write to the event after the victim. After "
+              "write: from the event after the write. Write: between the two events. Host: "
+              "from the flag's release until cuEventQuery sees the victim done. Too late: every "
+              "CTA had finished anyway (excluded from the percentiles). Remaining: how long the "
+              "victim would still have run without preemption (median).", "",
               "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
-              "late | host p50 / p99 us | device p50 / p99 us | remaining ms | verified (bad) |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "late | **device p50 / p99 us** | after write p50 / p99 us | "
+              "write p50 / p99 us | host p50 / p99 us | remaining ms | verified (bad) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+              "| --- | --- |"]
     for i in lat:
         h, d = i.get("host_us", {}), i.get("device_us", {})
-        lines.append("| %s | %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | %s / %s | %s / %s | "
-                     "%s | %d (%d) |" % (
+        w, c = i.get("device_from_write_us", {}), i.get("write_submit_us", {})
+        lines.append("| %s | %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | **%s / %s** | "
+                     "%s / %s | %s / %s | %s / %s | %s | %d (%d) |" % (
                          i["variant"], i["victim"], clone_kind(i), i["request"], i["target_ms"],
                          i.get("measured_ms", 0), i.get("cta_us", 0), i.get("interval_k", "-"),
-                         i.get("trials", 0), i.get("too_late", 0), fmt(h.get("p50")),
-                         fmt(h.get("p99")), fmt(d.get("p50")), fmt(d.get("p99")),
+                         i.get("trials", 0), i.get("too_late", 0), fmt(d.get("p50")),
+                         fmt(d.get("p99")), fmt(w.get("p50")), fmt(w.get("p99")),
+                         fmt(c.get("p50")), fmt(c.get("p99")), fmt(h.get("p50")),
+                         fmt(h.get("p99")),
                          fmt(i.get("remaining_ms_p50"), "%.2f"), i.get("verified_relaunches", 0),
                          i.get("verify_mismatches", 0) + i.get("relaunch_incomplete", 0)))
     lines.append("")
