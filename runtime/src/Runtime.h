@@ -122,6 +122,9 @@ public:
   int setLogging(int Mask) { return LogMask.exchange(Mask); }
   int logMask() const { return LogMask.load(std::memory_order_relaxed); }
   void stats(gmemStats *Out) const;
+  /// Decisions computed so far by all threads, all runtimes (the rest came
+  /// from the per-thread memo). For tests and diagnostics.
+  uint64_t evaluations() const;
   void fill(const LaunchRecord &R, gmemLaunchInfo &Out) const;
 
   AllocMap Allocs;

@@ -243,6 +243,32 @@ TEST_F(Fixture, RepeatedLaunchesReuseTheDecision) {
   EXPECT_EQ(std::memcmp(X.ptr_args, Y.ptr_args, sizeof(gmemArgAccess) * 3), 0);
 }
 
+// A model runs each kernel with one argument set per layer, in turn: every
+// set is evaluated once, then remembered (the memo is keyed by the
+// arguments, not by the kernel alone).
+TEST_F(Fixture, CyclingArgumentSetsAreEachEvaluatedOnce) {
+  const uint64_t Outs[] = {BufA + 8, BufC, BufB + 16, BufC + 4};
+  gmemLaunchInfo First[4];
+  const uint64_t Before = RT->evaluations();
+  for (int I = 0; I < 4; ++I)
+    First[I] = vecAddLaunch(FVecAdd, BufA, BufB, Outs[I]);
+  EXPECT_EQ(RT->evaluations() - Before, 4u);
+  for (int Round = 0; Round < 3; ++Round)
+    for (int I = 0; I < 4; ++I) {
+      gmemLaunchInfo Again = vecAddLaunch(FVecAdd, BufA, BufB, Outs[I]);
+      EXPECT_EQ(Again.idempotent, First[I].idempotent) << I;
+      EXPECT_EQ(Again.has_conflict, First[I].has_conflict) << I;
+      EXPECT_EQ(std::memcmp(Again.ptr_args, First[I].ptr_args, sizeof(gmemArgAccess) * 3), 0) << I;
+    }
+  EXPECT_EQ(RT->evaluations() - Before, 4u);
+  EXPECT_EQ(First[0].idempotent, 0); // out overlaps in (A)
+  EXPECT_EQ(First[1].idempotent, 1);
+  // An allocation event still forgets every remembered decision.
+  RT->onAlloc(BufA, 4000);
+  vecAddLaunch(FVecAdd, BufA, BufB, Outs[0]);
+  EXPECT_EQ(RT->evaluations() - Before, 5u);
+}
+
 TEST_F(Fixture, ArgumentsFromTheExtraBuffer) {
   struct {
     uint64_t A, B, C;
