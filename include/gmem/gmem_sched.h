@@ -32,6 +32,8 @@
  *                               and preempted launches while any exist (default 20;
  *                               4x that while nothing is suppressed; none at all
  *                               while urgent launches keep coming within the linger)
+ *   GMEM_SCHED_DRAIN_SAMPLE=N   time the drain of one preemption in N (default 8:
+ *                               the timing costs the urgent launch a driver call)
  *   GMEM_SCHED_MAX_SLOTS=N      preemptible launches in flight per context
  *                               (control blocks); beyond, launches are held
  *                               back but not preemptible (default 1024)
@@ -84,7 +86,8 @@ typedef struct gmemSchedStats {
   uint64_t relaunches;      /* clones relaunched to finish preempted launches */
   uint64_t forced_resumes;  /* levels resumed after GMEM_SCHED_MAX_HOLD_MS */
   uint64_t clone_failures;  /* clone launches that failed (the original ran) */
-  uint64_t drain_samples;   /* preemptions whose drain was timed on the GPU: */
+  uint64_t drain_samples;   /* preemptions whose drain was timed on the GPU
+                               (one in GMEM_SCHED_DRAIN_SAMPLE): */
   uint64_t drain_ns_p50;    /*   time from the stop request landing to the */
   uint64_t drain_ns_p99;    /*   victim's last thread block leaving (the last */
   uint64_t drain_ns_max;    /*   4096 samples) */

@@ -17,6 +17,7 @@
 // dlsym is interposed, so a dlsym(RTLD_NEXT, ...) made by someone else would
 // otherwise be resolved relative to libgmemrt instead of the caller; that
 // case is emulated from the caller's position in the link map.
+#include "LaunchProfile.h"
 #include "Runtime.h"
 #include "Scheduler.h"
 
@@ -182,12 +183,24 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
   Runtime &RT = Runtime::global();
   if (!active(RT))
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
   LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
-  LaunchRecord *Rec = RT.before(L);
-  auto Original = [&] { return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra); };
+  LaunchRecord *Rec;
+  {
+    GMEM_PROF_SCOPE(Decide);
+    Rec = RT.before(L);
+  }
+  auto Original = [&] {
+    GMEM_PROF_SCOPE(Driver);
+    return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  };
   CUresult R = sched::scheduleOr(sched::SchedLaunch::from(L, perThreadStream(V)),
                                  sched::recordFor(Rec), Original);
-  RT.after(Rec, R);
+  {
+    GMEM_PROF_SCOPE(After);
+    RT.after(Rec, R);
+  }
+  GMEM_PROF_HOOK(ProfT0);
   return R;
 }
 

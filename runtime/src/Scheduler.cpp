@@ -3,6 +3,8 @@
 // SchedMonitor.cpp; options, the C API and the hooks' glue in SchedApi.cpp.
 #include "Scheduler.h"
 
+#include "LaunchProfile.h"
+
 #include "Runtime.h"
 
 #include <pthread.h>
@@ -291,6 +293,8 @@ void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
 }
 
 CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original) {
+  [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
+  GMEM_PROF_GATED(false);
   N.Launches.fetch_add(1, std::memory_order_relaxed);
   CUstream S = L.Stream ? L.Stream : L.PerThreadStream ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
   // The legacy default stream synchronises with every blocking stream:
@@ -343,11 +347,13 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   }
 
   CUresult R;
+  GMEM_PROF_ADD(SchedPre, GMEM_PROF_NOW() - ProfT0);
   if (P >= TopLevel || Coop) {
     if (P < TopLevel)
       N.Passed.fetch_add(1, std::memory_order_relaxed);
     R = Original();
   } else {
+    GMEM_PROF_GATED(true);
     R = gatedLaunch(*C, St, L, S, P, Rec, Original);
   }
   // Work above best effort is watched per stream (the monitor asks whether
@@ -486,6 +492,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
 }
 
 void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
+  GMEM_PROF_SCOPE(Suppress);
   // Every word goes out in one batch on the control stream, in this order
   // (one driver call on the urgent launch's path instead of one per word;
   // measured in bench/colocation). Gates first: once a victim's stop
@@ -527,7 +534,12 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
           Take(S);
         break;
       }
-      if (D.eventQuery(S->EvDrain) != CUDA_ERROR_NOT_READY)
+      CUresult Drained;
+      {
+        GMEM_PROF_SCOPE(VictimQuery);
+        Drained = D.eventQuery(S->EvDrain);
+      }
+      if (Drained != CUDA_ERROR_NOT_READY)
         continue; // its clone has finished
       if (Target)
         Take(S);
@@ -535,18 +547,26 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
     }
   }
   flushStops(C, B, Victims, NV);
+  GMEM_PROF_SCOPE(Wake);
   wakeMonitor();
 }
 
 void Scheduler::flushStops(Context &C, const StopBatch &B, Slot *const *Victims, unsigned NV) {
-  if (B.N)
+  if (B.N) {
+    GMEM_PROF_SCOPE(StopWrites);
     D.streamWrites(C.Ctrl, B.Addr, B.Value, B.N);
+  }
   for (unsigned I = 0; I < NV; ++I) {
     Slot &S = *Victims[I];
-    D.eventRecord(S.EvReq, C.Ctrl); // the drain is timed from here
+    // The drain is timed from here, for one preemption in DrainSampleEvery.
+    const bool Time = N.Preemptions.load(std::memory_order_relaxed) % Opts.DrainSampleEvery == 0;
+    if (Time) {
+      GMEM_PROF_SCOPE(ReqRecord);
+      D.eventRecord(S.EvReq, C.Ctrl);
+    }
     S.Preempted = true;
     ++S.PreemptGen;
-    S.Sampled = false;
+    S.Sampled = !Time;
     N.Preemptions.fetch_add(1, std::memory_order_relaxed);
     if (S.StopRequest == 2)
       N.PreemptionsLoop.fetch_add(1, std::memory_order_relaxed);

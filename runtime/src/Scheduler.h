@@ -91,6 +91,10 @@ struct SchedOptions {
   bool LogErrors = true;     ///< GMEM_LOG is not "none"
   bool MonitorThread = true; ///< tests drive poll() themselves
   uint64_t PollIntervalNs = 20'000;
+  /// Time the drain of one preemption in DrainSampleEvery (GMEM_SCHED_DRAIN_SAMPLE):
+  /// the event that starts the timing costs the urgent launch a driver
+  /// call (~3 us on the H200's host), so not every preemption pays it.
+  unsigned DrainSampleEvery = 8;
   /// Light twins of persistent clones (CloneChoice.h): GMEM_PREEMPT_LIGHT=0
   /// keeps every launch on the full clone; a shape whose virtual CTAs take
   /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.

@@ -231,6 +231,31 @@ TEST_F(SchedTest, IdempotentVictimStopsInLoopsAndIsRelaunched) {
   EXPECT_LE(St.drain_ns_max, 20000u); // a few simulated microseconds
 }
 
+// Timing a drain costs the urgent launch an event record on the control
+// stream; only one preemption in DrainSampleEvery pays it, and the others
+// are stopped, relaunched and finished all the same.
+TEST_F(SchedTest, OnlySampledPreemptionsTimeTheirDrain) {
+  O.DrainSampleEvery = 3;
+  make();
+  D.Kernels[FTrainPre].Iters = 10;
+  size_t Records = 0;
+  for (int Round = 0; Round < 6; ++Round) {
+    ASSERT_EQ(train(BE, 8, /*Idempotent=*/true), CUDA_SUCCESS);
+    D.run(15);
+    D.Calls.clear();
+    ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+    for (const std::string &Call : D.Calls)
+      Records += Call.rfind("record", 0) == 0;
+    finish();
+  }
+  expectExactlyOnce();
+  gmemSchedStats St = stats();
+  EXPECT_EQ(St.preemptions, 6u);
+  EXPECT_EQ(St.relaunches, 6u);
+  EXPECT_EQ(St.drain_samples, 2u); // the 1st and the 4th
+  EXPECT_EQ(Records, 2u);          // no event recorded on the urgent path otherwise
+}
+
 TEST_F(SchedTest, NonIdempotentVictimOnlyStopsAtEntry) {
   ASSERT_EQ(accum(BE), CUDA_SUCCESS);
   D.run(6);
