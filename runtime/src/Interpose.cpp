@@ -185,6 +185,7 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
   LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
+  L.Unpreempted = sched::launchRunsUnpreempted(s, perThreadStream(V));
   LaunchRecord *Rec;
   {
     GMEM_PROF_SCOPE(Decide);
@@ -217,6 +218,7 @@ CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
   LaunchRequest L = request(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX,
                             cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream,
                             params, extra);
+  L.Unpreempted = sched::launchRunsUnpreempted(cfg->hStream, perThreadStream(V));
   LaunchRecord *Rec = RT.before(L);
   auto Original = [&] { return Real(cfg, f, params, extra); };
   sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
@@ -559,6 +561,9 @@ cudaError_t cudaLaunch(CudaLaunchFn Real, const void *func, dim3 g, dim3 b, void
   L.Stream = reinterpret_cast<uint64_t>(s);
   L.Params = args;
   L.Api = GMEM_API_RUNTIME;
+  // (The per-thread default stream is not told apart here: a null stream
+  // counts as the legacy one, which keeps its launches evaluated.)
+  L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(s), false);
   LaunchRecord *Rec = RT.before(L);
   ++runtimeApiDepth();
   cudaError_t R;
@@ -587,6 +592,7 @@ cudaError_t cudaLaunchEx(CudaLaunchExFn Real, const cudaLaunchConfig_t *c, const
   L.Stream = reinterpret_cast<uint64_t>(c->stream);
   L.Params = args;
   L.Api = GMEM_API_RUNTIME;
+  L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(c->stream), false);
   LaunchRecord *Rec = RT.before(L);
   ++runtimeApiDepth();
   cudaError_t R;

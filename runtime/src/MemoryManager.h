@@ -67,6 +67,9 @@ public:
   /// first one, launches skip the memory side entirely: programs that use no
   /// managed memory pay nothing for it.
   void onManagedAlloc() { ManagedSeen.store(true, std::memory_order_release); }
+  /// Whether launches' evaluated regions are of use here (prefetch or budget
+  /// on, and managed memory in the process).
+  bool wantsDecisions() const { return active() && ManagedSeen.load(std::memory_order_acquire); }
   void onFree(uint64_t Ptr);
   /// The host synchronised with the device (it may touch managed memory next).
   void onHostSync();

@@ -64,6 +64,7 @@ Scratch &scratchOf(ThreadState &T);
 // or per context for CUkernel handles) and the allocations the pointers
 // resolve to (fixed while the allocation map's generation is unchanged).
 struct MemoSlot {
+  uint64_t Hash = 0; ///< memoHash of what is remembered: a quick first test
   const KernelEntry *Entry = nullptr;
   uint64_t RuntimeId = 0, Gen = 0;
   CUcontext Ctx = nullptr;
@@ -76,14 +77,16 @@ struct MemoSlot {
   int32_t NumPtrRec = 0;
   gmemArgAccess Ptr[GMEM_MAX_PTR_ARGS] = {};
 };
-// Slots are chosen by a hash of the kernel and its arguments, not of the
+// The set is chosen by a hash of the kernel and its arguments, not of the
 // kernel alone: a model runs each kernel with many argument sets in turn
 // (one per layer), and a slot per kernel would miss on every such launch
 // (measured: ~0.6 us of a ~5 us launch call on the H200's host,
-// bench/colocation/results/diag). A hash collision only costs an evaluation.
+// bench/colocation/results/diag). Four ways per set, replaced in turn: up
+// to four argument sets that hash alike are all kept.
 struct Memo {
-  static constexpr unsigned Ways = 32;
-  MemoSlot Slots[Ways];
+  static constexpr unsigned Sets = 16, Assoc = 4;
+  MemoSlot Slots[Sets * Assoc];
+  uint8_t Next[Sets] = {}; ///< way to replace next, per set
   std::vector<uint8_t> Bytes; // this launch's by-value bytes, concatenated
 };
 uint64_t memoHash(const void *E, const uint32_t *Grid, const uint32_t *Block,
@@ -259,6 +262,7 @@ Options Options::fromEnvironment() {
   O.Verify = envTrue("GMEM_VERIFY");
   const char *Eval = std::getenv("GMEM_EVAL");
   O.Reference = Eval && std::strcmp(Eval, "reference") == 0;
+  O.EvalAll = Eval && std::strcmp(Eval, "all") == 0;
   const char *Gl = std::getenv("GMEM_GLOBALS");
   O.ResolveGlobals = !(Gl && (std::strcmp(Gl, "0") == 0 || std::strcmp(Gl, "no") == 0));
   const char *M = std::getenv("GMEM_MEMO");
@@ -589,6 +593,7 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
   R.Shmem = L.Shmem;
   R.Stream = L.Stream;
   R.Instrumented = R.Idempotent = R.HasClash = R.ClashAnything = R.ArgsUnreadable = false;
+  R.NotEvaluated = false;
   R.ClashRead = R.ClashWrite = 0;
   R.ClashLo = R.ClashHi = 0;
   R.NumPtr = R.NumPtrRec = 0;
@@ -601,6 +606,11 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
   R.Entry = E;
   if (!E || E->St != KernelEntry::State::Instrumented)
     return &R;
+  if (L.Unpreempted && !Opts.EvalAll && !Opts.Verify && !Opts.Reference &&
+      !(LogMask.load(std::memory_order_relaxed) & GMEM_LOG_LAUNCHES) && !Mem.wantsDecisions()) {
+    R.NotEvaluated = true; // not idempotent, as far as anyone asking knows
+    return &R;
+  }
 
   Scratch &S = scratchOf(T);
   const size_t NP = E->Desc.Params.size();
@@ -642,20 +652,27 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
 
   // Same launch as one this thread made recently: reuse its decision.
   MemoSlot *M = nullptr;
-  uint64_t Gen = 0;
+  uint64_t Gen = 0, Hash = 0;
   if (Opts.Memo && !Opts.Verify && !Opts.Reference) {
     Memo &Mm = memoOf(T);
-    M = &Mm.Slots[memoHash(E, R.Grid, R.Block, Bits, NP) % Memo::Ways];
+    Hash = memoHash(E, R.Grid, R.Block, Bits, NP);
+    const unsigned Set = unsigned(Hash % Memo::Sets);
+    MemoSlot *Ways = &Mm.Slots[Set * Memo::Assoc];
     Gen = Allocs.generation();
     Mm.Bytes.clear();
     if (E->AnyBytes)
       for (size_t I = 0; I < NP; ++I)
         if (S.Bytes[I].Data)
           Mm.Bytes.insert(Mm.Bytes.end(), S.Bytes[I].Data, S.Bytes[I].Data + S.Bytes[I].Size);
-    if (M->Entry == E && M->RuntimeId == Id && M->Gen == Gen && M->Ctx == Ctx &&
-        std::memcmp(M->Grid, R.Grid, sizeof R.Grid) == 0 &&
-        std::memcmp(M->Block, R.Block, sizeof R.Block) == 0 && M->Bits.size() == NP &&
-        std::memcmp(M->Bits.data(), Bits, NP * sizeof(uint64_t)) == 0 && M->Bytes == Mm.Bytes) {
+    for (unsigned W = 0; W < Memo::Assoc && !M; ++W) {
+      MemoSlot &C = Ways[W];
+      if (C.Hash == Hash && C.Entry == E && C.RuntimeId == Id && C.Gen == Gen && C.Ctx == Ctx &&
+          std::memcmp(C.Grid, R.Grid, sizeof R.Grid) == 0 &&
+          std::memcmp(C.Block, R.Block, sizeof R.Block) == 0 && C.Bits.size() == NP &&
+          std::memcmp(C.Bits.data(), Bits, NP * sizeof(uint64_t)) == 0 && C.Bytes == Mm.Bytes)
+        M = &C;
+    }
+    if (M) {
       R.Idempotent = M->Idempotent;
       R.HasClash = M->HasClash;
       R.ClashAnything = M->ClashAnything;
@@ -666,6 +683,8 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
       std::memcpy(R.Ptr, M->Ptr, sizeof(gmemArgAccess) * size_t(R.NumPtrRec));
       return &R;
     }
+    M = &Ways[Mm.Next[Set]]; // remembered below, once evaluated
+    Mm.Next[Set] = uint8_t((Mm.Next[Set] + 1) % Memo::Assoc);
   }
 
   {
@@ -763,6 +782,7 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
               A.ReadExact, A.WriteExact, A.Widened != WidenWhy::None);
   }
   if (M) {
+    M->Hash = Hash;
     M->Entry = E;
     M->RuntimeId = Id;
     M->Gen = Gen;
@@ -881,6 +901,9 @@ void Runtime::fill(const LaunchRecord &R, gmemLaunchInfo &Out) const {
     Why = E->Why;
   else if (R.ArgsUnreadable)
     Why = "launch arguments could not be read";
+  else if (R.NotEvaluated)
+    Why = "not evaluated: the scheduler runs this launch unpreempted (top priority) and nothing "
+          "needed its regions (GMEM_EVAL=all evaluates every launch)";
   else
     Why = reasonText(E->Desc, R.Idempotent, R.HasClash, R.ClashAnything, R.ClashRead, R.ClashWrite);
   std::snprintf(Out.reason, sizeof Out.reason, "%s", Why.c_str());

@@ -227,6 +227,11 @@ Scheduler::StreamState &Scheduler::streamOf(Context &C, CUstream S) {
   return *P;
 }
 
+bool Scheduler::runsUnpreempted(CUstream Raw, bool PerThreadStream) const {
+  const CUstream S = Raw ? Raw : PerThreadStream ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+  return S != CU_STREAM_LEGACY && levelOf(Raw, S) >= TopLevel;
+}
+
 int Scheduler::levelOf(CUstream Raw, CUstream Normalized) const {
   std::shared_lock<std::shared_mutex> Lock(PrioMu);
   if (!StreamPrio.empty()) {
@@ -312,14 +317,26 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original();
   }
-  CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+  const int P = levelOf(L.Stream, S);
+  // A capturing stream's launches do not run now: they pass through and
+  // suppress nothing. Asked at once below the top level (such a launch
+  // would be gated) and on the per-thread stream (tracked by an event
+  // record, which must not go into a capture); on other top-level streams
+  // only when the launch would suppress, as most urgent launches find the
+  // levels below already suppressed (a driver call less on the
+  // latency-critical path). Such a captured launch may still mark its
+  // stream busy: the monitor never queries a capturing stream
+  // (refreshBusy), and the resume linger is at most extended.
+  auto Capturing = [&] {
+    CUstreamCaptureStatus Cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    return D.streamIsCapturing(S, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE;
+  };
+  const bool CaptureAskedFirst = P < TopLevel || S == CU_STREAM_PER_THREAD;
   Context *C = nullptr;
-  if (D.streamIsCapturing(S, &Cap) != CUDA_SUCCESS || Cap != CU_STREAM_CAPTURE_STATUS_NONE ||
-      !(C = context())) {
+  if ((CaptureAskedFirst && Capturing()) || !(C = context())) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original();
   }
-  const int P = levelOf(L.Stream, S);
   const bool Coop = cooperative(L);
 
   // Relaxed capture mode only where the scheduler makes calls of its own
@@ -338,6 +355,10 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     if (C->View.Level[Lv].Suppressed)
       Suppressed |= levelBit(Lv);
   uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
+  if (Mask && !CaptureAskedFirst && Capturing()) {
+    N.Passed.fetch_add(1, std::memory_order_relaxed);
+    return Original(); // (C->Mu is released on return)
+  }
   if (Mask & levelsBelow(P))
     N.Urgent.fetch_add(1, std::memory_order_relaxed);
   if (Mask) {

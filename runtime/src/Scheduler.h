@@ -124,6 +124,9 @@ public:
   static bool isProcessScheduler(const Scheduler *S);
 
   bool active() const { return Active.load(std::memory_order_acquire); }
+  /// Whether a launch on this stream goes to the GPU as it is, never gated
+  /// nor preempted (the top priority level; the legacy stream excluded).
+  bool runsUnpreempted(CUstream Raw, bool PerThreadStream) const;
 
   /// A launch: passes it through, gates it, or launches its clone.
   CUresult launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original);
@@ -268,6 +271,13 @@ CUresult scheduleOr(const SchedLaunch &L, const LaunchRecord *Rec, Fn &&Original
     return Original();
   OriginalLaunch O(Original);
   return S->launch(L, Rec, O);
+}
+
+/// Whether the active scheduler (if any) runs a launch on this stream
+/// unpreempted; false when no scheduler is active.
+inline bool launchRunsUnpreempted(CUstream Raw, bool PerThreadStream) {
+  const Scheduler *S = Scheduler::activeInstance();
+  return S && S->runsUnpreempted(Raw, PerThreadStream);
 }
 
 /// Under a cudaLaunchKernel, the driver launch underneath is not recorded

@@ -94,6 +94,7 @@ public:
   int SmCount = 4;
   unsigned Queries = 0; ///< streamQuery and eventQuery calls
   bool CaptureBroken = false; ///< a capturing stream was queried
+  unsigned CaptureQueries = 0; ///< streamIsCapturing calls
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
   /// Set: every elapsed time between two completed timing events (launch
   /// timings for the full / light choice, drain times); else one step is 1 us.
@@ -242,6 +243,7 @@ public:
   }
   CUresult streamDestroy(CUstream) override { return CUDA_SUCCESS; }
   CUresult streamIsCapturing(CUstream S, CUstreamCaptureStatus *St) override {
+    ++CaptureQueries;
     *St = stream(S).Capturing ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
     return CUDA_SUCCESS;
   }

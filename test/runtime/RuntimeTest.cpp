@@ -61,8 +61,9 @@ struct Fixture : ::testing::Test {
 
   /// A launch through the runtime (no real driver underneath).
   gmemLaunchInfo launch(uintptr_t F, std::vector<void *> Params, unsigned Grid = 4,
-                        unsigned Block = 256, int Result = 0) {
+                        unsigned Block = 256, int Result = 0, bool Unpreempted = false) {
     LaunchRequest L;
+    L.Unpreempted = Unpreempted;
     L.Handle = F;
     L.Grid[0] = Grid;
     L.Block[0] = Block;
@@ -267,6 +268,37 @@ TEST_F(Fixture, CyclingArgumentSetsAreEachEvaluatedOnce) {
   RT->onAlloc(BufA, 4000);
   vecAddLaunch(FVecAdd, BufA, BufB, Outs[0]);
   EXPECT_EQ(RT->evaluations() - Before, 5u);
+}
+
+// A launch the scheduler runs unpreempted (top priority) is not evaluated
+// when nothing would use its decision, and says so; it is never called
+// idempotent. GMEM_EVAL=all and launch logging evaluate it.
+TEST_F(Fixture, UnpreemptedLaunchesAreEvaluatedOnlyWhenSomethingWantsIt) {
+  uint64_t A = BufA, B = BufB, C = BufC;
+  int N = 1000;
+  const uint64_t Before = RT->evaluations();
+  gmemLaunchInfo I = launch(FVecAdd, {&A, &B, &C, &N}, 4, 256, 0, /*Unpreempted=*/true);
+  EXPECT_EQ(RT->evaluations(), Before);
+  EXPECT_EQ(I.instrumented, 0);
+  EXPECT_EQ(I.idempotent, 0);
+  EXPECT_EQ(I.num_ptr_args_recorded, 0);
+  EXPECT_STREQ(I.kernel_name, "vec_add");
+  EXPECT_NE(std::string(I.reason).find("not evaluated"), std::string::npos) << I.reason;
+  I = launch(FVecAdd, {&A, &B, &C, &N}); // the same launch, preemptible: evaluated
+  EXPECT_EQ(RT->evaluations(), Before + 1);
+  EXPECT_EQ(I.idempotent, 1);
+  RT->setLogging(GMEM_LOG_LAUNCHES);
+  testing::internal::CaptureStderr();
+  I = launch(FVecAdd, {&A, &B, &C, &N}, 8, 256, 0, true);
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(I.instrumented, 1);
+  EXPECT_EQ(RT->evaluations(), Before + 2);
+  O.EvalAll = true;
+  make();
+  I = launch(FVecAdd, {&A, &B, &C, &N}, 16, 256, 0, true);
+  EXPECT_EQ(I.instrumented, 1);
+  EXPECT_EQ(I.idempotent, 1);
+  EXPECT_EQ(RT->evaluations(), Before + 3);
 }
 
 TEST_F(Fixture, ArgumentsFromTheExtraBuffer) {

@@ -423,6 +423,34 @@ TEST_F(SchedTest, RelaunchItselfCanBePreempted) {
   expectSecondRelaunchReleases(*this);
 }
 
+// Urgent launches that find the levels below already suppressed make no
+// driver call of the scheduler's own (the capture status is asked only by
+// a launch that would suppress); a capturing urgent stream suppresses
+// nothing.
+TEST_F(SchedTest, UrgentLaunchesAskTheCaptureStatusOnlyToSuppress) {
+  D.Kernels[FTrainPre].Iters = 10;
+  ASSERT_EQ(train(BE, 8), CUDA_SUCCESS);
+  D.run(15);
+  D.stream(RT).Capturing = true;
+  const unsigned Asked = D.CaptureQueries;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_EQ(D.CaptureQueries, Asked + 1);
+  EXPECT_EQ(stats().preemptions, 0u);
+  EXPECT_EQ(stats().suppressions, 0u);
+  D.stream(RT).Capturing = false;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // suppresses: asked once more
+  EXPECT_EQ(stats().preemptions, 1u);
+  EXPECT_EQ(D.CaptureQueries, Asked + 2);
+  const size_t Calls = D.Calls.size();
+  for (int I = 0; I < 5; ++I)
+    ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_EQ(D.CaptureQueries, Asked + 2);
+  EXPECT_EQ(D.Calls.size(), Calls); // no driver call of the scheduler's own
+  EXPECT_EQ(OriginalCalls, 7);
+  finish();
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, MonitorNeverQueriesAStreamThatBeganCapturing) {
   // The urgent stream was marked busy by a launch, then the program began
   // a capture on it: the monitor must not ask it whether it is idle.
