@@ -178,7 +178,7 @@ double now() {
                "colocation: %s\n"
                "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
                "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
-               "                  [--be-sync spin|block] [--label TEXT] [--out FILE]\n"
+               "                  [--be-sync spin|block] [--evict-l2] [--label TEXT] [--out FILE]\n"
                "                  | --calibrate [--be-ms MS]\n",
                Why);
   std::exit(2);
@@ -187,6 +187,7 @@ double now() {
 struct Options {
   std::string Mode = "colo", Be = "step", BeSync = "spin", Label, Out;
   bool Gmem = false, Calibrate = false;
+  bool EvictL2 = false; ///< write 128 MB through L2 after each request (a cold cache)
   int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
   double BeMs = 25;
 };
@@ -218,6 +219,8 @@ Options parse(int Argc, char **Argv) {
         usage("--be is step or accum");
     } else if (A == "--gmem") {
       O.Gmem = true;
+    } else if (A == "--evict-l2") {
+      O.EvictL2 = true;
     } else if (A == "--calibrate") {
       O.Calibrate = true;
     } else if (A == "--requests") {
@@ -347,6 +350,10 @@ int main(int Argc, char **Argv) {
   CK(cudaMalloc(&Xs, sizeof(float) * (Layers + 1) * Hidden));
   float *Tmp;
   CK(cudaMalloc(&Tmp, sizeof(float) * Hidden));
+  const size_t ScratchBytes = size_t(128) << 20;
+  void *Scratch = nullptr;
+  if (O.EvictL2)
+    CK(cudaMalloc(&Scratch, ScratchBytes));
   fill(A, size_t(Layers) * Hidden * Hidden, 3, 0.2f);
   fill(Bias, Layers * Hidden, 4, 0.1f);
   fill(Xs, Hidden, 5, 1.f);
@@ -455,6 +462,10 @@ int main(int Argc, char **Argv) {
       const double Issued = now();
       CK(cudaStreamSynchronize(Rt));
       Lat.push_back((now() - Arrive) * 1e6);
+      if (O.EvictL2) { // what a co-located kernel does to the chain's weights in L2
+        CK(cudaMemsetAsync(Scratch, R & 0xff, ScratchBytes, Rt));
+        CK(cudaStreamSynchronize(Rt));
+      }
       float F = 0, G = 0;
       CK(cudaEventElapsedTime(&F, E0, E1));
       CK(cudaEventElapsedTime(&G, E1, E2));

@@ -17,13 +17,14 @@ for line in open(sys.argv[1]):
         r = json.loads(line)
         runs[r["label"]].append(r)
 print("| config | runs | latency P50 / P99 us | host issue P50 us | longest call P50 us | "
-      "first kernel P50 us | other 19 P50 us | training kernels/s | checks |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+      "first kernel P50 us | other 19 P50 us | began late P99 us | training kernels/s | checks |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for lab, rs in runs.items():
     def med(key, p=0.5):
         return statistics.median(pct(r.get(key, []), p) for r in rs)
     print(f"| {lab} | {len(rs)} | {med('latency_us'):.1f} / {med('latency_us', 0.99):.1f} | "
           f"{med('host_issue_us'):.1f} | {med('host_max_call_us'):.1f} | "
           f"{med('first_kernel_us'):.1f} | {med('other_kernels_us'):.1f} | "
+          f"{med('start_late_us', 0.99):.1f} | "
           f"{statistics.median(r.get('be_rate', 0) for r in rs):.2f} | "
           f"{','.join(sorted(set(r.get('check', '?') for r in rs)))} |")
