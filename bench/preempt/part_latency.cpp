@@ -233,13 +233,14 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     double mo = percentile(to, 50), mc = percentile(tc, 50);
     return j.num("orig_ms", mo).num("clone_ms", mc).num("overhead", mc / mo - 1.0).text();
   }
-  CUevent ew, ewd, eend;
+  CUevent ew, ew2, ewd, eend;
   CU(cuEventCreate(&ew, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&ew2, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&ewd, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&eend, CU_EVENT_DEFAULT));
   std::mt19937_64 rng(seed ^ buffer_seed(it.victim + it.variant, (int)it.target_ms));
   std::uniform_real_distribution<double> U(it.lo, it.hi);
-  std::vector<double> host_us, dev_us, written_us, submit_us, remaining_ms;
+  std::vector<double> host_us, dev_us, written_us, submit_us, event_us, remaining_ms;
   int late = 0, verified = 0, bad = 0, incomplete = 0, trials = 0;
   bool queued = true; // see below; false where the driver cannot wait on host memory
   volatile uint32_t *go = reinterpret_cast<volatile uint32_t *>(
@@ -264,6 +265,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
       CUresult w = cuStreamWaitValue32(gpu.hi, go_dev, 1, CU_STREAM_WAIT_VALUE_EQ);
       if (w == CUDA_SUCCESS) {
         CU(cuEventRecord(ew, gpu.hi));
+        CU(cuEventRecord(ew2, gpu.hi)); // ew -> ew2: what one timing event costs the GPU
         CU(cuStreamWriteValue32(gpu.hi, ctl.ptr, request, 0));
         CU(cuEventRecord(ewd, gpu.hi));
       } else {
@@ -294,9 +296,16 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     CU(q);
     CU(cuStreamSynchronize(gpu.hi));
     float ms = 0, ms_written = 0, ms_submit = 0;
-    CU(cuEventElapsedTime(&ms, ew, eend));
+    // Queued: [ew][ew2][write][ewd]; ew -> ew2 is what one timing event
+    // takes on the GPU, the latency is bracketed by ewd -> eend (after the
+    // write) and ew2 -> eend (before it).
+    CUevent before = queued ? ew2 : ew;
+    CU(cuEventElapsedTime(&ms, before, eend));
     CU(cuEventElapsedTime(&ms_written, ewd, eend));
-    CU(cuEventElapsedTime(&ms_submit, ew, ewd));
+    CU(cuEventElapsedTime(&ms_submit, before, ewd));
+    float ms_event = 0;
+    if (queued)
+      CU(cuEventElapsedTime(&ms_event, ew, ew2));
     if (ctl.all_done()) {
       ++late;
     } else {
@@ -304,6 +313,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
       dev_us.push_back(ms * 1e3);
       written_us.push_back(ms_written * 1e3);
       submit_us.push_back(ms_submit * 1e3);
+      event_us.push_back(ms_event * 1e3);
       remaining_ms.push_back(v.measured_ms * (1.0 - frac));
     }
     if (verify) {
@@ -318,11 +328,12 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
     }
   }
   cuEventDestroy(ew);
+  cuEventDestroy(ew2);
   cuEventDestroy(ewd);
   cuEventDestroy(eend);
   j.integer("trials", trials).integer("too_late", late).raw("host_us", stats(host_us))
       .raw("device_us", stats(dev_us)).raw("device_from_write_us", stats(written_us))
-      .raw("write_submit_us", stats(submit_us)).boolean("write_queued", queued).num("remaining_ms_p50", percentile(remaining_ms, 50))
+      .raw("write_submit_us", stats(submit_us)).raw("timing_event_us", stats(event_us)).boolean("write_queued", queued).num("remaining_ms_p50", percentile(remaining_ms, 50))
       .integer("verified_relaunches", verified).integer("verify_mismatches", bad)
       .integer("relaunch_incomplete", incomplete);
   return j.text();

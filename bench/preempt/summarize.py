@@ -168,26 +168,32 @@ def latency(doc, lines):
               "when the request is due: events and write then run back to back on the GPU "
               "(`write_queued`; otherwise the host issued them when due and host call time lies "
               "between them). **Device** (the issue's measure, control write -> all CTAs "
-              "exited): from the event before the write to the event after the victim. After "
-              "write: from the event after the write. Write: between the two events. Host: "
+              "exited, an upper bound): from the event right before the write to the event "
+              "after the victim. After write (a lower bound): from the event right after the "
+              "write. Write: between those two events (the write and one event). Event: what "
+              "one timing event takes on the GPU (a third event queued before the first; "
+              "blank in runs without it). Host: "
               "from the flag's release until cuEventQuery sees the victim done. Too late: every "
               "CTA had finished anyway (excluded from the percentiles). Remaining: how long the "
               "victim would still have run without preemption (median).", "",
               "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
               "late | **device p50 / p99 us** | after write p50 / p99 us | "
-              "write p50 / p99 us | host p50 / p99 us | remaining ms | verified (bad) |",
+              "write p50 / p99 us | event p50 us | host p50 / p99 us | remaining ms | "
+              "verified (bad) |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-              "| --- | --- |"]
+              "| --- | --- | --- |"]
     for i in lat:
         h, d = i.get("host_us", {}), i.get("device_us", {})
         w, c = i.get("device_from_write_us", {}), i.get("write_submit_us", {})
+        ev = i.get("timing_event_us", {})
         lines.append("| %s | %s | %s | %d | %g | %.2f | %.0f | %s | %d | %d | **%s / %s** | "
-                     "%s / %s | %s / %s | %s / %s | %s | %d (%d) |" % (
+                     "%s / %s | %s / %s | %s | %s / %s | %s | %d (%d) |" % (
                          i["variant"], i["victim"], clone_kind(i), i["request"], i["target_ms"],
                          i.get("measured_ms", 0), i.get("cta_us", 0), i.get("interval_k", "-"),
                          i.get("trials", 0), i.get("too_late", 0), fmt(d.get("p50")),
                          fmt(d.get("p99")), fmt(w.get("p50")), fmt(w.get("p99")),
-                         fmt(c.get("p50")), fmt(c.get("p99")), fmt(h.get("p50")),
+                         fmt(c.get("p50")), fmt(c.get("p99")), fmt(ev.get("p50")),
+                         fmt(h.get("p50")),
                          fmt(h.get("p99")),
                          fmt(i.get("remaining_ms_p50"), "%.2f"), i.get("verified_relaunches", 0),
                          i.get("verify_mismatches", 0) + i.get("relaunch_incomplete", 0)))
