@@ -24,6 +24,7 @@
 #   *-conn32, *-poll200   CUDA_DEVICE_MAX_CONNECTIONS=32, GMEM_SCHED_POLL_US=200
 #   alone-evict-l2   the chain alone, its weights evicted from L2 after each request
 #   *-persist-l2     the chain's weights marked persisting in L2 (stream access policy)
+#   *-l2rt           the same done by libgmemrt (GMEM_SCHED_L2=persist)
 # Every request also reports its first kernel's GPU time (E0->E1, waiting for
 # multiprocessors included), the other 19 kernels' (E1->E2) and the host's
 # issue time.
@@ -84,6 +85,7 @@ run() {
   # after each request, and beside the training with them persisting in L2.
   run alone-evict-l2 $BIN --mode alone --evict-l2 "${C[@]}"
   run colo-step-gmem-persist-l2 env LD_PRELOAD="$RT" $BIN --mode colo --gmem --persist-l2 "${T[@]}" "${C[@]}"
+  run colo-step-gmem-l2rt env GMEM_SCHED_L2=persist LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
   echo "=== scheduler log of a short run (first lines in sched_log.txt)"
   timeout 30 env GMEM_LOG=sched LD_PRELOAD="$RT" $BIN --mode colo --gmem --be step --iters "$ITERS" \
     --requests 20 --period-us 2000 --label log-step-gmem > "$OUT/sched_log.txt" 2>&1

@@ -41,6 +41,11 @@
  *                               (see gmemSchedGetCloneStats); default 1
  *   GMEM_PREEMPT_LIGHT_US=X     a launch shape runs light when one virtual CTA
  *                               takes at most X microseconds (default 3.0)
+ *   GMEM_SCHED_L2=persist       the largest allocation that top-priority launches on a
+ *                               stream only read persists in L2 (stream access policy
+ *                               window; the context sets aside the device's maximum
+ *                               persisting L2 once). Off by default: it changes L2 for
+ *                               the whole context. Those launches are then evaluated.
  *   GMEM_LOG=sched              one line per scheduling event on stderr
  *
  * Every function is thread-safe. Streams are CUstream or cudaStream_t values

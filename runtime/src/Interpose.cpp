@@ -191,6 +191,8 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
     GMEM_PROF_SCOPE(Decide);
     Rec = RT.before(L);
   }
+  if (L.Unpreempted)
+    sched::noteUrgentReads(s, Rec);
   auto Original = [&] {
     GMEM_PROF_SCOPE(Driver);
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
@@ -220,6 +222,8 @@ CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
                             params, extra);
   L.Unpreempted = sched::launchRunsUnpreempted(cfg->hStream, perThreadStream(V));
   LaunchRecord *Rec = RT.before(L);
+  if (L.Unpreempted)
+    sched::noteUrgentReads(cfg->hStream, Rec);
   auto Original = [&] { return Real(cfg, f, params, extra); };
   sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
   SL.Attrs = cfg->attrs;
@@ -565,6 +569,8 @@ cudaError_t cudaLaunch(CudaLaunchFn Real, const void *func, dim3 g, dim3 b, void
   // counts as the legacy one, which keeps its launches evaluated.)
   L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(s), false);
   LaunchRecord *Rec = RT.before(L);
+  if (L.Unpreempted)
+    sched::noteUrgentReads(reinterpret_cast<CUstream>(s), Rec);
   ++runtimeApiDepth();
   cudaError_t R;
   {
@@ -594,6 +600,8 @@ cudaError_t cudaLaunchEx(CudaLaunchExFn Real, const cudaLaunchConfig_t *c, const
   L.Api = GMEM_API_RUNTIME;
   L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(c->stream), false);
   LaunchRecord *Rec = RT.before(L);
+  if (L.Unpreempted)
+    sched::noteUrgentReads(reinterpret_cast<CUstream>(c->stream), Rec);
   ++runtimeApiDepth();
   cudaError_t R;
   {

@@ -118,6 +118,12 @@ SchedOptions SchedOptions::fromEnvironment() {
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_LIGHT=%s is not 0 or 1; ignored\n", L);
   }
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
+  if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
+    if (envIs(L2, {"persist"}))
+      O.L2Persist = true;
+    else if (!envIs(L2, {"0", "off", "default"}))
+      std::fprintf(stderr, "gmem: GMEM_SCHED_L2=%s is not persist or off; ignored\n", L2);
+  }
   if (const char *L = std::getenv("GMEM_LOG"); L && *L) {
     O.Log = std::strstr(L, "sched") != nullptr;
     O.LogErrors = !envIs(L, {"none", "off", "0"});

@@ -54,6 +54,8 @@ class RealSchedDriver final : public SchedDriver {
   GMEM_FN(PSetAttr, CUresult, CUfunction, CUfunction_attribute, int);
   GMEM_FN(POccupancy, CUresult, int *, CUfunction, int, size_t);
   GMEM_FN(PCtxGetDevice, CUresult, CUdevice *);
+  GMEM_FN(PCtxSetLimit, CUresult, CUlimit, size_t);
+  GMEM_FN(PStreamSetAttr, CUresult, CUstream, CUstreamAttrID, const CUstreamAttrValue *);
   GMEM_FN(PDevAttr, CUresult, int *, CUdevice_attribute, CUdevice);
   GMEM_FN(PLaunch, CUresult, CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
           unsigned, CUstream, void **, void **);
@@ -105,6 +107,8 @@ class RealSchedDriver final : public SchedDriver {
       // Optional: without them persistent clones are not preemptible.
       bind(POccupancy, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
       bind(PCtxGetDevice, "cuCtxGetDevice");
+      bind(PCtxSetLimit, "cuCtxSetLimit");                                  // optional
+      bind(PStreamSetAttr, "cuStreamSetAttribute");                      // optional
       bind(PDevAttr, "cuDeviceGetAttribute");
       bind(PLaunch, "cuLaunchKernel");
       bind(PLaunchEx, "cuLaunchKernelEx");
@@ -199,6 +203,20 @@ public:
     CUdevice Dev = 0;
     CUresult R = PCtxGetDevice(&Dev);
     return R == CUDA_SUCCESS ? PDevAttr(V, A, Dev) : R;
+  }
+
+  CUresult ctxSetPersistingL2(size_t Bytes) override {
+    GMEM_CALL(PCtxSetLimit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE, Bytes);
+  }
+  CUresult streamSetL2Window(CUstream S, CUdeviceptr Base, size_t Bytes, float HitRatio) override {
+    CUstreamAttrValue V;
+    std::memset(&V, 0, sizeof V);
+    V.accessPolicyWindow.base_ptr = reinterpret_cast<void *>(Base);
+    V.accessPolicyWindow.num_bytes = Bytes;
+    V.accessPolicyWindow.hitRatio = HitRatio;
+    V.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+    V.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+    GMEM_CALL(PStreamSetAttr, S, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &V);
   }
 
   CUresult readDevice(void *Dst, CUdeviceptr Src, size_t Bytes) override {

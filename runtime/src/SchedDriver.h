@@ -104,6 +104,15 @@ public:
   CUresult deviceSmCount(int *Count) {
     return deviceGetAttribute(Count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   }
+
+  // L2 (GMEM_SCHED_L2=persist).
+  /// Bytes of L2 the current context sets aside for persisting accesses.
+  virtual CUresult ctxSetPersistingL2(size_t) { return CUDA_ERROR_NOT_SUPPORTED; }
+  /// Accesses of S's later kernels to [Base, Base + Bytes) persist in L2
+  /// (a HitRatio fraction of them; the others stream).
+  virtual CUresult streamSetL2Window(CUstream, CUdeviceptr, size_t, float) {
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
 };
 
 /// The process's real driver for the scheduler (resolved at first use).

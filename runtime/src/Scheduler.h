@@ -100,6 +100,10 @@ struct SchedOptions {
   /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.
   bool Light = true;
   double LightMaxUs = 3.0;
+  /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
+  /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
+  /// part of L2 for the whole context.
+  bool L2Persist = false;
   static SchedOptions fromEnvironment();
 };
 
@@ -127,6 +131,13 @@ public:
   /// Whether a launch on this stream goes to the GPU as it is, never gated
   /// nor preempted (the top priority level; the legacy stream excluded).
   bool runsUnpreempted(CUstream Raw, bool PerThreadStream) const;
+  /// With GMEM_SCHED_L2=persist, after a top-priority launch on an explicit
+  /// stream was evaluated: the largest allocation it only reads becomes the
+  /// stream's L2 persisting window unless the window already covers a
+  /// larger one. (Training-like kernels beside a latency-critical chain
+  /// evict its weights from L2: measured 10 us of a 145 us chain on the
+  /// H200, bench/colocation/results/diag.) A performance hint only.
+  void keepUrgentReadsInL2(CUstream Raw, const LaunchRecord *Rec);
 
   /// A launch: passes it through, gates it, or launches its clone.
   CUresult launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original);
@@ -169,6 +180,7 @@ private:
     /// its own thread can name, records Tail after each launch instead).
     uint32_t BusyLevels = 0;
     CUevent Tail = nullptr;
+    uint64_t L2Alloc = 0, L2AllocBytes = 0; ///< allocation the L2 window covers
   };
   struct Context {
     unsigned long long Id = 0;
@@ -181,6 +193,9 @@ private:
     std::unordered_map<const KernelEntry *, std::unique_ptr<CloneInfo>> Clones;
     int Sms = -1; ///< the device's multiprocessors (persistent clones); -1 not asked yet
     std::unordered_map<StreamKey, std::unique_ptr<StreamState>, StreamKeyHash> Streams;
+    /// L2 persisting (GMEM_SCHED_L2=persist): set aside once; 0: not yet.
+    size_t L2SetAside = 0, L2MaxWindow = 0;
+    bool L2Failed = false;
     PolicyView View;
     uint64_t NextSeq = 1;
     std::mutex Mu;
@@ -271,6 +286,12 @@ CUresult scheduleOr(const SchedLaunch &L, const LaunchRecord *Rec, Fn &&Original
     return Original();
   OriginalLaunch O(Original);
   return S->launch(L, Rec, O);
+}
+
+/// After an unpreempted launch was evaluated (GMEM_SCHED_L2=persist).
+inline void noteUrgentReads(CUstream Raw, const LaunchRecord *Rec) {
+  if (Scheduler *S = Scheduler::activeInstance())
+    S->keepUrgentReadsInL2(Raw, Rec);
 }
 
 /// Whether the active scheduler (if any) runs a launch on this stream

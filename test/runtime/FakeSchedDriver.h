@@ -95,6 +95,7 @@ public:
   unsigned Queries = 0; ///< streamQuery and eventQuery calls
   bool CaptureBroken = false; ///< a capturing stream was queried
   unsigned CaptureQueries = 0; ///< streamIsCapturing calls
+  int L2SetAsideMax = 30 << 20, L2MaxWindow = 128 << 20;
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
   /// Set: every elapsed time between two completed timing events (launch
   /// timings for the full / light choice, drain times); else one step is 1 us.
@@ -407,12 +408,30 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult deviceGetAttribute(int *V, CUdevice_attribute A) override {
+    if (A == CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE) {
+      *V = L2SetAsideMax;
+      return CUDA_SUCCESS;
+    }
+    if (A == CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE) {
+      *V = L2MaxWindow;
+      return CUDA_SUCCESS;
+    }
     if (A != CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
       return CUDA_ERROR_INVALID_VALUE;
     ++SmCountQueries;
     if (SmCountResult != CUDA_SUCCESS)
       return SmCountResult;
     *V = SmCount;
+    return CUDA_SUCCESS;
+  }
+  CUresult ctxSetPersistingL2(size_t Bytes) override {
+    Calls.push_back("l2 set aside " + std::to_string(Bytes));
+    return CUDA_SUCCESS;
+  }
+  CUresult streamSetL2Window(CUstream S, CUdeviceptr Base, size_t Bytes, float Ratio) override {
+    char Buf[96];
+    std::snprintf(Buf, sizeof Buf, " %s %zu %.2f", hex(Base).c_str(), Bytes, Ratio);
+    Calls.push_back("l2 window " + name(S) + Buf);
     return CUDA_SUCCESS;
   }
   CUresult launch(const KernelLaunch &K) override {

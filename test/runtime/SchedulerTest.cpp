@@ -451,6 +451,49 @@ TEST_F(SchedTest, UrgentLaunchesAskTheCaptureStatusOnlyToSuppress) {
   expectExactlyOnce();
 }
 
+// GMEM_SCHED_L2=persist: the largest allocation a top-priority launch only
+// reads becomes its stream's L2 persisting window (the context's set-aside
+// made once); smaller or written ones change nothing and take no driver
+// call; best-effort streams and the option off get no window.
+TEST_F(SchedTest, UrgentReadsPersistInL2) {
+  auto Access = [](uint64_t Base, uint64_t Size, uint32_t Flags) {
+    gmemArgAccess A = {};
+    A.flags = GMEM_ARG_HAS_ALLOC | Flags;
+    A.alloc_base = Base;
+    A.alloc_size = Size;
+    return A;
+  };
+  LaunchRecord R = record(EInfer, false);
+  R.Instrumented = true;
+  R.NumPtrRec = 3;
+  R.Ptr[0] = Access(0x100000, 40u << 20, GMEM_ARG_READS);               // weights
+  R.Ptr[1] = Access(0x9000000, 64u << 20, GMEM_ARG_READS | GMEM_ARG_WRITES); // in place
+  R.Ptr[2] = Access(0xA000000, 4096, GMEM_ARG_READS);
+  S->keepUrgentReadsInL2(RT, &R); // option off
+  EXPECT_EQ(D.count("l2"), 0u);
+  O.L2Persist = true;
+  make();
+  S->keepUrgentReadsInL2(BE, &R); // not a top-priority stream
+  EXPECT_EQ(D.count("l2"), 0u);
+  S->keepUrgentReadsInL2(RT, &R);
+  EXPECT_EQ(D.count("l2 set aside " + std::to_string(30 << 20)), 1u);
+  EXPECT_EQ(D.count("l2 window RT " + FakeSchedDriver::hex(0x100000) + " " +
+                    std::to_string(40u << 20) + " 0.75"),
+            1u);
+  const size_t Calls = D.Calls.size();
+  for (int I = 0; I < 3; ++I)
+    S->keepUrgentReadsInL2(RT, &R); // covered already: no driver call
+  R.Ptr[0] = Access(0x200000, 4u << 20, GMEM_ARG_READS); // a smaller one
+  S->keepUrgentReadsInL2(RT, &R);
+  EXPECT_EQ(D.Calls.size(), Calls);
+  R.Ptr[0] = Access(0x4000000, 200u << 20, GMEM_ARG_READS); // larger than a window
+  S->keepUrgentReadsInL2(RT, &R);
+  EXPECT_EQ(D.count("l2 window RT " + FakeSchedDriver::hex(0x4000000) + " " +
+                    std::to_string(128u << 20) + " 0.23"),
+            1u);
+  EXPECT_EQ(D.count("l2 set aside"), 1u);
+}
+
 TEST_F(SchedTest, MonitorNeverQueriesAStreamThatBeganCapturing) {
   // The urgent stream was marked busy by a launch, then the program began
   // a capture on it: the monitor must not ask it whether it is idle.

@@ -1,0 +1,9 @@
+S=.stage/colocation; B=$S/bin/colocation_pass; L=$PWD/$S/lib/libgmemrt.so; J=$OUT/l2rt.jsonl
+ITERS=$(timeout 60 $B --calibrate --be-ms 25 2>/dev/null); C="--requests 1000 --period-us 2000"
+for r in 1 2 3; do
+ timeout 60 $B --mode alone $C --label alone --out $J >/dev/null
+ timeout 60 env LD_PRELOAD=$L $B --mode colo --gmem --be step --iters $ITERS $C --label colo --out $J > /dev/null 2>&1
+ timeout 60 env GMEM_SCHED_L2=persist LD_PRELOAD=$L $B --mode colo --gmem --be step --iters $ITERS $C --label colo-l2persist --out $J > /dev/null 2>&1
+done
+timeout 30 env GMEM_LOG=sched GMEM_SCHED_L2=persist LD_PRELOAD=$L $B --mode colo --gmem --be step --iters $ITERS --requests 5 --period-us 2000 --label log 2>&1 | grep -i "l2" | head -5
+python3 bench/colocation/diag/launch_path_table.py $J
