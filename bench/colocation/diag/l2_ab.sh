@@ -1,3 +1,13 @@
+#!/usr/bin/env bash
+# Same-run A/B of GMEM_SCHED_L2=persist on the co-location demo (GPU machine,
+# repo root, .stage/colocation carried): 3 rounds of the chain alone, beside
+# idempotent training under libgmemrt, and the same with the option; then the
+# scheduler's L2 log lines of a short run and the table
+# (launch_path_table.py). Results in $OUT/l2rt.jsonl.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
+OUT="${OUT:-.stage/colocation/out}"
+mkdir -p "$OUT"
 S=.stage/colocation; B=$S/bin/colocation_pass; L=$PWD/$S/lib/libgmemrt.so; J=$OUT/l2rt.jsonl
 ITERS=$(timeout 60 $B --calibrate --be-ms 25 2>/dev/null); C="--requests 1000 --period-us 2000"
 for r in 1 2 3; do
