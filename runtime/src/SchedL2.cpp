@@ -75,8 +75,11 @@ void Scheduler::keepUrgentReadsInL2(CUstream Raw, const LaunchRecord *Rec) {
       return; // asked again at a launch outside the capture
     const size_t Bytes = size_t(std::min<uint64_t>(AllocBytes, C->L2MaxWindow));
     const float Ratio = std::min(1.0f, float(C->L2SetAside) / float(Bytes));
-    if (D.streamSetL2Window(Raw, Alloc, Bytes, Ratio) != CUDA_SUCCESS)
+    if (D.streamSetL2Window(Raw, Alloc, Bytes, Ratio) != CUDA_SUCCESS) {
+      C->L2Failed = true; // not asked again at every launch
+      error("GMEM_SCHED_L2=persist: the driver refused a stream's L2 window; ignored from now");
       return;
+    }
     St.L2Alloc = Alloc;
     St.L2AllocBytes = AllocBytes;
     log("L2: stream %p persists [0x%llx, +%zu) at hit ratio %.2f", static_cast<void *>(Raw),
