@@ -96,6 +96,7 @@ public:
   bool CaptureBroken = false; ///< a capturing stream was queried
   unsigned CaptureQueries = 0; ///< streamIsCapturing calls
   int L2SetAsideMax = 30 << 20, L2MaxWindow = 128 << 20;
+  CUresult L2WindowResult = CUDA_SUCCESS;
   CUresult SmCountResult = CUDA_SUCCESS, OccupancyResult = CUDA_SUCCESS;
   /// Set: every elapsed time between two completed timing events (launch
   /// timings for the full / light choice, drain times); else one step is 1 us.
@@ -432,7 +433,7 @@ public:
     char Buf[96];
     std::snprintf(Buf, sizeof Buf, " %s %zu %.2f", hex(Base).c_str(), Bytes, Ratio);
     Calls.push_back("l2 window " + name(S) + Buf);
-    return CUDA_SUCCESS;
+    return L2WindowResult;
   }
   CUresult launch(const KernelLaunch &K) override {
     auto It = Kernels.find(uintptr_t(K.F));

@@ -492,6 +492,15 @@ TEST_F(SchedTest, UrgentReadsPersistInL2) {
                     std::to_string(128u << 20) + " 0.23"),
             1u);
   EXPECT_EQ(D.count("l2 set aside"), 1u);
+  // A driver that refuses windows is asked once, not at every launch.
+  make();
+  D.L2WindowResult = CUDA_ERROR_NOT_SUPPORTED;
+  const size_t Windows = D.count("l2 window");
+  for (int I = 0; I < 3; ++I) {
+    R.Ptr[0] = Access(0x100000 + (uint64_t(I) << 30), (41u + I) << 20, GMEM_ARG_READS);
+    S->keepUrgentReadsInL2(RT, &R);
+  }
+  EXPECT_EQ(D.count("l2 window"), Windows + 1);
 }
 
 TEST_F(SchedTest, MonitorNeverQueriesAStreamThatBeganCapturing) {
