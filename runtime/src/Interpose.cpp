@@ -134,6 +134,24 @@ inline LaunchRequest request(CUfunction f, unsigned gx, unsigned gy, unsigned gz
   return L;
 }
 
+/// Runtime::before, told first what the scheduler will do with the launch
+/// (one question per launch; its level goes on to the scheduler in Level).
+LaunchRecord *decide(Runtime &RT, LaunchRequest &L, CUstream S, bool PerThread,
+                     int *Level = nullptr) {
+  const sched::StreamRole Role = sched::streamRole(S, PerThread);
+  L.Unpreempted = Role.Unpreempted && !Role.WantsRegions;
+  LaunchRecord *Rec;
+  {
+    GMEM_PROF_SCOPE(Decide);
+    Rec = RT.before(L);
+  }
+  if (Role.WantsRegions)
+    sched::noteUrgentReads(S, Rec);
+  if (Level)
+    *Level = Role.Level;
+  return Rec;
+}
+
 template <typename Fn> Fn realOf(int F, int V) {
   void *P = RealFn[F][V].load(std::memory_order_acquire);
   if (!P && (V == V_Export || V == V_ExportPtsz)) {
@@ -185,20 +203,13 @@ CUresult CUDAAPI hkLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
   LaunchRequest L = request(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
-  L.Unpreempted = sched::launchRunsUnpreempted(s, perThreadStream(V));
-  LaunchRecord *Rec;
-  {
-    GMEM_PROF_SCOPE(Decide);
-    Rec = RT.before(L);
-  }
-  if (L.Unpreempted)
-    sched::noteUrgentReads(s, Rec);
+  sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
+  LaunchRecord *Rec = decide(RT, L, s, perThreadStream(V), &SL.Level);
   auto Original = [&] {
     GMEM_PROF_SCOPE(Driver);
     return Real(f, gx, gy, gz, bx, by, bz, shmem, s, params, extra);
   };
-  CUresult R = sched::scheduleOr(sched::SchedLaunch::from(L, perThreadStream(V)),
-                                 sched::recordFor(Rec), Original);
+  CUresult R = sched::scheduleOr(SL, sched::recordFor(Rec), Original);
   {
     GMEM_PROF_SCOPE(After);
     RT.after(Rec, R);
@@ -220,12 +231,9 @@ CUresult CUDAAPI hkLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void 
   LaunchRequest L = request(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX,
                             cfg->blockDimY, cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream,
                             params, extra);
-  L.Unpreempted = sched::launchRunsUnpreempted(cfg->hStream, perThreadStream(V));
-  LaunchRecord *Rec = RT.before(L);
-  if (L.Unpreempted)
-    sched::noteUrgentReads(cfg->hStream, Rec);
-  auto Original = [&] { return Real(cfg, f, params, extra); };
   sched::SchedLaunch SL = sched::SchedLaunch::from(L, perThreadStream(V));
+  LaunchRecord *Rec = decide(RT, L, cfg->hStream, perThreadStream(V), &SL.Level);
+  auto Original = [&] { return Real(cfg, f, params, extra); };
   SL.Attrs = cfg->attrs;
   SL.NumAttrs = cfg->numAttrs;
   CUresult R = sched::scheduleOr(SL, sched::recordFor(Rec), Original);
@@ -567,10 +575,7 @@ cudaError_t cudaLaunch(CudaLaunchFn Real, const void *func, dim3 g, dim3 b, void
   L.Api = GMEM_API_RUNTIME;
   // (The per-thread default stream is not told apart here: a null stream
   // counts as the legacy one, which keeps its launches evaluated.)
-  L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(s), false);
-  LaunchRecord *Rec = RT.before(L);
-  if (L.Unpreempted)
-    sched::noteUrgentReads(reinterpret_cast<CUstream>(s), Rec);
+  LaunchRecord *Rec = decide(RT, L, reinterpret_cast<CUstream>(s), false);
   ++runtimeApiDepth();
   cudaError_t R;
   {
@@ -598,10 +603,7 @@ cudaError_t cudaLaunchEx(CudaLaunchExFn Real, const cudaLaunchConfig_t *c, const
   L.Stream = reinterpret_cast<uint64_t>(c->stream);
   L.Params = args;
   L.Api = GMEM_API_RUNTIME;
-  L.Unpreempted = sched::launchRunsUnpreempted(reinterpret_cast<CUstream>(c->stream), false);
-  LaunchRecord *Rec = RT.before(L);
-  if (L.Unpreempted)
-    sched::noteUrgentReads(reinterpret_cast<CUstream>(c->stream), Rec);
+  LaunchRecord *Rec = decide(RT, L, reinterpret_cast<CUstream>(c->stream), false);
   ++runtimeApiDepth();
   cudaError_t R;
   {

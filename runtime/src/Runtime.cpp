@@ -262,9 +262,7 @@ Options Options::fromEnvironment() {
   O.Verify = envTrue("GMEM_VERIFY");
   const char *Eval = std::getenv("GMEM_EVAL");
   O.Reference = Eval && std::strcmp(Eval, "reference") == 0;
-  // GMEM_SCHED_L2=persist needs the regions of top-priority launches too.
-  const char *L2 = std::getenv("GMEM_SCHED_L2");
-  O.EvalAll = (Eval && std::strcmp(Eval, "all") == 0) || (L2 && std::strcmp(L2, "persist") == 0);
+  O.EvalAll = Eval && std::strcmp(Eval, "all") == 0;
   const char *Gl = std::getenv("GMEM_GLOBALS");
   O.ResolveGlobals = !(Gl && (std::strcmp(Gl, "0") == 0 || std::strcmp(Gl, "no") == 0));
   const char *M = std::getenv("GMEM_MEMO");

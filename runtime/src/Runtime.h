@@ -75,9 +75,10 @@ struct LaunchRequest {
   void **Extra = nullptr;
   uint32_t Api = GMEM_API_DRIVER;
   /// The scheduler will launch it as it is, never preempted (a top-priority
-  /// stream): its decision only serves reporting and the memory side, so
-  /// it is skipped when neither wants it. The decision costs ~0.6 us of
-  /// this host's ~5 us launch call, on the latency-critical path.
+  /// stream), and wants none of its regions: its decision only serves
+  /// reporting and the memory side, so it is skipped when neither wants it.
+  /// The decision costs ~0.6 us of this host's ~5 us launch call, on the
+  /// latency-critical path.
   bool Unpreempted = false;
 };
 

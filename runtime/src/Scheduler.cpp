@@ -227,9 +227,15 @@ Scheduler::StreamState &Scheduler::streamOf(Context &C, CUstream S) {
   return *P;
 }
 
-bool Scheduler::runsUnpreempted(CUstream Raw, bool PerThreadStream) const {
+StreamRole Scheduler::roleOf(CUstream Raw, bool PerThreadStream) const {
   const CUstream S = Raw ? Raw : PerThreadStream ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-  return S != CU_STREAM_LEGACY && levelOf(Raw, S) >= TopLevel;
+  StreamRole Role;
+  if (S == CU_STREAM_LEGACY)
+    return Role; // takes no part in scheduling (launch())
+  Role.Level = levelOf(Raw, S);
+  Role.Unpreempted = Role.Level >= TopLevel;
+  Role.WantsRegions = Role.Unpreempted && Opts.L2Persist && Raw; // keepUrgentReadsInL2
+  return Role;
 }
 
 int Scheduler::levelOf(CUstream Raw, CUstream Normalized) const {
@@ -317,7 +323,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original();
   }
-  const int P = levelOf(L.Stream, S);
+  const int P = L.Level >= 0 ? L.Level : levelOf(L.Stream, S);
   // A capturing stream's launches do not run now: they pass through and
   // suppress nothing. Asked at once below the top level (such a launch
   // would be gated) and on the per-thread stream (tracked by an event

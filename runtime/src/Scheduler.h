@@ -50,6 +50,13 @@ inline uint64_t nowNs() {
                       .count());
 }
 
+/// What the scheduler will do with a launch on a stream.
+struct StreamRole {
+  int Level = -1;           ///< the stream's priority level (-1: not scheduled)
+  bool Unpreempted = false; ///< goes to the GPU as it is, never gated nor preempted
+  bool WantsRegions = false; ///< ... and its regions are wanted (GMEM_SCHED_L2=persist)
+};
+
 /// A launch as an interposed entry point received it.
 struct SchedLaunch {
   CUfunction F = nullptr;
@@ -57,6 +64,7 @@ struct SchedLaunch {
   unsigned Shmem = 0;
   CUstream Stream = nullptr;
   bool PerThreadStream = false; ///< the entry point's null stream is the per-thread one
+  int Level = -1; ///< the stream's level when the hook asked already (StreamRole), else -1
   void **Params = nullptr, **Extra = nullptr;
   const CUlaunchAttribute *Attrs = nullptr; ///< cuLaunchKernelEx's
   unsigned NumAttrs = 0;
@@ -128,9 +136,9 @@ public:
   static bool isProcessScheduler(const Scheduler *S);
 
   bool active() const { return Active.load(std::memory_order_acquire); }
-  /// Whether a launch on this stream goes to the GPU as it is, never gated
-  /// nor preempted (the top priority level; the legacy stream excluded).
-  bool runsUnpreempted(CUstream Raw, bool PerThreadStream) const;
+  /// What this scheduler will do with a launch on a stream (asked once per
+  /// launch by the hooks, before the runtime's decision).
+  StreamRole roleOf(CUstream Raw, bool PerThreadStream) const;
   /// With GMEM_SCHED_L2=persist, after a top-priority launch on an explicit
   /// stream was evaluated: the largest allocation it only reads becomes the
   /// stream's L2 persisting window unless the window already covers a
@@ -294,11 +302,11 @@ inline void noteUrgentReads(CUstream Raw, const LaunchRecord *Rec) {
     S->keepUrgentReadsInL2(Raw, Rec);
 }
 
-/// Whether the active scheduler (if any) runs a launch on this stream
-/// unpreempted; false when no scheduler is active.
-inline bool launchRunsUnpreempted(CUstream Raw, bool PerThreadStream) {
+/// The active scheduler's role for a launch on this stream (a default
+/// StreamRole when no scheduler is active).
+inline StreamRole streamRole(CUstream Raw, bool PerThreadStream) {
   const Scheduler *S = Scheduler::activeInstance();
-  return S && S->runsUnpreempted(Raw, PerThreadStream);
+  return S ? S->roleOf(Raw, PerThreadStream) : StreamRole{};
 }
 
 /// Under a cudaLaunchKernel, the driver launch underneath is not recorded

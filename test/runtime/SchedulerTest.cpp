@@ -455,6 +455,26 @@ TEST_F(SchedTest, UrgentLaunchesAskTheCaptureStatusOnlyToSuppress) {
 // reads becomes its stream's L2 persisting window (the context's set-aside
 // made once); smaller or written ones change nothing and take no driver
 // call; best-effort streams and the option off get no window.
+// The hooks ask the scheduler once per launch what it will do; the level
+// they get is the one launch() would look up.
+TEST_F(SchedTest, StreamRolesTellUnpreemptedLaunchesAndWhoWantsTheirRegions) {
+  StreamRole Rt = S->roleOf(RT, false), Be = S->roleOf(BE, false);
+  StreamRole Legacy = S->roleOf(nullptr, false), PerThread = S->roleOf(nullptr, true);
+  EXPECT_EQ(Rt.Level, GMEM_PRIORITY_REALTIME);
+  EXPECT_TRUE(Rt.Unpreempted);
+  EXPECT_FALSE(Rt.WantsRegions);
+  EXPECT_EQ(Be.Level, GMEM_PRIORITY_BEST_EFFORT);
+  EXPECT_FALSE(Be.Unpreempted);
+  EXPECT_EQ(Legacy.Level, -1); // takes no part in scheduling
+  EXPECT_FALSE(Legacy.Unpreempted);
+  EXPECT_EQ(PerThread.Level, GMEM_PRIORITY_BEST_EFFORT);
+  O.L2Persist = true;
+  make();
+  EXPECT_TRUE(S->roleOf(RT, false).WantsRegions);
+  EXPECT_FALSE(S->roleOf(BE, false).WantsRegions);
+  EXPECT_FALSE(S->roleOf(nullptr, true).WantsRegions); // windows only on explicit streams
+}
+
 TEST_F(SchedTest, UrgentReadsPersistInL2) {
   auto Access = [](uint64_t Base, uint64_t Size, uint32_t Flags) {
     gmemArgAccess A = {};
