@@ -18,9 +18,11 @@
 // without a counting check of their own times their trip count) checks
 // every K = ceil(budget / W) iterations; W >= budget checks every
 // iteration. Latch checks count with, in order of preference:
-//  * Limit (opt-in, GMEM_CHECKPOINT_LIMIT=1): the exit compare runs against
-//    a header phi, the nearer of the real bound and K steps ahead: no extra
-//    instruction per iteration;
+//  * Limit (default; GMEM_CHECKPOINT_LIMIT=0 turns it off): the loop is
+//    strip-mined into segments of at most K iterations (the last one up to
+//    1.5 K); the exit compare runs against the segment's limit, computed once
+//    per segment: no extra instruction per iteration, and the inner loop is
+//    a counted loop ptxas unrolls as it would the original;
 //  * IV: an integer induction variable, iv.next != at (at = K steps ahead):
 //    one compare per iteration;
 //  * the per-thread work counter (gmem.work.left, starts at the budget, each
@@ -136,16 +138,19 @@ struct Site {
   CmpInst::Predicate ContPred = CmpInst::BAD_ICMP_PREDICATE;
   Value *Bound = nullptr;
   uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
+  bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
 };
 
 /// The latch continues while `IVNext pred N` (N loop-invariant): which
 /// limit the segment may use instead of N (see Builder::checkLatch).
 void matchLimit(Site &S) {
-  // Opt-in (GMEM_CHECKPOINT_LIMIT=1): correct on the H200 (0 mismatches in
-  // 10,098 forced preemptions) but slower overall than the IV form there
-  // (bench/preempt/results/limit-form: geomean +21.9% vs +18.4%).
+  // Default since the strip-mined form (stripMine); GMEM_CHECKPOINT_LIMIT=0
+  // keeps the IV kind. Measured on the H200 (bench/preempt/results/parts/
+  // strip-limit): geomean overhead +14.0% -> +12.1% against the IV kind in
+  // one run; the earlier unsplit Limit kind was slower than IV (+17.1% vs
+  // +13.7%) because ptxas would not unroll a loop whose bound was a phi.
   const char *Env = std::getenv("GMEM_CHECKPOINT_LIMIT");
-  if (!S.IV || !Env || StringRef(Env) != "1")
+  if (!S.IV || (Env && StringRef(Env) == "0"))
     return;
   auto *Br = dyn_cast<BranchInst>(S.Latches.front()->getTerminator());
   if (!Br || !Br->isConditional())
@@ -303,26 +308,40 @@ public:
     return Br->getSuccessor(0) == Header ? Br->getCondition() : B.CreateNot(Br->getCondition());
   }
 
-  /// The Limit of a segment starting at Start, given Ahead = Start + K*Step.
-  static Value *limitFrom(IRBuilder<> &B, const Site &S, Value *Start, Value *Ahead) {
+  /// The Limit of a segment starting at Start: K steps ahead, or the real
+  /// bound itself when that is at most 1.5 K steps away, so that a loop a
+  /// little longer than K runs as one segment instead of K plus a short
+  /// remainder (each segment start costs a check and ptxas's unrolled loop
+  /// its prologue). Continuing on the Limit always implies continuing on
+  /// the real bound, whatever the values (wraps included): a wrong guess
+  /// only moves where the checks fall.
+  static Value *limitFrom(IRBuilder<> &B, const Site &S, Value *Start) {
+    Type *Ty = S.Step->getType();
+    uint64_t KFar = uint64_t(S.K) + S.K / 2;
+    Value *Ahead = B.CreateAdd(Start, B.CreateMul(S.Step, ConstantInt::get(Ty, S.K)));
     switch (S.Form) {
     case LatchForm::MinSigned:
-      return B.CreateBinaryIntrinsic(Intrinsic::smin, S.Bound, Ahead);
     case LatchForm::MinUnsigned:
-      return B.CreateBinaryIntrinsic(Intrinsic::umin, S.Bound, Ahead);
     case LatchForm::MaxSigned:
-      return B.CreateBinaryIntrinsic(Intrinsic::smax, S.Bound, Ahead);
-    case LatchForm::MaxUnsigned:
-      return B.CreateBinaryIntrinsic(Intrinsic::umax, S.Bound, Ahead);
+    case LatchForm::MaxUnsigned: {
+      Intrinsic::ID Nearer = S.Form == LatchForm::MinSigned     ? Intrinsic::smin
+                             : S.Form == LatchForm::MinUnsigned ? Intrinsic::umin
+                             : S.Form == LatchForm::MaxSigned   ? Intrinsic::smax
+                                                                : Intrinsic::umax;
+      Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, ConstantInt::get(Ty, KFar)));
+      Value *Far = B.CreateICmp(S.ContPred, Probe, S.Bound, "gmem.ckpt.far");
+      return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, S.Bound, Ahead), S.Bound);
+    }
     case LatchForm::NeUp:
     case LatchForm::NeDown: {
       // Constant step s: the bound is (Bound - Start) away (modular). If that
-      // exceeds K*|s|, none of the next K values can equal it (j*|s| < K*|s|
-      // < distance, no wrap), so stopping K steps ahead is safe; otherwise
-      // the bound itself comes first.
+      // exceeds 1.5 K*|s|, none of the next K values can equal it (j*|s| <
+      // K*|s| < distance, no wrap), so stopping K steps ahead is safe;
+      // otherwise the bound itself comes first.
       Value *Dist = S.Form == LatchForm::NeUp ? B.CreateSub(S.Bound, Start)
                                               : B.CreateSub(Start, S.Bound);
-      Value *Far = B.CreateICmpUGT(Dist, ConstantInt::get(Dist->getType(), S.KSpan));
+      Value *Far = B.CreateICmpUGT(Dist, ConstantInt::get(Dist->getType(), S.KSpan + S.KSpan / 2),
+                                   "gmem.ckpt.far");
       return B.CreateSelect(Far, Ahead, S.Bound);
     }
     case LatchForm::None:
@@ -466,10 +485,11 @@ public:
   /// Per-thread check on the latch branch back to the header. Kinds, best
   /// first (all leave the loop's real exit test to a new block `sel`, which
   /// tells a real exit from a due check):
-  ///  Limit: the exit compare itself runs against a header phi Limit, the
-  ///    nearer of the real bound and K steps ahead: no extra instruction
-  ///    per iteration. Continuing on the Limit compare implies continuing on
-  ///    the real one, so leaving early only ever means "check now".
+  ///  Limit: the loop is strip-mined (stripMine); the exit compare itself
+  ///    runs against the segment's Limit, the nearer of the real bound and
+  ///    K steps ahead: no extra instruction per iteration. Continuing on the
+  ///    Limit compare implies continuing on the real one, so leaving early
+  ///    only ever means "check now".
   ///  IV: IV.next != Bound (a header phi K steps ahead) joins the exit
   ///    test: one compare per iteration.
   ///  Counter: the work counter, one subtract and one compare.
@@ -509,20 +529,23 @@ public:
       finishCheck(ToHeaderBr, Stop, Header);
       return true;
     }
-    for (PHINode &PN : Header->phis())
-      PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
     IRBuilder<> B(Br);
     Value *Cont; // continue this trip around the loop
-    if (ByLimit || ByIV) {
-      // A header phi per segment of K iterations: Limit or Bound.
+    BasicBlock *Resume = Header; // where a check that does not stop goes
+    if (ByLimit) {
+      Resume = stripMine(S, Latch, CheckEnd);
+      Cont = B.CreateICmp(S.ContPred, S.IVNext, SegLimit, "gmem.cont");
+    } else {
+      for (PHINode &PN : Header->phis())
+        PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
+    }
+    if (ByIV) {
+      // A header phi per segment of K iterations: the bound K steps ahead.
       auto Next = [&](IRBuilder<> &IB, Value *Start) -> Value * {
-        Value *Ahead =
-            IB.CreateAdd(Start, IB.CreateMul(S.Step, ConstantInt::get(S.Step->getType(), S.K)));
-        return ByLimit ? limitFrom(IB, S, Start, Ahead) : Ahead;
+        return IB.CreateAdd(Start, IB.CreateMul(S.Step, ConstantInt::get(S.Step->getType(), S.K)));
       };
-      PHINode *Seg = PHINode::Create(S.IV->getType(), Entries.size() + 2,
-                                     ByLimit ? "gmem.ckpt.limit" : "gmem.ckpt.at",
-                                     Header->begin());
+      PHINode *Seg =
+          PHINode::Create(S.IV->getType(), Entries.size() + 2, "gmem.ckpt.at", Header->begin());
       for (BasicBlock *P : Entries) {
         IRBuilder<> PB(P->getTerminator());
         Seg->addIncoming(Next(PB, S.IV->getIncomingValueForBlock(P)), P);
@@ -530,13 +553,9 @@ public:
       Seg->addIncoming(Seg, Latch);
       IRBuilder<> EB(ToHeaderBr);
       Seg->addIncoming(Next(EB, S.IVNext), CheckEnd);
-      if (ByLimit) {
-        Cont = B.CreateICmp(S.ContPred, S.IVNext, Seg, "gmem.cont");
-      } else {
-        Value *NotDue = B.CreateICmpNE(S.IVNext, Seg, "gmem.not.due");
-        Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
-      }
-    } else {
+      Value *NotDue = B.CreateICmpNE(S.IVNext, Seg, "gmem.not.due");
+      Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
+    } else if (!ByLimit) {
       Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Ctx.WorkLeft),
                                 B.getInt32(uint32_t(S.Weight)));
       B.CreateStore(Left, Ctx.WorkLeft);
@@ -558,14 +577,55 @@ public:
     }
     New->copyMetadata(*Br, {LLVMContext::MD_loop});
     Br->eraseFromParent();
-    finishCheck(ToHeaderBr, Stop, Header);
+    finishCheck(ToHeaderBr, Stop, Resume);
     return true;
+  }
+
+  /// Limit kind: strip-mines the loop. A new block `gmem.ckpt.seg` in front
+  /// of the header starts each segment of at most K iterations: it takes
+  /// over the header's phis from the loop's entries and from the check, and
+  /// computes the segment's Limit once. The header then keeps only two
+  /// incoming edges (the segment start and the latch), so the inner loop
+  /// compares against a value that does not change inside it: a counted
+  /// loop ptxas can unroll as it would the original, where a header phi
+  /// for the limit (the earlier Limit kind) made it give up. Returns the
+  /// segment block; sets SegLimit.
+  BasicBlock *stripMine(const Site &S, BasicBlock *Latch, BasicBlock *CheckEnd) {
+    BasicBlock *Header = S.Header;
+    BasicBlock *Seg = BasicBlock::Create(LC, "gmem.ckpt.seg", &F, Header);
+    SmallVector<BasicBlock *, 4> Entries;
+    for (BasicBlock *P : predecessors(Header))
+      if (P != Latch && P != CheckEnd && !is_contained(Entries, P))
+        Entries.push_back(P);
+    PHINode *IV0 = nullptr;
+    for (PHINode &PN : Header->phis()) {
+      PHINode *Outer = PHINode::Create(PN.getType(), PN.getNumIncomingValues() + 1,
+                                       PN.getName() + ".seg", Seg);
+      for (unsigned I = 0; I < PN.getNumIncomingValues(); ++I)
+        if (PN.getIncomingBlock(I) != Latch)
+          Outer->addIncoming(PN.getIncomingValue(I), PN.getIncomingBlock(I));
+      Outer->addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
+      for (BasicBlock *E : Entries)
+        while (PN.getBasicBlockIndex(E) >= 0) // a switch may enter twice
+          PN.removeIncomingValue(E, /*DeletePHIIfEmpty=*/false);
+      PN.addIncoming(Outer, Seg);
+      if (&PN == S.IV)
+        IV0 = Outer;
+    }
+    for (BasicBlock *E : Entries)
+      E->getTerminator()->replaceSuccessorWith(Header, Seg);
+    IRBuilder<> SB(Seg);
+    SegLimit = limitFrom(SB, S, IV0);
+    SegLimit->setName("gmem.ckpt.limit");
+    SB.CreateBr(Header);
+    return Seg;
   }
 
 private:
   Function &F;
   CloneContext &Ctx;
   LLVMContext &LC;
+  Value *SegLimit = nullptr; ///< set by stripMine
 };
 
 } // namespace
@@ -662,7 +722,8 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       const APInt &Step = cast<ConstantInt>(S.Step)->getValue();
       unsigned Bits = Step.getBitWidth();
       APInt Mag = Step.abs().zext(Bits + 24), Span = Mag * APInt(Bits + 24, S.K);
-      if (Span.getActiveBits() >= Bits - 1 || Span.getActiveBits() > 63)
+      APInt Far = Span + Span.lshr(1); // limitFrom's 1.5 K
+      if (Far.getActiveBits() >= Bits - 1 || Far.getActiveBits() > 63)
         S.Form = LatchForm::None;
       else
         S.KSpan = Span.getZExtValue();
@@ -671,6 +732,13 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
                                    S.K >= (1u << 14))) {
       S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
       S.Form = LatchForm::None;
+    }
+    // An IV or Limit check restarts its count at every entry of the loop, so
+    // in a loop that never runs more than K iterations it can never fire:
+    // leave it out (the enclosing loop counts this one's cost).
+    if (S.IV) {
+      unsigned MaxTrip = SE.getSmallConstantMaxTripCount(S.L);
+      S.NeverDue = MaxTrip && MaxTrip <= S.K;
     }
   }
 
@@ -685,6 +753,10 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       ++Stats.Merged;
       ++Stats.Sites;
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
+      continue;
+    }
+    if (S.NeverDue) {
+      ++Stats.SkippedLoops;
       continue;
     }
     for (BasicBlock *Latch : S.Latches)

@@ -64,7 +64,7 @@ target triple = "amdgcn-amd-amdhsa"
 
 ; Barrier-free grid-stride loop: per-thread check on the latch.
 ; CHECK-LABEL: define amdgpu_kernel void @__gmem_pre__Z8saxpy_gsifPKfPf(
-; CHECK:         %gmem.not.due = icmp ne i32 %i.next, %gmem.ckpt.at
+; CHECK:         %gmem.cont = icmp {{.*}} i32 %i.next, %gmem.ckpt.limit
 ; CHECK:       gmem.ckpt:
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.ctl, align 4
 

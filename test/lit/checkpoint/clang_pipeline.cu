@@ -27,7 +27,7 @@
 // CHECK-DAG:   %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 // CHECK-DAG:   load volatile i32, ptr addrspace(1) %gmem.ctl
 // CHECK-DAG:   call i32 @llvm.nvvm.barrier0.or(
-// CHECK-DAG:   %gmem.ckpt.at = phi
+// CHECK-DAG:   %gmem.ckpt.limit = select
 // CHECK:     !{ptr @__gmem_pre__Z8saxpy_gsifPKfPf, !"kernel", i32 1}
 
 // REPORT:     kernel saxpy_gs(int, float, float const*, float*)  [nvptx]

@@ -3,29 +3,30 @@
 ; a due check; the check (gmem.ckpt) reads the request (volatile) and leaves
 ; through gmem.abort on 2 (the thread counts as aborted at the unified exit:
 ; its CTA gets no done bit).
-;  IV kind (default for loops with an integer induction variable): one extra
-;    compare per iteration, iv.next != `at` (a header phi K steps ahead);
-;    with several IVs, the one the exit test compares (unrolled: niter).
+;  IV kind (GMEM_CHECKPOINT_LIMIT=0, and loops whose exit test no limit
+;    fits): one extra compare per iteration, iv.next != `at` (a header phi
+;    K steps ahead); with several IVs, the one the exit test compares
+;    (unrolled: niter).
 ;  Counter kind (halve: no integer IV): a work counter starts at the budget
 ;    (512), loses the body's cost per iteration, checks below zero.
-;  Limit kind (GMEM_CHECKPOINT_LIMIT=1, opt-in): the exit compare itself
-;    runs against a header phi `limit`, the nearer of the bound and K steps
-;    ahead: no extra instruction per iteration.
+;  Limit kind (default): the loop is strip-mined;
+;    its exit compare runs against the segment's `limit`, the nearer of the
+;    bound and K steps ahead: no extra instruction per iteration.
 ; K = ceil(512 / body cost): scale_gs 22 -> 24, count_ne 5 -> 103,
 ; scan_until 13 -> 40, halve 11 -> 47, unrolled 9 -> 57 (x4 = 228 ahead);
 ; loads/stores cost 8, others 1.
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=1 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=LIMIT
 ; A smaller budget means more frequent checks (K = ceil(64/22) = 3); below a
 ; body's cost, every iteration checks, without any counter or bound.
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_BUDGET=64 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 GMEM_CHECKPOINT_BUDGET=64 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=B64
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_BUDGET=8 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=EVERY
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=1 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s \
 ; RUN:   -o - | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTXLIMIT
 
 ; CHECK: @__gmem_pre_info__Z8scale_gsPfif = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 24]
@@ -33,6 +34,9 @@
 ; CHECK: @__gmem_pre_info__Z10scan_untilPfPi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 40]
 ; CHECK: @__gmem_pre_info__Z5halvePff = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 47]
 ; CHECK: @__gmem_pre_info__Z8unrolledPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 57]
+; No loop checkpoint site (flags 0, 0 sites).
+; CHECK: @__gmem_pre_info__Z5eightPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
+; LIMIT: @__gmem_pre_info__Z5eightPf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0, i32 0, i32 0]
 ; B64: @__gmem_pre_info__Z8scale_gsPfif = {{.*}} [i32 827346247, i32 2, i32 1, i32 1, i32 3]
 ; EVERY: @__gmem_pre_info__Z8scale_gsPfif = {{.*}} [i32 827346247, i32 2, i32 1, i32 1, i32 1]
 
@@ -103,47 +107,62 @@
 ; CHECK:         %gmem.ckpt.at = phi i32 [ 228, %entry ]
 ; CHECK:         %gmem.not.due = icmp ne i32 %niter.next, %gmem.ckpt.at
 
+; The Limit kind strip-mines: gmem.ckpt.seg starts each segment of at most K
+; iterations (from the entry and from a check that did not stop), takes over
+; the header's phis and computes the segment's limit once; the inner loop
+; compares against it and keeps only the segment start and its own latch as
+; predecessors, so the inner loop is a plain counted loop.
 ; LIMIT-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
 ; LIMIT:       entry:
-; LIMIT:         %[[KS:.*]] = mul i32 %stride, 24
-; LIMIT-NEXT:    %[[AHEAD:.*]] = add i32 %i0, %[[KS]]
-; LIMIT-NEXT:    %[[L0:.*]] = call i32 @llvm.smin.i32(i32 %n, i32 %[[AHEAD]])
-; LIMIT-NEXT:    br i1 %c0, label %loop, label %exit
+; LIMIT:         br i1 %c0, label %gmem.ckpt.seg, label %exit
+; LIMIT:       gmem.ckpt.seg:
+; LIMIT-NEXT:    %i.seg = phi i32 [ %i0, %entry ], [ %i.next, %gmem.ckpt ]
+; LIMIT-NEXT:    %[[KS:.*]] = mul i32 %stride, 24
+; LIMIT-NEXT:    %[[AHEAD:.*]] = add i32 %i.seg, %[[KS]]
+; Within 1.5 K (36 strides) of the bound, the segment runs to the bound.
+; LIMIT-NEXT:    %[[KS2:.*]] = mul i32 %stride, 36
+; LIMIT-NEXT:    %[[PROBE:.*]] = add i32 %i.seg, %[[KS2]]
+; LIMIT-NEXT:    %gmem.ckpt.far = icmp slt i32 %[[PROBE]], %n
+; LIMIT-NEXT:    %[[NEAR:.*]] = call i32 @llvm.smin.i32(i32 %n, i32 %[[AHEAD]])
+; LIMIT-NEXT:    %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %[[NEAR]], i32 %n
+; LIMIT-NEXT:    br label %loop
 ; LIMIT:       loop:
-; LIMIT:         %gmem.ckpt.limit = phi i32 [ %[[L0]], %entry ], [ %gmem.ckpt.limit, %loop ], [ %[[L1:.*]], %gmem.ckpt ]
+; LIMIT-NEXT:    %i = phi i32 [ %i.next, %loop ], [ %i.seg, %gmem.ckpt.seg ]
+; LIMIT-NOT:     phi
 ; LIMIT:         %c = icmp slt i32 %i.next, %n
 ; LIMIT-NEXT:    %gmem.cont = icmp slt i32 %i.next, %gmem.ckpt.limit
 ; LIMIT-NEXT:    br i1 %gmem.cont, label %loop, label %gmem.ckpt.sel
 ; LIMIT:       gmem.ckpt:
-; LIMIT:         %[[AHEAD2:.*]] = add i32 %i.next,
-; LIMIT-NEXT:    %[[L1]] = call i32 @llvm.smin.i32(i32 %n, i32 %[[AHEAD2]])
+; LIMIT:         br i1 %{{.*}}, label %gmem.abort, label %gmem.ckpt.seg
 ; LIMIT:       gmem.ckpt.sel:
 ; LIMIT-NEXT:    br i1 %c, label %gmem.ckpt, label %exit
 ; LIMIT-LABEL: define void @__gmem_pre__Z7count_nePfi(
-; LIMIT:       entry:
-; LIMIT:         %[[D0:.*]] = sub i32 %n, 0
-; LIMIT-NEXT:    %[[FAR0:.*]] = icmp ugt i32 %[[D0]], 103
-; LIMIT-NEXT:    %[[M0:.*]] = select i1 %[[FAR0]], i32 103, i32 %n
+; LIMIT:       gmem.ckpt.seg:
+; LIMIT-NEXT:    %k.seg = phi i32 [ 0, %entry ], [ %k.next, %gmem.ckpt ]
+; LIMIT-NEXT:    %x.seg = phi float [ 1.000000e+00, %entry ], [ %x.next, %gmem.ckpt ]
+; LIMIT-NEXT:    %[[A1:.*]] = add i32 %k.seg, 103
+; LIMIT-NEXT:    %[[D1:.*]] = sub i32 %n, %k.seg
+; LIMIT-NEXT:    %gmem.ckpt.far = icmp ugt i32 %[[D1]], 154
+; LIMIT-NEXT:    %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %[[A1]], i32 %n
 ; LIMIT:       loop:
-; LIMIT:         %gmem.ckpt.limit = phi i32 [ %[[M0]], %entry ]
+; LIMIT-NEXT:    %k = phi i32 [ %k.next, %loop ], [ %k.seg, %gmem.ckpt.seg ]
+; LIMIT-NEXT:    %x = phi float [ %x.next, %loop ], [ %x.seg, %gmem.ckpt.seg ]
 ; LIMIT:         %gmem.cont = icmp ne i32 %k.next, %gmem.ckpt.limit
-; LIMIT:       gmem.ckpt:
-; LIMIT:         %[[A1:.*]] = add i32 %k.next, 103
-; LIMIT-NEXT:    %[[D1:.*]] = sub i32 %n, %k.next
-; LIMIT-NEXT:    %[[FAR1:.*]] = icmp ugt i32 %[[D1]], 103
-; LIMIT-NEXT:    select i1 %[[FAR1]], i32 %[[A1]], i32 %n
+; A value used after the loop still comes from its last iteration.
+; LIMIT:       exit:
+; LIMIT-NEXT:    %r = phi float [ 1.000000e+00, %entry ], [ %x.next, %gmem.ckpt.sel ]
 ; The IV kind stays where no limit fits (exit on loaded data).
 ; LIMIT-LABEL: define void @__gmem_pre__Z10scan_untilPfPi(
 ; LIMIT:         %gmem.not.due = icmp ne i32 %i.next, %gmem.ckpt.at
 ; LIMIT-LABEL: define void @__gmem_pre__Z8unrolledPfi(
+; LIMIT:       gmem.ckpt.seg:
+; LIMIT:         %niter.seg = phi i32 [ 0, %entry ], [ %niter.next, %gmem.ckpt ]
+; LIMIT:         %[[U1:.*]] = add i32 %niter.seg, 228
+; LIMIT-NEXT:    %[[UD:.*]] = sub i32 %trips, %niter.seg
+; LIMIT-NEXT:    %gmem.ckpt.far = icmp ugt i32 %[[UD]], 342
+; LIMIT-NEXT:    %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %[[U1]], i32 %trips
 ; LIMIT:       loop:
-; LIMIT:         %gmem.ckpt.limit = phi i32
 ; LIMIT:         %gmem.cont = icmp ne i32 %niter.next, %gmem.ckpt.limit
-; LIMIT:       gmem.ckpt:
-; LIMIT:         %[[U1:.*]] = add i32 %niter.next, 228
-; LIMIT-NEXT:    %[[UD:.*]] = sub i32 %trips, %niter.next
-; LIMIT-NEXT:    %[[UF:.*]] = icmp ugt i32 %[[UD]], 228
-; LIMIT-NEXT:    select i1 %[[UF]], i32 %[[U1]], i32 %trips
 
 ; Budget 8 < body cost: the back edge always goes through the check.
 ; EVERY-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
@@ -282,9 +301,29 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4}
+; Eight iterations at most (SCEV's constant maximum) with K = 47: an IV check
+; restarts at every entry, so it could never fire; the loop gets none.
+define void @_Z5eightPf(ptr %out) {
+entry:
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %x = phi float [ 1.0, %entry ], [ %x.next, %loop ]
+  %x.next = fmul float %x, 1.5
+  %k.next = add i32 %k, 1
+  %c = icmp ult i32 %k.next, 8
+  br i1 %c, label %loop, label %exit
+
+exit:
+  store float %x.next, ptr %out
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
 !0 = !{ptr @_Z8scale_gsPfif, !"kernel", i32 1}
 !1 = !{ptr @_Z7count_nePfi, !"kernel", i32 1}
 !2 = !{ptr @_Z10scan_untilPfPi, !"kernel", i32 1}
 !3 = !{ptr @_Z5halvePff, !"kernel", i32 1}
 !4 = !{ptr @_Z8unrolledPfi, !"kernel", i32 1}
+!5 = !{ptr @_Z5eightPf, !"kernel", i32 1}

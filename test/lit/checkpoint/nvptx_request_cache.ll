@@ -46,7 +46,7 @@
 ; CHECK:       gmem.cache.seen:
 ; CHECK-NEXT:    %gmem.request.seen = phi i32 [ %[[FRESH]], %gmem.cache.refresh ], [ %gmem.request.cached, %gmem.cache.hit ]
 ; CHECK-NEXT:    %[[IS2:.*]] = icmp eq i32 %gmem.request.seen, 2
-; CHECK:         br i1 %[[IS2]], label %gmem.abort, label %loop
+; CHECK:         br i1 %[[IS2]], label %gmem.abort, label %gmem.ckpt.seg
 ; Thread 0 at entry: reads the word, notes the time, initialises the cache;
 ; then the barrier.
 ; CHECK:       gmem.p.read:

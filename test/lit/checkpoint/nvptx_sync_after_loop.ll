@@ -26,7 +26,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       }
 ; CHECK-LABEL: define void @__gmem_pre__Z14sync_then_loopPfi(
 ; CHECK:         call void @llvm.nvvm.barrier0()
-; CHECK:         %gmem.not.due = icmp ne i32 %i.next, %gmem.ckpt.at
+; CHECK:         %gmem.cont = icmp {{.*}} i32 %i.next, %gmem.ckpt.limit
 ; CHECK:       gmem.ckpt:
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.ctl
 ; CHECK:       }
