@@ -43,6 +43,7 @@ struct Item {
   double target_ms = 10, lo = 0.02, hi = 0.6;
   int trials = 0;
   bool verify = false;
+  double accum_cta_us = 20; ///< victim_accum: run time of one virtual CTA
 };
 
 struct Victim {
@@ -161,7 +162,7 @@ std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helper
   double t0 = clone_run();
   double per_iter_ms = t0 / v.iters;
   if (accum) {
-    v.iters = std::max(1, (int)(0.020 / per_iter_ms)); // ~20 us CTAs
+    v.iters = std::max(1, (int)(it.accum_cta_us / 1000.0 / per_iter_ms));
     v.cta_us = 1000.0 * clone_run();
     double waves = std::max(1.0, std::round(it.target_ms / std::max(v.cta_us / 1000.0, 1e-4)));
     v.set_grid((unsigned)std::min(waves * wave, 2.0e9), gpu.sms);
@@ -353,6 +354,15 @@ int run_latency(const PartOptions &o) {
       it.verify = ms <= 1;
       items.push_back(it);
     }
+  // Short virtual CTAs stopped between CTAs only (request 1): what a launch
+  // of a light twin (no loop checks) waits for, the runtime's
+  // GMEM_PREEMPT_LIGHT_US rule.
+  for (double cta_us : {3.0, 5.0}) {
+    Item it{"cta" + std::to_string((int)cta_us) + "us", o.kernels, "victim_accum", "latency", 10.0};
+    it.trials = o.trials;
+    it.accum_cta_us = cta_us;
+    items.push_back(it);
+  }
   for (const std::string &var : o.variants) {
     size_t eq = var.find('=');
     std::string name = var.substr(0, eq), path = var.substr(eq + 1);

@@ -41,8 +41,8 @@ part correctness 90 --manifest "$STAGE/corpus/manifest.txt" --kernels "$STAGE/ke
   --trials "${PREEMPT_TRIALS_CORRECTNESS:-102}" --budget 60
 part overhead 80 --manifest "$STAGE/overhead_manifest.txt" --kernels "$STAGE/kernels.ptx" \
   --budget 55
-part latency 110 --kernels "$STAGE/kernels.ptx" --variant "b256=$STAGE/kernels_b256.ptx" \
-  --variant "b1024=$STAGE/kernels_b1024.ptx" --trials "${PREEMPT_TRIALS_LATENCY:-1000}" --budget 95
+part latency 140 --kernels "$STAGE/kernels.ptx" --variant "b256=$STAGE/kernels_b256.ptx" \
+  --variant "b1024=$STAGE/kernels_b1024.ptx" --trials "${PREEMPT_TRIALS_LATENCY:-1000}" --budget 120
 if command -v python3 >/dev/null; then
   python3 bench/preempt/summarize.py "$OUT" --out "$OUT/RESULTS.md" 2>&1 | tail -40 | tee -a "$LOG"
 fi

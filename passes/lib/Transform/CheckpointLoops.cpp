@@ -111,10 +111,88 @@ unsigned instructionCost(const Instruction &I) {
   }
 }
 
+/// Most iterations per entry of a loop whose single latch continues while
+/// a header phi x, doubled or halved each iteration, has not crossed a bound
+/// whose range SCEV knows: `for (o = 1; o < blockDim.x; o <<= 1)` (at most
+/// 10 with blockDim.x <= 1024), `for (s = blockDim.x / 2; s > 0; s >>= 1)`.
+/// SCEV has no multiplicative recurrences, so it says "unknown" or the bit
+/// width for these tree loops of reductions and scans. 0 = no bound.
+unsigned geometricTripBound(Loop *L, ScalarEvolution &SE) {
+  BasicBlock *Latch = L->getLoopLatch();
+  BasicBlock *Pre = L->getLoopPredecessor(); // need not be a dedicated preheader
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || !Pre)
+    return 0;
+  CmpInst::Predicate P = Cmp->getPredicate();
+  if (Br->getSuccessor(0) != L->getHeader())
+    P = CmpInst::getInversePredicate(P); // P: the loop continues while P holds
+  Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+  if (!L->isLoopInvariant(B)) {
+    std::swap(X, B);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  if (!L->isLoopInvariant(B))
+    return 0;
+  // X is the phi's next value, or the phi itself (one more iteration).
+  auto *Phi = dyn_cast<PHINode>(X);
+  unsigned Extra = Phi ? 1 : 0;
+  if (!Phi)
+    if (auto *Op = dyn_cast<BinaryOperator>(X))
+      Phi = dyn_cast<PHINode>(Op->getOperand(0));
+  if (!Phi || Phi->getParent() != L->getHeader() || Phi->getNumIncomingValues() != 2 ||
+      !Phi->getType()->isIntegerTy())
+    return 0;
+  auto *Step = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
+  auto *C = Step ? dyn_cast<ConstantInt>(Step->getOperand(1)) : nullptr;
+  if (!C || Step->getOperand(0) != Phi || (!Extra && X != Step))
+    return 0;
+  unsigned Bits = Phi->getType()->getIntegerBitWidth();
+  ConstantRange Start = SE.getUnsignedRange(SE.getSCEV(Phi->getIncomingValueForBlock(Pre)));
+  unsigned StartBits = Start.getUnsignedMax().getActiveBits();
+  unsigned Op = Step->getOpcode();
+  unsigned Growth = Op == Instruction::Shl   ? unsigned(C->getLimitedValue(Bits))
+                    : Op == Instruction::Mul ? (C->getValue().ugt(1) ? C->getValue().getActiveBits() : 0)
+                                             : 0;
+  if (Growth && Growth < Bits && (P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_SLT) &&
+      !Start.getUnsignedMin().isZero()) {
+    // x >= 1 at least doubles every iteration; x before a step is the start
+    // or below the bound, so with both small no step wraps or turns
+    // negative, and x.next reaches the bound within its bit count.
+    APInt BMax = SE.getUnsignedRange(SE.getSCEV(B)).getUnsignedMax();
+    if (std::max(BMax.getActiveBits(), StartBits) + Growth + 1 >= Bits)
+      return 0;
+    // After j iterations x >= 2^j, so x >= BMax after ceil(log2(BMax)).
+    unsigned CeilLog2 = BMax.ugt(1) ? (BMax - 1).getActiveBits() : 0;
+    return std::max(CeilLog2, 1u) + Extra;
+  }
+  bool Shrinks = (Op == Instruction::LShr && !C->isZero() && C->getValue().ult(Bits)) ||
+                 (Op == Instruction::UDiv && C->getValue().ugt(1));
+  // Continues while x is above a floor that 0 is below: x >u B, x >=u B
+  // with B >= 1, x != 0. (x != B for another B could step over B forever.)
+  auto *CB = dyn_cast<ConstantInt>(B);
+  bool AboveFloor = P == CmpInst::ICMP_UGT ||
+                    (P == CmpInst::ICMP_UGE && CB && !CB->isZero()) ||
+                    (P == CmpInst::ICMP_NE && CB && CB->isZero());
+  if (Shrinks && AboveFloor)
+    return std::max(StartBits, 1u) + Extra; // x at least halves until 0
+  return 0;
+}
+
+/// Most iterations per entry: SCEV's constant maximum or the geometric
+/// bound above; 0 = unknown.
+unsigned maxTripCount(Loop *L, ScalarEvolution &SE) {
+  unsigned T = SE.getSmallConstantMaxTripCount(L);
+  unsigned G = geometricTripBound(L, SE);
+  if (!T || (G && G < T))
+    T = G;
+  return T;
+}
+
 unsigned tripEstimate(Loop *L, ScalarEvolution &SE) {
   unsigned T = SE.getSmallConstantTripCount(L);
   if (!T)
-    T = SE.getSmallConstantMaxTripCount(L);
+    T = maxTripCount(L, SE);
   if (!T)
     return 16; // unknown: a modest guess, the loop's own check bounds it if it has one
   return std::min(T, 4096u);
@@ -699,10 +777,12 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       findInduction(S);
       matchLimit(S);
     }
-  DenseSet<const Loop *> Counting;
-  for (Site &S : Sites)
+  DenseSet<const Loop *> Counting, SiteLoops;
+  for (Site &S : Sites) {
+    SiteLoops.insert(S.L);
     if (S.Barrier || !S.IV)
       Counting.insert(S.L);
+  }
   std::function<uint64_t(Loop *)> OwnCost = [&](Loop *L) -> uint64_t {
     uint64_t C = 0;
     for (BasicBlock *BB : L->blocks())
@@ -735,16 +815,30 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     }
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
-    // leave it out (the enclosing loop counts this one's cost).
+    // leave it out (the enclosing loop counts this one's cost). A loop
+    // whose every entry costs at most the budget (a reduction or scan tree
+    // over blockDim) needs no check of its own either, provided whatever
+    // encloses it checks: the clone's loop over virtual CTAs, or an
+    // enclosing site, which then counts it. (Sites come innermost first, so
+    // this loop's subloops are decided when its weight is taken.)
+    unsigned MaxTrip = maxTripCount(S.L, SE);
     if (S.IV) {
-      unsigned MaxTrip = SE.getSmallConstantMaxTripCount(S.L);
       S.NeverDue = MaxTrip && MaxTrip <= S.K;
+    } else if (MaxTrip && uint64_t(MaxTrip) * S.Weight <= Ctx.Budget) {
+      Loop *Parent = S.L->getParentLoop();
+      S.NeverDue = !Parent || SiteLoops.count(Parent);
     }
+    if (S.NeverDue)
+      Counting.erase(S.L);
   }
 
   Builder B(F, Ctx);
   for (Site &S : Sites) {
     unsigned K = S.K;
+    if (S.NeverDue) {
+      ++Stats.SkippedLoops;
+      continue;
+    }
     if (S.Barrier) {
       if (Ctx.Arch == GpuArch::NVPTX)
         B.joinBarrierNVPTX(S.Barrier, S.Header, S.Weight);
@@ -753,10 +847,6 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       ++Stats.Merged;
       ++Stats.Sites;
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
-      continue;
-    }
-    if (S.NeverDue) {
-      ++Stats.SkippedLoops;
       continue;
     }
     for (BasicBlock *Latch : S.Latches)
