@@ -2,7 +2,9 @@
 //
 // CheckpointInserter.cpp builds the clone and its entry checkpoint;
 // CheckpointSync.cpp says which instructions synchronise threads;
-// CheckpointLoops.cpp places and builds the loop checkpoints;
+// CheckpointLoops.cpp places the loop checkpoints and builds latch checks;
+// CheckpointBarriers.cpp builds the ones joined to a barrier;
+// CheckpointLoopCost.cpp is the cost model that spaces them;
 // CheckpointIR.cpp holds the IR pieces they share.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +21,11 @@
 
 #include <string>
 #include <utility>
+
+namespace llvm {
+class Loop;
+class ScalarEvolution;
+} // namespace llvm
 
 namespace gmem::ckpt {
 
@@ -94,6 +101,20 @@ struct LoopCheckpointStats {
 /// a barrier that runs every iteration becomes the check (CTA-uniform), else
 /// a per-thread check on the latch where no synchronisation can follow.
 LoopCheckpointStats insertLoopCheckpoints(llvm::Function &Clone, CloneContext &Ctx);
+
+/// Makes the CTA barrier \p Bar, which runs in every iteration of the loop
+/// headed by \p Header, the loop's checkpoint (CheckpointBarriers.cpp);
+/// \p Weight is the iteration's cost.
+void joinBarrier(llvm::Function &Clone, CloneContext &Ctx, llvm::CallInst *Bar,
+                 llvm::BasicBlock *Header, uint64_t Weight);
+
+/// The cost model (CheckpointLoopCost.cpp). Rough time of one instruction
+/// for one thread in "simple ALU op" units.
+unsigned instructionCost(const llvm::Instruction &I);
+/// Most iterations per entry of \p L, 0 when unknown.
+unsigned maxTripCount(llvm::Loop *L, llvm::ScalarEvolution &SE);
+/// Iterations per entry to count a subloop's cost with (16 when unknown).
+unsigned tripEstimate(llvm::Loop *L, llvm::ScalarEvolution &SE);
 
 /// Why K's clone cannot loop over virtual CTAs (CheckpointPersistent.cpp),
 /// or "" when it can. Sync is K's summary.

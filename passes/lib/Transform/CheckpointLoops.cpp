@@ -40,9 +40,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -55,148 +53,6 @@ using namespace llvm;
 namespace gmem::ckpt {
 
 namespace {
-
-/// Rough time of one instruction for one thread, in "simple ALU op" units.
-/// Memory that may miss the L1 dominates loop time; shared/local is cheap.
-unsigned instructionCost(const Instruction &I) {
-  if (isa<PHINode>(I) || isa<BitCastInst>(I) || isa<DbgInfoIntrinsic>(I) ||
-      I.isLifetimeStartOrEnd())
-    return 0;
-  auto Mem = [](unsigned AS) { return AS == 3 || AS == 5 ? 2u : 8u; };
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    return Mem(LI->getPointerAddressSpace());
-  if (auto *SI = dyn_cast<StoreInst>(&I))
-    return Mem(SI->getPointerAddressSpace());
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    return Mem(RMW->getPointerAddressSpace()) * 2;
-  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-    return Mem(CX->getPointerAddressSpace()) * 2;
-  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    if (II->isAssumeLikeIntrinsic())
-      return 0;
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::memcpy:
-    case Intrinsic::memmove:
-    case Intrinsic::memset:
-      return 32;
-    case Intrinsic::sqrt:
-    case Intrinsic::exp:
-    case Intrinsic::exp2:
-    case Intrinsic::log:
-    case Intrinsic::log2:
-    case Intrinsic::sin:
-    case Intrinsic::cos:
-    case Intrinsic::pow:
-      return 4;
-    default:
-      break;
-    }
-    StringRef N = II->getCalledFunction()->getName();
-    if (N.contains("barrier") || N.contains(".bar."))
-      return 8;
-    return 1;
-  }
-  if (isa<CallBase>(I))
-    return 20;
-  switch (I.getOpcode()) {
-  case Instruction::FDiv:
-  case Instruction::FRem:
-  case Instruction::SDiv:
-  case Instruction::UDiv:
-  case Instruction::SRem:
-  case Instruction::URem:
-    return 4;
-  default:
-    return 1;
-  }
-}
-
-/// Most iterations per entry of a loop whose single latch continues while
-/// a header phi x, doubled or halved each iteration, has not crossed a bound
-/// whose range SCEV knows: `for (o = 1; o < blockDim.x; o <<= 1)` (at most
-/// 10 with blockDim.x <= 1024), `for (s = blockDim.x / 2; s > 0; s >>= 1)`.
-/// SCEV has no multiplicative recurrences, so it says "unknown" or the bit
-/// width for these tree loops of reductions and scans. 0 = no bound.
-unsigned geometricTripBound(Loop *L, ScalarEvolution &SE) {
-  BasicBlock *Latch = L->getLoopLatch();
-  BasicBlock *Pre = L->getLoopPredecessor(); // need not be a dedicated preheader
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
-  if (!Cmp || !Pre)
-    return 0;
-  CmpInst::Predicate P = Cmp->getPredicate();
-  if (Br->getSuccessor(0) != L->getHeader())
-    P = CmpInst::getInversePredicate(P); // P: the loop continues while P holds
-  Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-  if (!L->isLoopInvariant(B)) {
-    std::swap(X, B);
-    P = CmpInst::getSwappedPredicate(P);
-  }
-  if (!L->isLoopInvariant(B))
-    return 0;
-  // X is the phi's next value, or the phi itself (one more iteration).
-  auto *Phi = dyn_cast<PHINode>(X);
-  unsigned Extra = Phi ? 1 : 0;
-  if (!Phi)
-    if (auto *Op = dyn_cast<BinaryOperator>(X))
-      Phi = dyn_cast<PHINode>(Op->getOperand(0));
-  if (!Phi || Phi->getParent() != L->getHeader() || Phi->getNumIncomingValues() != 2 ||
-      !Phi->getType()->isIntegerTy())
-    return 0;
-  auto *Step = dyn_cast<BinaryOperator>(Phi->getIncomingValueForBlock(Latch));
-  auto *C = Step ? dyn_cast<ConstantInt>(Step->getOperand(1)) : nullptr;
-  if (!C || Step->getOperand(0) != Phi || (!Extra && X != Step))
-    return 0;
-  unsigned Bits = Phi->getType()->getIntegerBitWidth();
-  ConstantRange Start = SE.getUnsignedRange(SE.getSCEV(Phi->getIncomingValueForBlock(Pre)));
-  unsigned StartBits = Start.getUnsignedMax().getActiveBits();
-  unsigned Op = Step->getOpcode();
-  unsigned Growth = Op == Instruction::Shl   ? unsigned(C->getLimitedValue(Bits))
-                    : Op == Instruction::Mul ? (C->getValue().ugt(1) ? C->getValue().getActiveBits() : 0)
-                                             : 0;
-  if (Growth && Growth < Bits && (P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_SLT) &&
-      !Start.getUnsignedMin().isZero()) {
-    // x >= 1 at least doubles every iteration; x before a step is the start
-    // or below the bound, so with both small no step wraps or turns
-    // negative, and x.next reaches the bound within its bit count.
-    APInt BMax = SE.getUnsignedRange(SE.getSCEV(B)).getUnsignedMax();
-    if (std::max(BMax.getActiveBits(), StartBits) + Growth + 1 >= Bits)
-      return 0;
-    // After j iterations x >= 2^j, so x >= BMax after ceil(log2(BMax)).
-    unsigned CeilLog2 = BMax.ugt(1) ? (BMax - 1).getActiveBits() : 0;
-    return std::max(CeilLog2, 1u) + Extra;
-  }
-  bool Shrinks = (Op == Instruction::LShr && !C->isZero() && C->getValue().ult(Bits)) ||
-                 (Op == Instruction::UDiv && C->getValue().ugt(1));
-  // Continues while x is above a floor that 0 is below: x >u B, x >=u B
-  // with B >= 1, x != 0. (x != B for another B could step over B forever.)
-  auto *CB = dyn_cast<ConstantInt>(B);
-  bool AboveFloor = P == CmpInst::ICMP_UGT ||
-                    (P == CmpInst::ICMP_UGE && CB && !CB->isZero()) ||
-                    (P == CmpInst::ICMP_NE && CB && CB->isZero());
-  if (Shrinks && AboveFloor)
-    return std::max(StartBits, 1u) + Extra; // x at least halves until 0
-  return 0;
-}
-
-/// Most iterations per entry: SCEV's constant maximum or the geometric
-/// bound above; 0 = unknown.
-unsigned maxTripCount(Loop *L, ScalarEvolution &SE) {
-  unsigned T = SE.getSmallConstantMaxTripCount(L);
-  unsigned G = geometricTripBound(L, SE);
-  if (!T || (G && G < T))
-    T = G;
-  return T;
-}
-
-unsigned tripEstimate(Loop *L, ScalarEvolution &SE) {
-  unsigned T = SE.getSmallConstantTripCount(L);
-  if (!T)
-    T = maxTripCount(L, SE);
-  if (!T)
-    return 16; // unknown: a modest guess, the loop's own check bounds it if it has one
-  return std::min(T, 4096u);
-}
 
 enum class LatchForm { None, MinSigned, MinUnsigned, MaxSigned, MaxUnsigned, NeUp, NeDown };
 
@@ -320,60 +176,9 @@ void findInduction(Site &S) {
   }
 }
 
-/// How a joined NVPTX barrier decides: due iterations reduce, the others
-/// keep the plain barrier (default), or, with GMEM_CHECKPOINT_JOIN=flag, the
-/// plain barrier always plus a shared stop word. Measured on the H200
-/// (bench/preempt/results/parts/cache-v2): flag took scan from +145% to
-/// +104% but gemm_tiled16 from +18% to +23%, geomean -0.35 points; reducing
-/// on every iteration took bitonic sort from +152% to +209%.
-enum class JoinForm { Diamond, Flag };
-
-JoinForm joinFormFromEnv() {
-  const char *V = std::getenv("GMEM_CHECKPOINT_JOIN");
-  return V && StringRef(V) == "flag" ? JoinForm::Flag : JoinForm::Diamond;
-}
-
 class Builder {
 public:
   Builder(Function &F, CloneContext &Ctx) : F(F), Ctx(Ctx), LC(F.getContext()) {}
-
-  /// i1 "this thread saw request == 2", available right before \p Before;
-  /// decreases the work counter and reads the request only when it runs out.
-  Value *wantStop(Instruction *Before, uint64_t Weight) {
-    if (Weight >= Ctx.Budget)
-      return emitRequestTest(Before, Ctx, /*NonZero=*/false);
-    IRBuilder<> B(Before);
-    Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Ctx.WorkLeft),
-                              B.getInt32(uint32_t(Weight)));
-    Value *Due = B.CreateICmpSLT(Left, B.getInt32(0), "gmem.due");
-    B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), Left), Ctx.WorkLeft);
-    return requestTestIf(Due, Before);
-  }
-
-  /// i1 "request == 2" read only where \p Cond holds (false elsewhere),
-  /// available right before \p Before.
-  Value *requestTestIf(Value *Cond, Instruction *Before) {
-    BasicBlock *Head = Before->getParent();
-    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Cond, Before, false);
-    Value *Mine = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
-    PHINode *P = PHINode::Create(Type::getInt1Ty(LC), 2, "gmem.stop.mine", Before->getIterator());
-    P->addIncoming(Mine, ThenTerm->getParent());
-    P->addIncoming(ConstantInt::getFalse(LC), Head);
-    return P;
-  }
-
-  /// Where a joined barrier's request read goes: the top of the iteration,
-  /// so that its latency overlaps the iteration's work instead of stalling
-  /// the whole CTA at the barrier. The header dominates the barrier.
-  static Instruction *earlyPoint(BasicBlock *Header) { return &*Header->getFirstInsertionPt(); }
-
-  /// Branches to the abort block when \p Stop (an instruction) is true.
-  void abortIf(Instruction *Stop) {
-    BasicBlock *Tail = SplitBlock(Stop->getParent(), Stop->getNextNode());
-    Instruction *Br = Stop->getParent()->getTerminator();
-    BranchInst::Create(Ctx.AbortBlock, Tail, Stop, Br->getIterator());
-    Br->eraseFromParent();
-  }
 
   /// The check's last block: stop (abort) or back to the header.
   void finishCheck(BranchInst *ToHeaderBr, Value *Stop, BasicBlock *Header) {
@@ -426,138 +231,6 @@ public:
       break;
     }
     return S.Bound;
-  }
-
-  /// A joined NVPTX barrier. Only iterations that are due for a check use
-  /// `bar.red.or` (measured slower than a plain barrier in barrier-bound
-  /// loops such as a bitonic sort); the others keep the original barrier.
-  /// Which iteration is due comes from a counter of this site alone, so it
-  /// is the same in every thread of the CTA (each runs the barrier equally
-  /// often) and the choice between the two barriers is uniform. Only thread
-  /// 0 reads the request: the reduction decides for everyone.
-  void joinBarrierNVPTX(CallInst *Bar, BasicBlock *Header, uint64_t Weight) {
-    Instruction *Early = earlyPoint(Header);
-    Value *Due = nullptr;
-    if (Weight < Ctx.Budget) {
-      BasicBlock &Entry = F.getEntryBlock();
-      IRBuilder<> EB(Entry.getTerminator());
-      const DataLayout &DL = F.getParent()->getDataLayout();
-      AllocaInst *Left =
-          EB.CreateAlloca(EB.getInt32Ty(), DL.getAllocaAddrSpace(), nullptr, "gmem.site.left");
-      EB.CreateStore(EB.getInt32(int32_t(Ctx.Budget)), Left);
-      Ctx.SiteCounters.push_back(Left);
-      IRBuilder<> B(Early);
-      Value *L = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Left), B.getInt32(uint32_t(Weight)));
-      Due = B.CreateICmpSLT(L, B.getInt32(0), "gmem.site.due");
-      B.CreateStore(B.CreateSelect(Due, B.getInt32(int32_t(Ctx.Budget)), L), Left);
-    }
-    // Thread 0, when due, reads the request at the top of the iteration.
-    Value *Lead = Ctx.Tid0;
-    if (Due)
-      Lead = IRBuilder<>(Early).CreateAnd(Due, Lead);
-    JoinForm Form = joinFormFromEnv();
-    if (Form == JoinForm::Flag) {
-      joinBarrierFlag(Bar, Early, Lead);
-      return;
-    }
-    Value *Mine = requestTestIf(Lead, Early);
-    BasicBlock *Plain = nullptr, *Join = nullptr;
-    if (Due) {
-      // due ? reduce : the original barrier
-      BasicBlock *BB = Bar->getParent();
-      Join = SplitBlock(BB, Bar->getNextNode(), (DominatorTree *)nullptr, nullptr, nullptr, "gmem.site.join");
-      Plain = SplitBlock(BB, Bar, (DominatorTree *)nullptr, nullptr, nullptr, "gmem.site.plain"); // holds Bar
-      BasicBlock *Red = BasicBlock::Create(LC, "gmem.site.red", &F, Plain);
-      BB->getTerminator()->eraseFromParent();
-      BranchInst::Create(Red, Plain, Due, BB);
-      BranchInst::Create(Join, Red);
-      Bar->moveBefore(Red->getTerminator());
-      // Plain gets its own copy of the original barrier.
-      Instruction *Copy = Bar->clone();
-      Copy->insertBefore(Plain->getTerminator());
-    }
-    IRBuilder<> B(Bar);
-    Value *Reduced;
-    if (Bar->getIntrinsicID() == Intrinsic::nvvm_barrier0) {
-      Reduced = barrierOr(B, Mine);
-    } else {
-      // barrier.sync 0 is the non-.aligned barrier (threads of a warp may
-      // arrive at different instructions); keep that with barrier.red.
-      auto *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
-      InlineAsm *Asm = InlineAsm::get(
-          Ty,
-          "{\n\t.reg .pred %gmp<2>;\n\tsetp.ne.u32 %gmp0, $1, 0;\n\t"
-          "barrier.red.or.pred %gmp1, 0, %gmp0;\n\tselp.u32 $0, 1, 0, %gmp1;\n\t}",
-          "=r,r,~{memory}", /*hasSideEffects=*/true);
-      CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
-      R->addFnAttr(Attribute::Convergent);
-      Reduced = B.CreateICmpNE(R, B.getInt32(0), "gmem.stop");
-    }
-    Bar->eraseFromParent();
-    Instruction *Stop = cast<Instruction>(Reduced);
-    if (Due) {
-      IRBuilder<> JB(&*Join->getFirstInsertionPt());
-      PHINode *P = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.cta.stop");
-      P->addIncoming(Reduced, cast<Instruction>(Reduced)->getParent());
-      P->addIncoming(JB.getFalse(), Plain);
-      Stop = P;
-    }
-    abortIf(Stop);
-  }
-
-  /// Flag form: the original barrier stays; thread 0, when due, writes
-  /// "request == 2" to a shared stop word before it and every thread reads
-  /// the word after it. Two words alternate by barrier instance (a parity
-  /// every thread toggles alike), so that thread 0 writing for instance n+2
-  /// cannot be seen by a thread still after instance n: it has to pass
-  /// instance n+1 first, which waits for everyone.
-  void joinBarrierFlag(CallInst *Bar, Instruction *Early, Value *Lead) {
-    IRBuilder<> B(Early);
-    if (!Ctx.StopWords)
-      Ctx.StopWords = createSharedPair(*F.getParent(), F, "__gmem_stop_");
-    if (!Ctx.Parity) {
-      IRBuilder<> EB(F.getEntryBlock().getTerminator());
-      const DataLayout &DL = F.getParent()->getDataLayout();
-      Ctx.Parity =
-          EB.CreateAlloca(EB.getInt32Ty(), DL.getAllocaAddrSpace(), nullptr, "gmem.parity");
-      EB.CreateStore(EB.getInt32(0), Ctx.Parity); // promoted with the clone's slots
-    }
-    Value *Par = B.CreateLoad(B.getInt32Ty(), Ctx.Parity);
-    B.CreateStore(B.CreateXor(Par, B.getInt32(1)), Ctx.Parity);
-    Value *Word = B.CreateInBoundsGEP(Ctx.StopWords->getValueType(), Ctx.StopWords,
-                                      {B.getInt32(0), Par}, "gmem.stop.word");
-    Instruction *ThenTerm = SplitBlockAndInsertIfThen(Lead, Early, false);
-    IRBuilder<> TB(ThenTerm);
-    Value *Mine = emitRequestTest(ThenTerm, Ctx, /*NonZero=*/false);
-    TB.SetInsertPoint(ThenTerm);
-    TB.CreateAlignedStore(TB.CreateZExt(Mine, TB.getInt32Ty()), Word, Align(4), true);
-    IRBuilder<> AB(Bar->getNextNode());
-    Value *V = AB.CreateAlignedLoad(AB.getInt32Ty(), Word, Align(4), true, "gmem.stop.seen");
-    abortIf(cast<Instruction>(AB.CreateICmpNE(V, AB.getInt32(0), "gmem.stop")));
-  }
-
-  void joinBarrierAMDGPU(CallInst *Bar, BasicBlock *Header, uint64_t Weight) {
-    IRBuilder<> B(Bar);
-    // Alternate two stop words, so that a word set for barrier instance n+1
-    // cannot be read by a slow thread still after instance n. A word is only
-    // ever set to 1, and then every thread leaves at that instance.
-    Value *Par = B.CreateLoad(B.getInt32Ty(), Ctx.Parity);
-    B.CreateStore(B.CreateXor(Par, B.getInt32(1)), Ctx.Parity);
-    Type *StateTy = Ctx.CtaState->getValueType();
-    Value *Word = B.CreateInBoundsGEP(
-        StateTy, Ctx.CtaState, {B.getInt32(0), B.CreateAdd(Par, B.getInt32(LoopStop0))},
-        "gmem.stop.word");
-    Value *Mine = wantStop(earlyPoint(Header), Weight);
-    Instruction *SetTerm = SplitBlockAndInsertIfThen(Mine, Bar, false);
-    IRBuilder<> SB(SetTerm);
-    SB.CreateAlignedStore(SB.getInt32(1), Word, Align(4));
-    IRBuilder<> BB(Bar);
-    SyncScope::ID WG = LC.getOrInsertSyncScopeID("workgroup");
-    BB.CreateFence(AtomicOrdering::Release, WG);
-    BB.SetInsertPoint(Bar->getNextNode());
-    BB.CreateFence(AtomicOrdering::Acquire, WG);
-    Value *V = BB.CreateAlignedLoad(BB.getInt32Ty(), Word, Align(4));
-    abortIf(cast<Instruction>(BB.CreateICmpNE(V, BB.getInt32(0), "gmem.stop")));
   }
 
   /// Per-thread check on the latch branch back to the header. Kinds, best
@@ -840,10 +513,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       continue;
     }
     if (S.Barrier) {
-      if (Ctx.Arch == GpuArch::NVPTX)
-        B.joinBarrierNVPTX(S.Barrier, S.Header, S.Weight);
-      else
-        B.joinBarrierAMDGPU(S.Barrier, S.Header, S.Weight);
+      joinBarrier(F, Ctx, S.Barrier, S.Header, S.Weight);
       ++Stats.Merged;
       ++Stats.Sites;
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
