@@ -47,6 +47,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -284,8 +285,9 @@ public:
     Value *Cont; // continue this trip around the loop
     BasicBlock *Resume = Header; // where a check that does not stop goes
     if (ByLimit) {
-      Resume = stripMine(S, Latch, CheckEnd);
-      Cont = B.CreateICmp(S.ContPred, S.IVNext, SegLimit, "gmem.cont");
+      Value *Limit;
+      std::tie(Resume, Limit) = stripMine(S, Entries, Latch, CheckEnd);
+      Cont = B.CreateICmp(S.ContPred, S.IVNext, Limit, "gmem.cont");
     } else {
       for (PHINode &PN : Header->phis())
         PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
@@ -340,14 +342,12 @@ public:
   /// compares against a value that does not change inside it: a counted
   /// loop ptxas can unroll as it would the original, where a header phi
   /// for the limit (the earlier Limit kind) made it give up. Returns the
-  /// segment block; sets SegLimit.
-  BasicBlock *stripMine(const Site &S, BasicBlock *Latch, BasicBlock *CheckEnd) {
+  /// segment block and the segment's Limit. \p Entries: the header's
+  /// predecessors outside the loop (one per edge).
+  std::pair<BasicBlock *, Value *> stripMine(const Site &S, ArrayRef<BasicBlock *> Entries,
+                                             BasicBlock *Latch, BasicBlock *CheckEnd) {
     BasicBlock *Header = S.Header;
     BasicBlock *Seg = BasicBlock::Create(LC, "gmem.ckpt.seg", &F, Header);
-    SmallVector<BasicBlock *, 4> Entries;
-    for (BasicBlock *P : predecessors(Header))
-      if (P != Latch && P != CheckEnd && !is_contained(Entries, P))
-        Entries.push_back(P);
     PHINode *IV0 = nullptr;
     for (PHINode &PN : Header->phis()) {
       PHINode *Outer = PHINode::Create(PN.getType(), PN.getNumIncomingValues() + 1,
@@ -366,17 +366,16 @@ public:
     for (BasicBlock *E : Entries)
       E->getTerminator()->replaceSuccessorWith(Header, Seg);
     IRBuilder<> SB(Seg);
-    SegLimit = limitFrom(SB, S, IV0);
-    SegLimit->setName("gmem.ckpt.limit");
+    Value *Limit = limitFrom(SB, S, IV0);
+    Limit->setName("gmem.ckpt.limit");
     SB.CreateBr(Header);
-    return Seg;
+    return {Seg, Limit};
   }
 
 private:
   Function &F;
   CloneContext &Ctx;
   LLVMContext &LC;
-  Value *SegLimit = nullptr; ///< set by stripMine
 };
 
 } // namespace
