@@ -11,19 +11,13 @@
 # each (default 1000). One JSON line per run in $OUT/ab.jsonl, labels
 # <config>@<lib> (@<bin> when only the binaries vary, @<lib>:<bin> when both
 # do); table: launch_path_table.py.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
-S=.stage/colocation
-OUT="${OUT:-$S/out}"
-mkdir -p "$OUT"
-J="$OUT/ab.jsonl"
-: > "$J"
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+diag_begin ab
 LIBS=${LIBS:-libgmemrt.so libgmemrt_new.so}
 BINS=${BINS:-colocation_pass}
-C=(--requests "${REQUESTS:-1000}" --period-us 2000)
 declare -A ITERS
 for B in $BINS; do
-  ITERS[$B]=$(timeout 60 $S/bin/$B --calibrate --be-ms 25) || exit 1
+  ITERS[$B]=$(calibrate $S/bin/$B) || exit 1
 done
 set -- $LIBS; NL=$#
 set -- $BINS; NB=$#

@@ -9,18 +9,11 @@
 #   decide-nomemo  same, GMEM_MEMO=0
 #   sched        libgmemrt, chain stream real-time (--gmem)
 #   colo         --gmem beside idempotent training
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
-S=.stage/colocation
-OUT="${OUT:-$S/out}"
-mkdir -p "$OUT"
-J="$OUT/launch_path.jsonl"
-: > "$J"
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+diag_begin launch_path
 LIB="$PWD/$S/lib/${LIBNAME:-libgmemrt.so}"
 B=$S/bin/colocation_pass
-N="${REQUESTS:-1000}"
-C=(--requests "$N" --period-us 2000)
-ITERS=$(timeout 60 $B --calibrate --be-ms 25) || exit 1
+ITERS=$(calibrate $B) || exit 1
 for R in $(seq 1 "${ROUNDS:-2}"); do
   timeout 60 $B --mode alone "${C[@]}" --label plain --out "$J" >/dev/null
   timeout 60 env LD_PRELOAD="$LIB" GMEM_DISABLE=1 $B --mode alone "${C[@]}" --label hooks --out "$J" >/dev/null
