@@ -165,20 +165,6 @@ int self_test() {
     EXPECT(ctl_work_done(q, 6, 100, 2) == 100);
     uint32_t z[6] = {0, 0, 0, 0, 0, 0};
     EXPECT(ctl_work_done(z, 6, 100, 2) == 0);
-    // Balanced tail of 25%: tickets 75..99 are claimed. CTA 0 ran its 38
-    // static ones and claimed 80 (held in its resume word, not started);
-    // CTA 1 ran 1..9 (5). Six claims (75..80): five done.
-    EXPECT(tail_static_end(100, 2, 25) == 75);
-    EXPECT(tail_static_end(3, 2, 90) == 2); // at least P
-    EXPECT(tail_static_end(2, 4, 50) == 2); // at most the total
-    uint32_t b[6] = {1, 6, 0, 81, 0, 12};
-    EXPECT(ctl_work_done(b, 6, 100, 2, 25) == 38 + 5 + 5);
-    // The same with claimed ticket 79 to be redone by CTA 1.
-    uint32_t r[6] = {2, 6, 0, 81, 80, 12};
-    EXPECT(ctl_work_done(r, 6, 100, 2, 25) == 38 + 5 + 4);
-    // Finished: both past the total, the counter overshot by one claim each.
-    uint32_t f[6] = {0, 27, 0, 101, 0, 101};
-    EXPECT(ctl_work_done(f, 6, 100, 2, 25) == 100);
   }
   const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
   {

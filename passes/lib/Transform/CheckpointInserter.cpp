@@ -103,18 +103,6 @@ unsigned refreshCyclesFromEnv() {
   return DefaultRefreshCycles;
 }
 
-/// GMEM_CHECKPOINT_BALANCE: percent of a persistent clone's virtual CTAs
-/// claimed one by one at the end (0..100).
-unsigned tailPercentFromEnv() {
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_BALANCE")) {
-    char *End = nullptr;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (End != V && *End == '\0' && N <= 100)
-      return unsigned(N);
-  }
-  return DefaultTailPercent;
-}
-
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
 /// grid_constant) to the clone.
 void copyNVVMAnnotations(Module &M, Function &K, Function &Clone) {
@@ -363,11 +351,10 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent(bool LoopStops, unsigned TailPercent) {
+  void buildPersistent(bool LoopStops) {
     dropUnusedCache();
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
-    Parts.TailPercent = TailPercent;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -497,10 +484,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     }
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
-      const unsigned Tail = tailPercentFromEnv();
-      if (Tail)
-        Info.Flags |= CheckpointInfo::BalancedTail | (Tail << CheckpointInfo::TailPercentShift);
-      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints, Tail);
+      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints);
       if ((Info.Flags & CheckpointInfo::HasLoopCheckpoints) && lightTwinsEnabled()) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
@@ -508,7 +492,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         Function *L = createClone(M, *K, checkpointLightSymbol(K->getName()));
         CloneBuild Light(M, Arch, *L);
         Light.prepare(Budget);
-        Light.buildPersistent(/*LoopStops=*/false, Tail);
+        Light.buildPersistent(/*LoopStops=*/false);
         Light.promote();
         verifyClone(*L);
         appendToUsed(M, {L});

@@ -128,9 +128,6 @@ struct PersistentParts {
   llvm::BasicBlock *Exit = nullptr;     ///< empty; every return and abort leads here
   llvm::AllocaInst *Aborted = nullptr;  ///< i1, set by loop checkpoint aborts
   bool LoopStops = false;               ///< the clone has loop checkpoints
-  /// Share of the grid (percent) claimed from the control block at the end
-  /// rather than run in static order (0: all static).
-  unsigned TailPercent = 0;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

@@ -295,13 +295,6 @@ struct LoopBuilder {
   Value *Tid0 = nullptr, *Total = nullptr, *Stride = nullptr, *Word[2] = {};
   AllocaInst *Vcta = nullptr, *Next = nullptr, *Req = nullptr, *Coord[3] = {};
   Value *StepBy[3] = {};
-  // Balanced tail (Parts.TailPercent): tickets from StaticEnd on are claimed
-  // from the control block's word 1; Claim says this virtual CTA's thread 0
-  // claimed the next one (into Mine, published in ClaimSlots[Par]); Fixed
-  // says Next came from the CTA's resume word and needs no claim.
-  Value *StaticEnd = nullptr, *ClaimWord = nullptr;
-  GlobalVariable *ClaimSlots = nullptr;
-  AllocaInst *Claim = nullptr, *Fixed = nullptr, *Mine = nullptr, *Par = nullptr;
   bool Carried = false; ///< coordinates carried from one virtual CTA to the next
   BasicBlock *Header = nullptr, *Ret = nullptr;
 
@@ -350,11 +343,6 @@ struct LoopBuilder {
     B.CreateStore(B.CreateUDiv(Q, Grid[1]), Coord[2]);
   }
 
-  Value *claimSlot(IRBuilder<> &B) {
-    return B.CreateInBoundsGEP(ClaimSlots->getValueType(), ClaimSlots,
-                               {B.getInt32(0), B.CreateLoad(B.getInt32Ty(), Par)});
-  }
-
   /// Thread 0 records where this CTA stands: word 0 the virtual CTA to run
   /// again first (+1, 0 for none), word 1 the next one of its own (+1).
   void record(IRBuilder<> &B, Value *Redo, Value *NextTicket) {
@@ -378,10 +366,9 @@ struct LoopBuilder {
     Instruction *EntryTerm = Parts.NewEntry->getTerminator();
     IRBuilder<> B(EntryTerm);
     const DataLayout &DL = M.getDataLayout();
-    auto Slot = [&](const char *Name, Type *Ty = nullptr) {
-      Ty = Ty ? Ty : I32;
-      AllocaInst *AI = B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), nullptr, Name);
-      B.CreateStore(Constant::getNullValue(Ty), AI);
+    auto Slot = [&](const char *Name) {
+      AllocaInst *AI = B.CreateAlloca(I32, DL.getAllocaAddrSpace(), nullptr, Name);
+      B.CreateStore(B.getInt32(0), AI);
       return AI;
     };
     Vcta = Slot("gmem.vcta");
@@ -449,30 +436,6 @@ struct LoopBuilder {
       StepBy[1] = B.CreateURem(PQ, Grid[1], "gmem.step.y");
       StepBy[2] = B.CreateUDiv(PQ, Grid[1], "gmem.step.z");
     }
-    if (Parts.TailPercent) {
-      // Static order leaves CTAs unevenly loaded: the warp scheduler favours
-      // some CTAs of an SM throughout, and those finish their share early
-      // while the SM's others still run theirs with too few warps to hide
-      // latency. So the last TailPercent of the tickets (from StaticEnd, at
-      // least P, so that every CTA's first ticket is static) go to whichever
-      // CTA asks first, one atomic per virtual CTA, on the control block's
-      // word 1 (zero before the first launch; a relaunch continues it).
-      Value *Pool = B.CreateTrunc(
-          B.CreateUDiv(B.CreateMul(B.CreateZExt(Total, B.getInt64Ty()),
-                                   B.getInt64(Parts.TailPercent)),
-                       B.getInt64(100)),
-          I32);
-      StaticEnd = B.CreateBinaryIntrinsic(
-          Intrinsic::umin, Total,
-          B.CreateBinaryIntrinsic(Intrinsic::umax, Stride, B.CreateSub(Total, Pool)), nullptr,
-          "gmem.static.end");
-      ClaimWord = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, B.getInt64(4), "gmem.claimed");
-      ClaimSlots = createSharedPair(M, C, "__gmem_claim_");
-      Claim = Slot("gmem.claim", B.getInt1Ty());
-      Fixed = Slot("gmem.fixed", B.getInt1Ty());
-      Mine = Slot("gmem.mine");
-      Par = Slot("gmem.par");
-    }
 
     // Entry: every thread reads the CTA's two words (once per persistent
     // CTA); thread 0 reads the request. One bar.red.or decides; a CTA that
@@ -497,8 +460,6 @@ struct LoopBuilder {
     if (Carried)
       storeCoords(DB, First);
     DB.CreateStore(DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
-    if (Fixed)
-      DB.CreateStore(HasRedo, Fixed); // the resume word's ticket is this CTA's
     BasicBlock *Start = block("gmem.p.start"), *Clear = block("gmem.p.clear"),
                *Check = block("gmem.p.check");
     DB.CreateCondBr(StopAtEntry, Ret, Start);
@@ -521,65 +482,19 @@ struct LoopBuilder {
     // register across the body cost hotspot a quarter of its CTAs:
     // bench/preempt/results/parts.)
     BasicBlock *Take = block("gmem.p.req");
-    Value *ClaimNow = nullptr;
-    if (Claim) {
-      // Past the static part, thread 0 claims the next ticket now; the
-      // atomic's latency hides behind the body like the request's.
-      ClaimNow = HB.CreateAnd(HB.CreateNot(HB.CreateLoad(HB.getInt1Ty(), Fixed)),
-                              HB.CreateICmpUGE(HB.CreateLoad(I32, Next), StaticEnd),
-                              "gmem.claim.now");
-      HB.CreateStore(ClaimNow, Claim);
-    }
     HB.CreateCondBr(Tid0, Take, Parts.OldEntry);
     IRBuilder<> TB(Take);
     TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
-    if (Claim) {
-      BasicBlock *Claiming = block("gmem.p.claim");
-      TB.CreateCondBr(ClaimNow, Claiming, Parts.OldEntry);
-      IRBuilder<> AB(Claiming);
-      Value *Got = AB.CreateAtomicRMW(AtomicRMWInst::Add, ClaimWord, AB.getInt32(1), Align(4),
-                                      AtomicOrdering::Monotonic);
-      AB.CreateStore(AB.CreateAdd(StaticEnd, Got), Mine);
-      AB.CreateBr(Parts.OldEntry);
-    } else {
-      TB.CreateBr(Parts.OldEntry);
-    }
+    TB.CreateBr(Parts.OldEntry);
 
     // Latch: every return and every loop checkpoint abort arrives here.
     IRBuilder<> LB(Parts.Exit);
-    if (Claim) {
-      // Thread 0 publishes its claim before the barrier, everyone reads it
-      // after. Two slots in turn: a slow thread still to read slot Par after
-      // this barrier holds up the next one, before which slot Par is not
-      // written again.
-      BasicBlock *Publish = block("gmem.p.publish"), *Latch = block("gmem.p.latch");
-      LB.CreateCondBr(LB.CreateAnd(Tid0, LB.CreateLoad(LB.getInt1Ty(), Claim)), Publish, Latch);
-      IRBuilder<> PB(Publish);
-      PB.CreateStore(PB.CreateLoad(I32, Mine), claimSlot(PB));
-      PB.CreateBr(Latch);
-      LB.SetInsertPoint(Latch);
-    }
     Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
     Value *Stop = barrierOr(LB, LB.CreateOr(LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted), Asked));
     BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
     Value *VN = CB.CreateLoad(I32, Next, "gmem.v.next");
-    if (Claim) {
-      Value *Claimed = CB.CreateLoad(CB.getInt1Ty(), Claim);
-      BasicBlock *Read = block("gmem.p.claimed"), *Got = block("gmem.p.next");
-      CB.CreateCondBr(Claimed, Read, Got);
-      IRBuilder<> RB2(Read);
-      Value *Ticket = RB2.CreateLoad(I32, claimSlot(RB2), "gmem.v.claimed");
-      RB2.CreateStore(RB2.CreateXor(RB2.CreateLoad(I32, Par), RB2.getInt32(1)), Par);
-      RB2.CreateBr(Got);
-      CB.SetInsertPoint(Got);
-      PHINode *Phi = CB.CreatePHI(I32, 2, "gmem.v.next");
-      Phi->addIncoming(VN, Cont);
-      Phi->addIncoming(Ticket, Read);
-      VN = Phi;
-      CB.CreateStore(CB.getFalse(), Fixed);
-    }
     Value *Stepped =
         Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(CB.CreateLoad(I32, Vcta), Stride)) : nullptr;
     CB.CreateStore(VN, Vcta);
@@ -630,11 +545,7 @@ struct LoopBuilder {
       Redo = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), SL.CreateAdd(Cur, SL.getInt32(1)),
                              SL.getInt32(0));
     }
-    Value *NextTicket = SL.CreateLoad(I32, Next);
-    if (Claim) // a claimed ticket is this CTA's to run: kept in its resume word
-      NextTicket = SL.CreateSelect(SL.CreateLoad(SL.getInt1Ty(), Claim),
-                                   SL.CreateLoad(I32, Mine), NextTicket);
-    record(SL, Redo, NextTicket);
+    record(SL, Redo, SL.CreateLoad(I32, Next));
     SL.CreateBr(Ret);
 
     // Done: the CTA's position past the total, so a relaunch (another stop
@@ -652,8 +563,6 @@ struct LoopBuilder {
     SmallVector<AllocaInst *, 8> Slots{Vcta, Next, Req};
     if (Carried)
       Slots.append({Coord[0], Coord[1], Coord[2]});
-    if (Claim)
-      Slots.append({Claim, Fixed, Mine, Par});
     return Slots;
   }
 };

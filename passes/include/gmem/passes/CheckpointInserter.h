@@ -68,13 +68,7 @@ struct CheckpointInfo {
     /// stops only between virtual CTAs and runs at nearly the kernel's own
     /// speed; the runtime uses it for launches whose CTAs are short.
     HasLight = 1u << 5,
-    /// The persistent clone claims the last virtual CTAs of the grid from
-    /// the control block's word 1 instead of running them in its static
-    /// order; bits 8..15 hold the share of the grid claimed, in percent
-    /// (docs/PREEMPTION_DESIGN.md, "Balanced tail").
-    BalancedTail = 1u << 6,
   };
-  static constexpr unsigned TailPercentShift = 8;
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
   uint32_t IntervalK = 0;       ///< largest iterations-between-checks of a site
@@ -90,11 +84,6 @@ inline constexpr unsigned DefaultCheckpointBudget = 512;
 /// reads the word). Measured 512 / 1024 / 2048 / 8192: im2col +59 / +36 /
 /// +34 / +33%, an ALU loop victim's P50 latency +1.2 / +1.7 / +3.8 / +4 us.
 inline constexpr unsigned DefaultRefreshCycles = 1024;
-
-/// Share of a persistent clone's virtual CTAs (percent) that its CTAs claim
-/// one by one at the end instead of taking in static order.
-/// GMEM_CHECKPOINT_BALANCE overrides it (0: all static).
-inline constexpr unsigned DefaultTailPercent = 0;
 
 /// The pass. Registered as `gmem-checkpoint`; in clang's pipeline it runs at
 /// the end of the optimisation pipeline of device modules (Plugin.cpp).
