@@ -293,7 +293,14 @@ struct LoopBuilder {
   LLVMContext &LC;
   Value *Grid[3] = {};
   Value *Tid0 = nullptr, *Total = nullptr, *Stride = nullptr, *Word[2] = {};
-  AllocaInst *Vcta = nullptr, *Next = nullptr, *Req = nullptr, *Coord[3] = {};
+  AllocaInst *Req = nullptr;
+  /// The loop's state: allocas (promoted to registers) or, with
+  /// GMEM_CHECKPOINT_STATE=shared, words of a shared array read and written
+  /// with volatile accesses, so nothing holds them in a register across the
+  /// body.
+  Value *Vcta = nullptr, *Next = nullptr, *Coord[3] = {}, *StepWord[3] = {}, *TotalWord = nullptr;
+  SmallVector<AllocaInst *, 8> Allocas;
+  GlobalVariable *State = nullptr;
   Value *StepBy[3] = {};
   bool Carried = false; ///< coordinates carried from one virtual CTA to the next
   BasicBlock *Header = nullptr, *Ret = nullptr;
@@ -302,6 +309,14 @@ struct LoopBuilder {
       : C(C), Ctx(Ctx), Parts(Parts), LC(C.getContext()) {}
 
   BasicBlock *block(const char *Name) { return BasicBlock::Create(LC, Name, &C); }
+
+  Value *ld(IRBuilder<> &B, Value *Slot, const Twine &Name = "") {
+    return B.CreateAlignedLoad(B.getInt32Ty(), Slot, Align(4), /*isVolatile=*/State != nullptr,
+                               Name);
+  }
+  void st(IRBuilder<> &B, Value *V, Value *Slot) {
+    B.CreateAlignedStore(V, Slot, Align(4), /*isVolatile=*/State != nullptr);
+  }
 
   /// The body's reads of blockIdx/gridDim, collected once before the loop
   /// is built (the loop adds reads of its own).
@@ -338,16 +353,37 @@ struct LoopBuilder {
   /// the start and after a redo only.
   void storeCoords(IRBuilder<> &B, Value *V) {
     Value *Q = B.CreateUDiv(V, Grid[0]);
-    B.CreateStore(B.CreateURem(V, Grid[0]), Coord[0]);
-    B.CreateStore(B.CreateURem(Q, Grid[1]), Coord[1]);
-    B.CreateStore(B.CreateUDiv(Q, Grid[1]), Coord[2]);
+    st(B, B.CreateURem(V, Grid[0]), Coord[0]);
+    st(B, B.CreateURem(Q, Grid[1]), Coord[1]);
+    st(B, B.CreateUDiv(Q, Grid[1]), Coord[2]);
   }
 
   /// Thread 0 records where this CTA stands: word 0 the virtual CTA to run
   /// again first (+1, 0 for none), word 1 the next one of its own (+1).
   void record(IRBuilder<> &B, Value *Redo, Value *NextTicket) {
-    B.CreateAlignedStore(Redo, Word[0], Align(4));
-    B.CreateAlignedStore(B.CreateAdd(NextTicket, B.getInt32(1)), Word[1], Align(4));
+    Value *W0 = Word[0], *W1 = Word[1];
+    if (State) {
+      // The words' address anew from %ctaid.x: an asm read is not merged
+      // with the entry's, so no 64-bit pointer lives across the body.
+      auto *Ty = FunctionType::get(B.getInt32Ty(), false);
+      Value *P = B.CreateCall(InlineAsm::get(Ty, "mov.u32 $0, %ctaid.x;", "=r", true), {});
+      W0 = wordsOf(B, P);
+      W1 = B.CreateInBoundsGEP(B.getInt8Ty(), W0, B.getInt64(4));
+    }
+    B.CreateAlignedStore(Redo, W0, Align(4));
+    B.CreateAlignedStore(B.CreateAdd(NextTicket, B.getInt32(1)), W1, Align(4));
+  }
+
+  /// Control words of persistent CTA P (redo; resume is 4 bytes on).
+  Value *wordsOf(IRBuilder<> &B, Value *P) {
+    Value *Off = B.CreateAdd(B.getInt64(8), B.CreateShl(B.CreateZExt(P, B.getInt64Ty()), 3));
+    return B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, Off, "gmem.redo");
+  }
+
+  /// GMEM_CHECKPOINT_STATE=shared (default: registers).
+  static bool stateInShared() {
+    const char *V = std::getenv("GMEM_CHECKPOINT_STATE");
+    return V && StringRef(V).trim().lower() == "shared";
   }
 
   SmallVector<AllocaInst *, 8> build() {
@@ -366,15 +402,32 @@ struct LoopBuilder {
     Instruction *EntryTerm = Parts.NewEntry->getTerminator();
     IRBuilder<> B(EntryTerm);
     const DataLayout &DL = M.getDataLayout();
-    auto Slot = [&](const char *Name) {
+    auto Alloca = [&](const char *Name) {
       AllocaInst *AI = B.CreateAlloca(I32, DL.getAllocaAddrSpace(), nullptr, Name);
       B.CreateStore(B.getInt32(0), AI);
+      Allocas.push_back(AI);
       return AI;
+    };
+    // Words of the shared state: vcta, next, x, y, z, step x, y, z, total.
+    if (stateInShared()) {
+      Type *Ty = ArrayType::get(I32, 9);
+      State = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
+                                 "__gmem_pstate_" + C.getName(), nullptr,
+                                 GlobalValue::NotThreadLocal, SharedAS);
+      State->setAlignment(Align(4));
+    }
+    unsigned NextWord = 0;
+    auto Slot = [&](const char *Name) -> Value * {
+      if (!State)
+        return Alloca(Name);
+      return ConstantExpr::getInBoundsGetElementPtr(
+          State->getValueType(), State,
+          ArrayRef<Constant *>{B.getInt32(0), B.getInt32(NextWord++)});
     };
     Vcta = Slot("gmem.vcta");
     Next = Slot("gmem.vnext");
-    Req = Slot("gmem.req");
-    Value *V = HB.CreateLoad(I32, Vcta, "gmem.v");
+    Req = Alloca("gmem.req");
+    Value *V = ld(HB, Vcta, "gmem.v");
     HB.CreateStore(HB.getFalse(), Parts.Aborted);
     // The virtual CTA's coordinates (x fastest, as the hardware numbers
     // them). Which way is cheapest depends on what the body reads (each
@@ -399,7 +452,7 @@ struct LoopBuilder {
     if (Carried) {
       for (unsigned I = 0; I < 3; ++I) {
         Coord[I] = Slot(I == 0 ? "gmem.cx" : I == 1 ? "gmem.cy" : "gmem.cz");
-        Raw[I] = HB.CreateLoad(I32, Coord[I]);
+        Raw[I] = ld(HB, Coord[I]);
       }
     } else {
       Value *InRow = HB.CreateICmpULT(V, Grid[0], "gmem.v.row0");
@@ -426,8 +479,7 @@ struct LoopBuilder {
     Tid0 = Ctx.Tid0;
     Value *PCta = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}, nullptr, "gmem.p");
     Stride = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}, {}, nullptr, "gmem.P");
-    Value *Off = B.CreateAdd(B.getInt64(8), B.CreateShl(B.CreateZExt(PCta, B.getInt64Ty()), 3));
-    Word[0] = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, Off, "gmem.redo");
+    Word[0] = wordsOf(B, PCta);
     Word[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Word[0], B.getInt64(4), "gmem.resume");
     Total = B.CreateMul(B.CreateMul(Grid[0], Grid[1]), Grid[2], "gmem.total");
     if (Carried) {
@@ -435,6 +487,16 @@ struct LoopBuilder {
       StepBy[0] = B.CreateURem(Stride, Grid[0], "gmem.step.x");
       StepBy[1] = B.CreateURem(PQ, Grid[1], "gmem.step.y");
       StepBy[2] = B.CreateUDiv(PQ, Grid[1], "gmem.step.z");
+    }
+    // In shared state the constants the latch needs are stored once (every
+    // thread the same values, before the entry's barrier) and read back
+    // there with volatile loads, which nothing hoists.
+    if (State) {
+      NextWord = 5;
+      for (unsigned I = 0; Carried && I < 3; ++I)
+        st(B, StepBy[I], StepWord[I] = Slot("gmem.step"));
+      NextWord = 8;
+      st(B, Total, TotalWord = Slot("gmem.total"));
     }
 
     // Entry: every thread reads the CTA's two words (once per persistent
@@ -456,10 +518,10 @@ struct LoopBuilder {
     Value *Resume = DB.CreateSelect(DB.CreateICmpNE(W1, DB.getInt32(0)),
                                     DB.CreateSub(W1, DB.getInt32(1)), PCta, "gmem.resume.at");
     Value *First = DB.CreateSelect(HasRedo, DB.CreateSub(W0, DB.getInt32(1)), Resume);
-    DB.CreateStore(First, Vcta);
+    st(DB, First, Vcta);
     if (Carried)
       storeCoords(DB, First);
-    DB.CreateStore(DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
+    st(DB, DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
     BasicBlock *Start = block("gmem.p.start"), *Clear = block("gmem.p.clear"),
                *Check = block("gmem.p.check");
     DB.CreateCondBr(StopAtEntry, Ret, Start);
@@ -472,8 +534,7 @@ struct LoopBuilder {
     CB0.CreateBr(Check);
     BasicBlock *Finish = block("gmem.p.finish");
     IRBuilder<> KB(Check);
-    Value *V0 = KB.CreateLoad(I32, Vcta);
-    KB.CreateCondBr(KB.CreateICmpULT(V0, Total), Header, Finish);
+    KB.CreateCondBr(KB.CreateICmpULT(First, Total), Header, Finish);
 
     // Header (once the coordinates are known): thread 0 reads the request
     // now, used only at the latch (the load's latency hides behind the body).
@@ -488,26 +549,33 @@ struct LoopBuilder {
     TB.CreateBr(Parts.OldEntry);
 
     // Latch: every return and every loop checkpoint abort arrives here.
+    // The state is read before the barrier and written after it: in shared
+    // state a thread that has passed the barrier must not overwrite words
+    // another has yet to read (all write the same values).
     IRBuilder<> LB(Parts.Exit);
+    Value *Cur = ld(LB, Vcta, "gmem.v.cur");
+    Value *VN = ld(LB, Next, "gmem.v.next");
+    Value *Here[3] = {};
+    for (unsigned I = 0; Carried && I < 3; ++I)
+      Here[I] = ld(LB, Coord[I]);
     Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
     Value *Stop = barrierOr(LB, LB.CreateOr(LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted), Asked));
     BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
-    Value *VN = CB.CreateLoad(I32, Next, "gmem.v.next");
-    Value *Stepped =
-        Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(CB.CreateLoad(I32, Vcta), Stride)) : nullptr;
-    CB.CreateStore(VN, Vcta);
-    CB.CreateStore(CB.CreateAdd(VN, Stride), Next);
+    Value *Stepped = Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(Cur, Stride)) : nullptr;
+    st(CB, VN, Vcta);
+    st(CB, CB.CreateAdd(VN, Stride), Next);
+    Value *TotalNow = State ? ld(CB, TotalWord) : Total;
     if (!Carried) {
-      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Header, Finish);
+      CB.CreateCondBr(CB.CreateICmpULT(VN, TotalNow), Header, Finish);
     } else {
       // The next virtual CTA is P further on (all but the step after a
       // redo): its coordinates follow from the current ones by adding P's,
       // with carries.
       BasicBlock *Step = block("gmem.p.step"), *Jump = block("gmem.p.jump"),
                  *Advance = block("gmem.p.advance");
-      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Advance, Finish);
+      CB.CreateCondBr(CB.CreateICmpULT(VN, TotalNow), Advance, Finish);
       IRBuilder<> AB(Advance);
       AB.CreateCondBr(Stepped, Step, Jump);
       IRBuilder<> JB(Jump);
@@ -518,14 +586,14 @@ struct LoopBuilder {
       for (unsigned I = 0; I < 3; ++I) {
         // coord + step + carry < 2 * grid: one subtraction wraps it (z
         // needs none: the ticket is below the total).
-        Value *Sum = PB.CreateAdd(PB.CreateLoad(I32, Coord[I]), StepBy[I]);
+        Value *Sum = PB.CreateAdd(Here[I], State ? ld(PB, StepWord[I]) : StepBy[I]);
         if (I > 0)
           Sum = PB.CreateAdd(Sum, PB.CreateZExt(Carry, I32));
         if (I < 2) {
           Carry = PB.CreateICmpUGE(Sum, Grid[I]);
           Sum = PB.CreateSelect(Carry, PB.CreateSub(Sum, Grid[I]), Sum);
         }
-        PB.CreateStore(Sum, Coord[I]);
+        st(PB, Sum, Coord[I]);
       }
       PB.CreateBr(Header);
     }
@@ -541,11 +609,10 @@ struct LoopBuilder {
     Value *Redo = SL.getInt32(0);
     if (Parts.LoopStops) {
       Value *R = loadRequest(SL, Ctx.Ctl);
-      Value *Cur = SL.CreateLoad(I32, Vcta);
       Redo = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), SL.CreateAdd(Cur, SL.getInt32(1)),
                              SL.getInt32(0));
     }
-    record(SL, Redo, SL.CreateLoad(I32, Next));
+    record(SL, Redo, VN);
     SL.CreateBr(Ret);
 
     // Done: the CTA's position past the total, so a relaunch (another stop
@@ -553,17 +620,14 @@ struct LoopBuilder {
     BasicBlock *SaveDone = block("gmem.p.save.done");
     BranchInst::Create(SaveDone, Ret, Tid0, Finish);
     IRBuilder<> SD(SaveDone);
-    record(SD, SD.getInt32(0), Total);
+    record(SD, SD.getInt32(0), State ? ld(SD, TotalWord) : Total);
     SD.CreateBr(Ret);
 
     if (Ctx.CtaState && Ctx.CtaState->use_empty()) {
       Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
       Ctx.CtaState = nullptr;
     }
-    SmallVector<AllocaInst *, 8> Slots{Vcta, Next, Req};
-    if (Carried)
-      Slots.append({Coord[0], Coord[1], Coord[2]});
-    return Slots;
+    return Allocas;
   }
 };
 

@@ -19,11 +19,37 @@
 ; RUN:   -S %s | FileCheck %s --check-prefix=NOLIGHT
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
+; GMEM_CHECKPOINT_STATE=shared: the loop's state (ticket, next, coordinates,
+; steps, total) in a shared array with volatile accesses instead of
+; registers; read before the end-of-CTA barrier, written after it.
+; RUN: env GMEM_CHECKPOINT_STATE=shared opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint -S %s -o %t.shared.ll
+; RUN: FileCheck %s --check-prefix=SHARED < %t.shared.ll
+; RUN: llc -mcpu=sm_90 < %t.shared.ll | FileCheck %s --check-prefix=SHARED-PTX
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
+
+; CHECK-NOT: __gmem_pstate_
+; SHARED: @__gmem_pstate___gmem_pre_copy2d = internal addrspace(3) global [9 x i32] undef, align 4
+; SHARED-LABEL: define void @__gmem_pre_copy2d(
+; SHARED: store volatile i32 %gmem.total, ptr addrspace(3) getelementptr inbounds ([9 x i32], ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d, i32 0, i32 8)
+; SHARED: gmem.exit:
+; SHARED-NEXT: %gmem.v.cur = load volatile i32, ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d
+; SHARED-NEXT: %gmem.v.next = load volatile i32, ptr addrspace(3) getelementptr inbounds ([9 x i32], ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d, i32 0, i32 1)
+; SHARED: call i32 @llvm.nvvm.barrier0.or(
+; SHARED: gmem.p.header:
+; SHARED: %gmem.v = load volatile i32, ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d
+; SHARED: gmem.p.cont:
+; SHARED: store volatile i32 %gmem.v.next, ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d
+; SHARED: gmem.p.save:
+; SHARED-NEXT: call i32 asm sideeffect "mov.u32 $0, %ctaid.x;", "=r"()
+; SHARED-PTX-LABEL: .entry __gmem_pre_copy2d(
+; SHARED-PTX: .shared .align 4 .b8 __gmem_pstate___gmem_pre_copy2d[36];
+; SHARED-PTX: ld.volatile.shared.u32
+; SHARED-PTX: bar.red.or.pred
 
 ; REMARK-DAG: remark: <unknown>:0:0: persistent clone: loops over virtual CTAs
 ; REMARK-DAG: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return
