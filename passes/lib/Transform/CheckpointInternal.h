@@ -121,6 +121,11 @@ unsigned tripEstimate(llvm::Loop *L, llvm::ScalarEvolution &SE);
 std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary &Sync,
                               llvm::FunctionAnalysisManager &FAM);
 
+/// For the special-register reads a persistent clone rewrites
+/// (%ctaid.x/y/z, %nctaid.x/y/z): the axis, and in IsCount whether it is a
+/// count; -1 for any other intrinsic.
+int gridAxis(llvm::Intrinsic::ID Id, bool &IsCount);
+
 /// The clone's pieces a persistent loop is built around.
 struct PersistentParts {
   llvm::BasicBlock *NewEntry = nullptr; ///< allocas, ends in a branch to OldEntry

@@ -19,25 +19,13 @@
 // first version took tickets from one shared counter: a million atomics on
 // one address serialised in L2 and made the clone 3x slower.
 //
-// Safe only where an early-returning thread that now waits at the end-of-
-// CTA barrier cannot leave another thread waiting at a barrier or warp
-// collective of the body: no synchronisation may be control dependent on a
-// divergent branch (UniformityInfo); nothing else may learn the CTA's
-// identity (device functions or inline asm reading %ctaid, clusters, grid
-// id); no dynamic allocas (the body now runs many times per thread).
+// When a clone may be persistent is decided in
+// CheckpointPersistentSafety.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CheckpointInternal.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Analysis/CycleAnalysis.h"
-#include "llvm/Analysis/PostDominators.h"
-#include "llvm/Analysis/TargetTransformInfo.h"
-#include "llvm/Analysis/TargetTransformInfoImpl.h"
-#include "llvm/Analysis/UniformityAnalysis.h"
-#include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
@@ -45,7 +33,6 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PassInstrumentation.h"
 
 #include <cstdlib>
 
@@ -56,235 +43,6 @@ namespace gmem::ckpt {
 namespace {
 
 constexpr unsigned SharedAS = 3;
-
-/// The CTA's place in the grid, which a persistent clone rewrites.
-int gridAxis(Intrinsic::ID Id, bool &IsCount) {
-  IsCount = false;
-  switch (Id) {
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return 0;
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return 1;
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return 2;
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: IsCount = true; return 0;
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: IsCount = true; return 1;
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: IsCount = true; return 2;
-  default: return -1;
-  }
-}
-
-/// Other special registers that name the CTA or its grid and that no
-/// rewrite covers.
-bool namesCtaOtherwise(Intrinsic::ID Id) {
-  switch (Id) {
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_gridid:
-  case Intrinsic::nvvm_read_ptx_sreg_clusterid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_clusterid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_clusterid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_clusterid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_nclusterid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctaid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctaid_w:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_ctarank:
-  case Intrinsic::nvvm_read_ptx_sreg_cluster_nctarank:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool asmNamesCta(const InlineAsm &IA) {
-  StringRef S = IA.getAsmString();
-  return S.contains("ctaid") || S.contains("cluster") || S.contains("gridid");
-}
-
-/// Why F (a kernel when IsKernel, else a function it calls) learns its
-/// CTA's identity in a way the rewrite does not cover; "" when it does not.
-std::string geometryBlocker(const Function &F, bool IsKernel,
-                            SmallPtrSetImpl<const Function *> &Seen) {
-  if (!Seen.insert(&F).second)
-    return "";
-  for (const Instruction &I : instructions(F)) {
-    const auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB)
-      continue;
-    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-      if (asmNamesCta(*IA))
-        return "inline asm reads the CTA's identity";
-      continue;
-    }
-    const Function *Callee = CB->getCalledFunction();
-    if (!Callee)
-      return "indirect call";
-    if (Callee->isIntrinsic()) {
-      bool IsCount;
-      if (namesCtaOtherwise(Callee->getIntrinsicID()))
-        return "reads a cluster or grid special register";
-      if (!IsKernel && gridAxis(Callee->getIntrinsicID(), IsCount) >= 0)
-        return "device function " + F.getName().str() + " reads blockIdx/gridDim";
-      continue;
-    }
-    if (Callee->isDeclaration())
-      continue; // external: classifySync already calls it opaque if it matters
-    std::string Why = geometryBlocker(*Callee, /*IsKernel=*/false, Seen);
-    if (!Why.empty())
-      return Why;
-  }
-  return "";
-}
-
-/// Where values start to differ between the threads of a CTA, for
-/// UniformityInfo. LLVM 19's NVPTX rules call every call divergent, blockDim
-/// and blockIdx included, which would put every `for (s = blockDim.x / 2;
-/// ...) { ...; __syncthreads(); }` under "divergent" control. These rules
-/// are CTA-level: thread and lane ids, clocks, atomics, volatile and
-/// per-thread memory, warp collectives and any call the pass cannot see
-/// into differ; kernel parameters, grid and block geometry, CTA-wide
-/// barrier reductions and plain loads of shared or global memory at a
-/// uniform address do not (a race-free kernel cannot see another thread's
-/// store there without a barrier in between).
-struct CtaDivergence : TargetTransformInfoImplCRTPBase<CtaDivergence> {
-  explicit CtaDivergence(const DataLayout &DL) : TargetTransformInfoImplCRTPBase(DL) {}
-
-  bool hasBranchDivergence(const Function * = nullptr) const { return true; }
-  bool isAlwaysUniform(const Value *) const { return false; }
-
-  static bool uniformIntrinsic(Intrinsic::ID Id) {
-    switch (Id) {
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_nsmid:
-    case Intrinsic::nvvm_read_ptx_sreg_warpsize:
-    case Intrinsic::nvvm_barrier0_or:
-    case Intrinsic::nvvm_barrier0_and:
-    case Intrinsic::nvvm_barrier0_popc:
-      return true;
-    default:
-      return false;
-    }
-  }
-
-  /// Memory every thread of the CTA sees alike: global, shared, constant,
-  /// or generic memory reached from a kernel parameter or a global.
-  static bool sharedMemory(const Value *Ptr) {
-    unsigned AS = Ptr->getType()->getPointerAddressSpace();
-    if (AS == 1 || AS == 3 || AS == 4)
-      return true;
-    if (AS != 0)
-      return false;
-    SmallVector<const Value *, 4> Objects;
-    getUnderlyingObjects(Ptr, Objects);
-    for (const Value *O : Objects)
-      if (!isa<Argument>(O) && !isa<GlobalVariable>(O))
-        return false;
-    return !Objects.empty();
-  }
-
-  bool isSourceOfDivergence(const Value *V) const {
-    if (isa<Argument>(V))
-      return false; // only kernels are asked about: their parameters are uniform
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I)
-      return false;
-    if (const auto *LI = dyn_cast<LoadInst>(I))
-      return LI->isVolatile() || LI->isAtomic() || !sharedMemory(LI->getPointerOperand());
-    if (I->isAtomic() || isa<AllocaInst>(I))
-      return true;
-    if (const auto *CB = dyn_cast<CallBase>(I)) {
-      const Function *F = CB->getCalledFunction();
-      if (!F || !F->isIntrinsic())
-        return true;
-      if (uniformIntrinsic(F->getIntrinsicID()))
-        return false;
-      // Other target intrinsics (thread ids, clocks, shuffles, votes,
-      // atomics, ...) differ per thread; generic ones (min, ctlz, fma, ...)
-      // are as uniform as their operands, unless they touch memory.
-      if (F->getName().starts_with("llvm.nvvm.") || F->getName().starts_with("llvm.amdgcn."))
-        return true;
-      return !CB->doesNotAccessMemory();
-    }
-    return false;
-  }
-};
-
-} // namespace
-
-std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync,
-                              FunctionAnalysisManager &FAM) {
-  if (envSaysOff("GMEM_CHECKPOINT_PERSISTENT"))
-    return "GMEM_CHECKPOINT_PERSISTENT=0";
-  if (Arch != GpuArch::NVPTX)
-    return "persistent clones are built for NVPTX only";
-  if (Sync.Opaque || Sync.Unsupported)
-    return "calls code the pass cannot see into";
-  for (Instruction &I : instructions(K))
-    if (auto *AI = dyn_cast<AllocaInst>(&I);
-        AI && (!AI->isStaticAlloca() || AI->getParent() != &K.getEntryBlock()))
-      return "dynamic alloca";
-  SmallPtrSet<const Function *, 8> Seen;
-  std::string Why = geometryBlocker(K, /*IsKernel=*/true, Seen);
-  if (!Why.empty())
-    return Why;
-
-  const PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(K);
-  // UniformityInfo with CtaDivergence as its "target": a private analysis
-  // manager, so that the pipeline's own TTI stays the NVPTX one.
-  FunctionAnalysisManager Local;
-  const DataLayout &DL = K.getParent()->getDataLayout();
-  Local.registerPass([&] {
-    return TargetIRAnalysis([&DL](const Function &) { return TargetTransformInfo(CtaDivergence(DL)); });
-  });
-  Local.registerPass([] { return DominatorTreeAnalysis(); });
-  Local.registerPass([] { return CycleAnalysis(); });
-  Local.registerPass([] { return UniformityInfoAnalysis(); });
-  Local.registerPass([] { return PassInstrumentationAnalysis(); });
-  UniformityInfo &UI = Local.getResult<UniformityInfoAnalysis>(K);
-
-  // A thread that returns early now waits at the end-of-CTA barrier instead
-  // of exiting. Sound only if every synchronisation runs in all threads or in
-  // none: nothing that synchronises may be control dependent on a divergent
-  // branch. Blocks control dependent on A: those post-dominating a successor
-  // of A, up to A's immediate post-dominator.
-  for (BasicBlock &A : K) {
-    if (!UI.hasDivergentTerminator(A))
-      continue;
-    const DomTreeNode *Stop = PDT.getNode(&A) ? PDT.getNode(&A)->getIDom() : nullptr;
-    if (!PDT.getNode(&A))
-      return "a block that never reaches a return";
-    for (BasicBlock *S : successors(&A)) {
-      for (const DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom()) {
-        BasicBlock *BB = N->getBlock();
-        if (!BB)
-          break; // the virtual root
-        for (Instruction &I : *BB)
-          if (classifySync(I, Arch) != SyncKind::None)
-            return "a barrier or warp collective depends on a thread-dependent branch or an "
-                   "early return";
-      }
-      if (!PDT.getNode(S))
-        return "a block that never reaches a return";
-    }
-  }
-  return "";
-}
-
-namespace {
 
 struct LoopBuilder {
   Function &C;
