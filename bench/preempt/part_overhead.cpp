@@ -10,7 +10,8 @@
 // with the user's grid. Rounds: as many as fit in ~0.3 s (5 to 41).
 // Reported: medians, their ratios, the ratio of the minima, the full
 // clone's time per virtual CTA and which clone the runtime's rule picks
-// (`chosen`, `overhead_chosen`).
+// (`chosen`, `overhead_chosen`; `pred`, the launch's idempotence as the
+// runtime's instance check finds it, is part of that rule).
 #include "parts.h"
 
 #include <algorithm>
@@ -84,9 +85,14 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       .num("overhead", mc / mo - 1.0).num("overhead_min", lc / lo - 1.0)
       .num("orig_p10_ms", percentile(to, 10)).num("orig_p90_ms", percentile(to, 90))
       .num("clone_p10_ms", percentile(tc, 10)).num("clone_p90_ms", percentile(tc, 90));
-  // What the runtime would launch (runtime/src/CloneChoice): the light twin
+  // What libgmemrt would launch (Scheduler.cpp, runtime/src/CloneChoice):
+  // the light twin for a launch not found idempotent (it is stopped with
+  // request 1, which arms no loop checkpoint), and for an idempotent one
   // when a virtual CTA of the full clone takes at most kLightMaxUs, since
-  // the twin can only stop between virtual CTAs.
+  // the twin can only stop between virtual CTAs. The manifest's pred= is
+  // gmem-analyze's instance check of this very launch (stage.py).
+  j.str("pred", in.pred.empty() ? "none" : in.pred);
+  const bool idempotent = in.pred == "idempotent";
   double chosen = mc / mo - 1.0;
   if (cl.persistent && cl.P) {
     double rounds_per_cta = std::ceil((double)cl.total() / cl.P);
@@ -97,7 +103,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       j.boolean("light_all_done", lite.ctl.all_done()).num("light_ms", ml)
           .num("overhead_light", ml / mo - 1.0)
           .num("light_p90_ms", percentile(t[2], 90));
-      bool light = tau_us <= kLightMaxUs;
+      bool light = !idempotent || tau_us <= kLightMaxUs;
       j.str("chosen", light ? "light" : "full");
       if (light)
         chosen = ml / mo - 1.0;

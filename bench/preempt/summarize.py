@@ -118,8 +118,9 @@ def overhead(doc, lines):
                   worst["name"] if worst else "-"),
               ""]
     if chosen:
-        lines.insert(len(lines) - 1, "* **what the runtime launches** (the light twin where a "
-                     "virtual CTA of the full clone takes <= 3 us, %d of %d kernels): "
+        lines.insert(len(lines) - 1, "* **what the runtime launches** (the light twin for "
+                     "launches not found idempotent and where a virtual CTA of the full clone "
+                     "takes <= 3 us, %d of %d kernels): "
                      "**geomean %+.2f%%, max %+.2f%% (%s)**; the line above is the full clone "
                      "everywhere" % (
                          sum(1 for i in chosen if i.get("chosen") == "light"), len(items),
@@ -140,18 +141,19 @@ def overhead(doc, lines):
         lines.insert(len(lines) - 1, "* **clone left work undone at request 0 (time "
                      "meaningless)**: " + ", ".join("`%s`" % n for n in incomplete))
     lines += ["| kernel | clone | orig ms | clone ms | overhead (median) | overhead (min) "
-              "| virtual CTA us | light twin | launched | rounds |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| virtual CTA us | light twin | launch idempotent | launched | rounds |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for i in sorted(items, key=lambda i: -i.get("overhead_chosen", i["overhead"])):
         light = ("P=%d %+.2f%%" % (i.get("light_P", 0), 100 * i["overhead_light"])
                  if "overhead_light" in i else "-")
-        lines.append("| `%s` | %s | %.3f | %.3f | %+.2f%% | %+.2f%% | %s | %s | %s %s | %d |" % (
+        lines.append("| `%s` | %s | %.3f | %.3f | %+.2f%% | %+.2f%% | %s | %s | %s | %s %s | %d |" % (
             i["name"], clone_kind(i), i["orig_ms"], i["clone_ms"], 100 * i["overhead"],
             100 * i.get("overhead_min", float("nan")), fmt(i.get("vcta_us")), light,
+            {"idempotent": "yes", "not-idempotent": "no"}.get(i.get("pred"), "-"),
             i.get("chosen", "full"), fmt(100 * i.get("overhead_chosen", i["overhead"]), "%+.2f%%"),
             i.get("rounds", 0)))
     for i in err:
-        lines.append("| `%s` | %s | error: %s | | | | | | | |" % (
+        lines.append("| `%s` | %s | error: %s | | | | | | | | |" % (
             i.get("name", "?"), clone_kind(i), i["error"][:120]))
     lines.append("")
 
