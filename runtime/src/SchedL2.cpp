@@ -80,7 +80,6 @@ void Scheduler::keepUrgentReadsInL2(CUstream Raw, const LaunchRecord *Rec) {
       error("GMEM_SCHED_L2=persist: the driver refused a stream's L2 window; ignored from now");
       return;
     }
-    St.L2Alloc = Alloc;
     St.L2AllocBytes = AllocBytes;
     log("L2: stream %p persists [0x%llx, +%zu) at hit ratio %.2f", static_cast<void *>(Raw),
         (unsigned long long)Alloc, Bytes, Ratio);

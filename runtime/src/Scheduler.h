@@ -188,7 +188,7 @@ private:
     /// its own thread can name, records Tail after each launch instead).
     uint32_t BusyLevels = 0;
     CUevent Tail = nullptr;
-    uint64_t L2Alloc = 0, L2AllocBytes = 0; ///< allocation the L2 window covers
+    uint64_t L2AllocBytes = 0; ///< size of the allocation the L2 window covers
   };
   struct Context {
     unsigned long long Id = 0;
