@@ -76,7 +76,8 @@ SmallVector<Function *, 8> findKernels(Module &M) {
     return Kernels; // host halves of CUDA/HIP compiles: nothing to do
   for (Function &F : M)
     if (isKernel(F) && !F.getName().starts_with("__gmem_pre_") &&
-        !F.getName().starts_with("__gmem_prl_")) // gmem's own clones
+        !F.getName().starts_with("__gmem_prl_") &&
+        !F.getName().starts_with("__gmem_pra_")) // gmem's own clones
       Kernels.push_back(&F);
   return Kernels;
 }

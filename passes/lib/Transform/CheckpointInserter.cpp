@@ -61,6 +61,10 @@ std::string checkpointLightSymbol(StringRef KernelSymbol) {
   return (CheckpointLightPrefix + KernelSymbol).str();
 }
 
+std::string checkpointAltSymbol(StringRef KernelSymbol) {
+  return (CheckpointAltPrefix + KernelSymbol).str();
+}
+
 std::string checkpointInfoSymbol(StringRef KernelSymbol) {
   return (CheckpointInfoPrefix + KernelSymbol).str();
 }
@@ -80,6 +84,17 @@ bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
 /// preemptible launch then pays for its loop checkpoints).
 bool lightTwinsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LIGHT"); }
+
+/// GMEM_CHECKPOINT_ALT=0: no alternate full clones (smaller modules; the
+/// runtime then has only the register form to launch).
+bool altClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_ALT"); }
+
+/// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
+/// shared memory too (the alternate form's; for experiments).
+bool mainStateInShared() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_STATE");
+  return V && StringRef(V).trim().lower() == "shared";
+}
 
 unsigned budgetFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {
@@ -351,10 +366,11 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent(bool LoopStops) {
+  void buildPersistent(bool LoopStops, bool StateInShared) {
     dropUnusedCache();
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
+    Parts.StateInShared = StateInShared;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -484,7 +500,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     }
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
-      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints);
+      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints,
+                            mainStateInShared());
       if ((Info.Flags & CheckpointInfo::HasLoopCheckpoints) && lightTwinsEnabled()) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
@@ -492,11 +509,26 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         Function *L = createClone(M, *K, checkpointLightSymbol(K->getName()));
         CloneBuild Light(M, Arch, *L);
         Light.prepare(Budget);
-        Light.buildPersistent(/*LoopStops=*/false);
+        Light.buildPersistent(/*LoopStops=*/false, /*StateInShared=*/false);
         Light.promote();
         verifyClone(*L);
         appendToUsed(M, {L});
         Info.Flags |= CheckpointInfo::HasLight;
+        if (altClonesEnabled() && !mainStateInShared()) {
+          // Where a clone's loop checks cost most, ptxas's register choices
+          // decide it, and neither state form wins everywhere (H200, bench/
+          // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
+          // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
+          Function *A = createClone(M, *K, checkpointAltSymbol(K->getName()));
+          CloneBuild Alt(M, Arch, *A);
+          Alt.prepare(Budget);
+          insertLoopCheckpoints(*A, Alt.Ctx);
+          Alt.buildPersistent(/*LoopStops=*/true, /*StateInShared=*/true);
+          Alt.promote();
+          verifyClone(*A);
+          appendToUsed(M, {A});
+          Info.Flags |= CheckpointInfo::HasAlt;
+        }
       }
     } else {
       Build.buildEntry();

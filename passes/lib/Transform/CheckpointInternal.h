@@ -133,6 +133,9 @@ struct PersistentParts {
   llvm::BasicBlock *Exit = nullptr;     ///< empty; every return and abort leads here
   llvm::AllocaInst *Aborted = nullptr;  ///< i1, set by loop checkpoint aborts
   bool LoopStops = false;               ///< the clone has loop checkpoints
+  /// The loop's own state in a shared array, not registers (the alternate
+  /// form `__gmem_pra_`, or every clone under GMEM_CHECKPOINT_STATE=shared).
+  bool StateInShared = false;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

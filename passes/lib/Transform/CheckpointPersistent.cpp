@@ -138,12 +138,6 @@ struct LoopBuilder {
     return B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, Off, "gmem.redo");
   }
 
-  /// GMEM_CHECKPOINT_STATE=shared (default: registers).
-  static bool stateInShared() {
-    const char *V = std::getenv("GMEM_CHECKPOINT_STATE");
-    return V && StringRef(V).trim().lower() == "shared";
-  }
-
   SmallVector<AllocaInst *, 8> build() {
     unsigned N = C.arg_size();
     for (unsigned I = 0; I < 3; ++I)
@@ -167,7 +161,7 @@ struct LoopBuilder {
       return AI;
     };
     // Words of the shared state: vcta, next, x, y, z, step x, y, z, total.
-    if (stateInShared()) {
+    if (Parts.StateInShared) {
       Type *Ty = ArrayType::get(I32, 9);
       State = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
                                  "__gmem_pstate_" + C.getName(), nullptr,

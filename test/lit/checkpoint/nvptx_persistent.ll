@@ -26,13 +26,20 @@
 ; RUN:   -passes=gmem-checkpoint -S %s -o %t.shared.ll
 ; RUN: FileCheck %s --check-prefix=SHARED < %t.shared.ll
 ; RUN: llc -mcpu=sm_90 < %t.shared.ll | FileCheck %s --check-prefix=SHARED-PTX
+; A kernel with loop checkpoints also gets the alternate full clone
+; __gmem_pra_ (flag bit 6): the same clone with its loop state in shared
+; memory, for the runtime to time against the register form.
+; RUN: FileCheck %s --check-prefix=ALT < %t.ll
+; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=ALT-PTX
+; RUN: env GMEM_CHECKPOINT_ALT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=NOALT
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 
-; CHECK-NOT: __gmem_pstate_
+; CHECK-NOT: __gmem_pstate___gmem_pre_
 ; SHARED: @__gmem_pstate___gmem_pre_copy2d = internal addrspace(3) global [9 x i32] undef, align 4
 ; SHARED-LABEL: define void @__gmem_pre_copy2d(
 ; SHARED: store volatile i32 %gmem.total, ptr addrspace(3) getelementptr inbounds ([9 x i32], ptr addrspace(3) @__gmem_pstate___gmem_pre_copy2d, i32 0, i32 8)
@@ -69,7 +76,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
 ; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16, i32 0, i32 0]
 ; block_sum has loop checkpoints, so a light twin too (bit 5).
-; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 53,
+; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
 ; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
 ; CHECK-DAG: @__gmem_pre_info_calls_helper = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_vla = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
@@ -182,6 +189,25 @@ target triple = "nvptx64-nvidia-cuda"
 ; LIGHT-NOT:   define void @__gmem_prl_
 ; NOLIGHT: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 21,
 ; NOLIGHT-NOT: @__gmem_prl_
+; NOLIGHT-NOT: @__gmem_pra_
+; ALT-NOT:     @__gmem_pstate___gmem_pra_copy2d
+; ALT:         @__gmem_pstate___gmem_pra_block_sum = internal addrspace(3) global [9 x i32] undef, align 4
+; ALT-NOT:     @__gmem_pstate___gmem_pra_copy2d
+; ALT-LABEL: define void @__gmem_pra_block_sum(ptr %in, ptr %out, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
+; ALT:         gmem.site
+; ALT:         call i32 @llvm.nvvm.barrier0.or(
+; ALT:       gmem.p.header:
+; ALT:         %gmem.v = load volatile i32, ptr addrspace(3) @__gmem_pstate___gmem_pra_block_sum
+; ALT:       gmem.p.save:
+; ALT:         icmp eq i32 %{{.*}}, 2
+; ALT:       }
+; ALT-NOT:   define void @__gmem_pra_copy2d
+; ALT-PTX:     .entry __gmem_pra_block_sum(
+; ALT-PTX:     .shared .align 4 .b8 __gmem_pstate___gmem_pra_block_sum[36];
+; ALT-PTX:     ld.volatile.shared.u32
+; ALT-PTX:     bar.red.or.pred
+; NOALT:       @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 53,
+; NOALT-NOT:   @__gmem_pra_
 ; NOLOOPS: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 22, i32 0, i32 0]
 ; NOLOOPS-NOT: gmem.site
 

@@ -41,9 +41,13 @@ inline constexpr const char *CheckpointClonePrefix = "__gmem_pre_";
 inline constexpr const char *CheckpointInfoPrefix = "__gmem_pre_info_";
 /// The light twin of a persistent clone with loop checkpoints (flag HasLight).
 inline constexpr const char *CheckpointLightPrefix = "__gmem_prl_";
+/// The alternate form of a persistent clone with loop checkpoints (flag
+/// HasAlt): its loop state in shared memory instead of registers.
+inline constexpr const char *CheckpointAltPrefix = "__gmem_pra_";
 
 std::string checkpointCloneSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointLightSymbol(llvm::StringRef KernelSymbol);
+std::string checkpointAltSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointInfoSymbol(llvm::StringRef KernelSymbol);
 
 /// Layout of `__gmem_pre_info_<mangled>` (five little-endian uint32).
@@ -68,6 +72,14 @@ struct CheckpointInfo {
     /// stops only between virtual CTAs and runs at nearly the kernel's own
     /// speed; the runtime uses it for launches whose CTAs are short.
     HasLight = 1u << 5,
+    /// An alternate full clone `__gmem_pra_<mangled>` exists: the same
+    /// parameters, protocol and loop checkpoints as `__gmem_pre_`, but the
+    /// persistent loop's own state (ticket, coordinates, steps) lives in a
+    /// shared-memory array instead of registers. Fewer registers, another
+    /// occupancy and another P; which form runs faster depends on the kernel
+    /// (ptxas's choices for its loops), so the runtime times both per launch
+    /// shape and keeps the faster. Only with HasLight.
+    HasAlt = 1u << 6,
   };
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops

@@ -14,7 +14,10 @@ the runtime relies on in each PTX:
     user's grid by %nctaid.x and joins its stop decision in bar.red.or;
   * a persistent clone with loop checkpoints has, unless GMEM_CHECKPOINT_LIGHT=0,
     its light twin `.entry __gmem_prl_X` (flags bit 5): same parameters, the
-    same persistent protocol; any `__gmem_prl_X` belongs to such a kernel.
+    same persistent protocol; any `__gmem_prl_X` belongs to such a kernel;
+  * such a kernel also has, unless GMEM_CHECKPOINT_ALT=0, its alternate full
+    clone `.entry __gmem_pra_X` (flags bit 6): same parameters and protocol,
+    its loop state in a shared array `__gmem_pstate___gmem_pra_X`.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -35,6 +38,7 @@ ENTRY_RE = re.compile(r"^\.visible \.entry (\S+)\(\s*$", re.M)
 INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
 CLONE = "__gmem_pre_"
 LIGHT = "__gmem_prl_"
+ALT = "__gmem_pra_"
 
 
 def entry_bodies(ptx):
@@ -72,9 +76,9 @@ def check_file(src, tool, ptxas, tmp):
     entries = entry_bodies(ptx)
     infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
-             "loop_sites": 0, "persistent": 0, "light": 0}
+             "loop_sites": 0, "persistent": 0, "light": 0, "alt": 0}
     for k, (params, _) in entries.items():
-        if k.startswith(CLONE) or k.startswith(LIGHT):
+        if k.startswith(CLONE) or k.startswith(LIGHT) or k.startswith(ALT):
             continue
         stats["kernels"] += 1
         info = infos.get(k)
@@ -121,9 +125,25 @@ def check_file(src, tool, ptxas, tmp):
             for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"):
                 if needle not in light[1]:
                     errors.append("%s: light twin lacks %s" % (k, needle))
+        alt = entries.get(ALT + k)
+        want_alt = bool(flags & 32) and os.environ.get("GMEM_CHECKPOINT_ALT") != "0"
+        if bool(flags & 64) != (alt is not None) or bool(flags & 64) != want_alt:
+            errors.append("%s: flags %d, alternate clone %s" % (k, flags,
+                                                              "present" if alt else "absent"))
+        if alt is not None:
+            stats["alt"] += 1
+            if alt[0] != clone[0]:
+                errors.append("%s: alternate clone has %d parameters, clone %d" % (k, alt[0],
+                                                                                   clone[0]))
+            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x",
+                           "ld.volatile.shared.u32", "__gmem_pstate_" + ALT + k):
+                if needle not in alt[1]:
+                    errors.append("%s: alternate clone lacks %s" % (k, needle))
     for k in entries:
         if k.startswith(LIGHT) and k[len(LIGHT):] not in entries:
             errors.append("%s: light twin of no kernel" % k)
+        if k.startswith(ALT) and k[len(ALT):] not in entries:
+            errors.append("%s: alternate clone of no kernel" % k)
     return name, errors, stats
 
 
@@ -156,11 +176,11 @@ def main():
                 print("FAIL %s" % name)
                 for e in errors:
                     print("  " + e)
-    print("%d files, %d kernels: %d clones (%d persistent, %d light twins, %d entry-only, "
-          "%d with loop checkpoints, "
+    print("%d files, %d kernels: %d clones (%d persistent, %d light twins, %d alternate, "
+          "%d entry-only, %d with loop checkpoints, "
           "%d sites), %d without clone; %d files failed" % (
               len(srcs), total.get("kernels", 0), total.get("clones", 0), total.get("persistent", 0),
-              total.get("light", 0),
+              total.get("light", 0), total.get("alt", 0),
               total.get("entry_only", 0), total.get("loop_kernels", 0),
               total.get("loop_sites", 0), total.get("no_clone", 0), failed))
     return 1 if failed else 0
