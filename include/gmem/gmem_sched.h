@@ -41,6 +41,8 @@
  *                               (see gmemSchedGetCloneStats); default 1
  *   GMEM_PREEMPT_LIGHT_US=X     a launch shape runs light when one virtual CTA
  *                               takes at most X microseconds (default 3.0)
+ *   GMEM_PREEMPT_ALT=0          never use the alternate full forms of persistent
+ *                               clones (see gmemSchedGetCloneStats); default 1
  *   GMEM_SCHED_L2=persist       the largest allocation that top-priority launches on a
  *                               stream only read persists in L2 (stream access policy
  *                               window; the context sets aside the device's maximum
@@ -108,6 +110,11 @@ typedef struct gmemSchedStats {
  * each launch shape (grid, block, shared memory, argument values) is timed
  * on the full clone first; shapes whose thread blocks take at most
  * GMEM_PREEMPT_LIGHT_US then run the light twin, re-timed now and then.
+ * When it also emitted an alternate full form (same checkpoints and stops as
+ * the full clone, its loop state in shared memory instead of registers, so
+ * another occupancy), a shape that stays on a full form times one launch of
+ * each and keeps the alternate form only when it is more than 2% faster;
+ * the other form is timed again every 1024 launches.
  *
  * Extensible: the caller sets size to sizeof(gmemSchedCloneStats) as it
  * knows it; only the fields that fit are written (size is left as is). */
@@ -119,6 +126,9 @@ typedef struct gmemSchedCloneStats {
   uint64_t timed_launches;    /* ... of those, timed for the choice */
   uint64_t switched_to_light; /* launch shapes moved to the light twin */
   uint64_t switched_to_full;  /* launch shapes moved (back) to the full clone */
+  uint64_t alt_launches;      /* persistent clone launches made with the alternate
+                                 full form (not in full_launches) */
+  uint64_t switched_to_alt;   /* launch shapes moved to the alternate full form */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
@@ -152,7 +162,7 @@ GMEM_API int gmemSchedSetPolicy(int policy);
 /* Counters since the scheduler started. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
 GMEM_API int gmemSchedGetStats(gmemSchedStats *out);
 
-/* Counters of the full / light choice since the scheduler started.
+/* Counters of the full / alternate / light choice since the scheduler started.
  * GMEM_SUCCESS, or GMEM_ERROR_INVALID_VALUE when out is null or
  * out->size < 8. */
 GMEM_API int gmemSchedGetCloneStats(gmemSchedCloneStats *out);

@@ -1,8 +1,22 @@
 #include "CloneChoice.h"
 
+#include <algorithm>
+
 namespace gmem {
 namespace rt {
 namespace sched {
+
+const char *cloneKindName(CloneKind K) {
+  switch (K) {
+  case CloneKind::Full:
+    return "full";
+  case CloneKind::Light:
+    return "light";
+  case CloneKind::Alt:
+    return "alt";
+  }
+  return "?";
+}
 
 CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
   if (Last < Entries.size() && Entries[Last].Key == Key)
@@ -18,6 +32,23 @@ CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
 void CloneChooser::enter(Entry &E, State S) {
   E.St = S;
   E.Launches = 0;
+  E.Pr = Probe::None;
+  E.First = false;
+}
+
+void CloneChooser::enterFullForms(Entry &E) {
+  enter(E, State::Full);
+  if (altFor(E)) {
+    E.Pr = Probe::Alt;
+    E.First = true;
+  }
+}
+
+void CloneChooser::decide(Entry &E, double FullRefUs) {
+  const bool Alt = E.AltUs > 0 && FullRefUs > 0 && E.AltUs < (1 - Opts.AltMargin) * FullRefUs;
+  // Entered even when it stays: the next comparison is FormRetimeEvery
+  // launches after this one.
+  enter(E, Alt ? State::Alt : State::Full);
 }
 
 CloneChoice CloneChooser::choose(uint64_t Key) {
@@ -43,9 +74,26 @@ CloneChoice CloneChooser::choose(uint64_t Key) {
     C.Timed = true;
     break;
   case State::Full:
-    // The launch just measured decided Full: the next look is 64 launches on.
-    C.Timed = Opts.FullTimingEvery && (E->Launches + 1) % Opts.FullTimingEvery == 0;
+  case State::Alt: {
+    if (E->Pr != Probe::None) {
+      // A comparison waits for this form's time: every launch, as above.
+      C.Kind = E->Pr == Probe::Alt ? CloneKind::Alt : CloneKind::Full;
+      C.Timed = true;
+      break;
+    }
+    C.Kind = kindOf(E->St);
+    const uint32_t N = E->Launches + 1;
+    if (altFor(*E) && Opts.FormRetimeEvery && N % Opts.FormRetimeEvery == 0) {
+      // Time the other form once against this one's latest time.
+      E->Pr = E->St == State::Alt ? Probe::Full : Probe::Alt;
+      C.Kind = E->St == State::Alt ? CloneKind::Full : CloneKind::Alt;
+      C.Timed = true;
+    } else {
+      // The launch just measured decided: the next look is 64 launches on.
+      C.Timed = Opts.FullTimingEvery && N % Opts.FullTimingEvery == 0;
+    }
     break;
+  }
   case State::Light:
     // The first light launch confirms the full clone's verdict on the
     // light clone itself.
@@ -65,19 +113,50 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
   if (!E)
     return O; // forgotten since: the sample has no shape to decide
   O.Used = true;
-  O.From = O.To = E->St;
-  if (Kind == CloneKind::Full) {
-    // The full clone's time decides both ways.
-    O.To = O.TauUs <= Opts.LightMaxUs ? State::Light : State::Full;
-  } else if (O.TauUs > 2 * Opts.LightMaxUs) {
+  O.From = E->St;
+  if (Kind == CloneKind::Light) {
     // A light launch only ever sends a shape back: a margin of 2x keeps a
     // shape near the limit from flipping on noise (its latency stays within
     // the goal's slack above the signalling floor).
-    O.To = State::Full;
+    if (O.TauUs > 2 * Opts.LightMaxUs && (E->St == State::Light || E->St == State::Unknown)) {
+      E->FullUs = E->AltUs = 0; // from before it ran light: another regime
+      enterFullForms(*E);
+    }
+  } else {
+    double &Latest = Kind == CloneKind::Alt ? E->AltUs : E->FullUs;
+    const double Prev = Latest;
+    Latest = ElapsedUs;
+    if (Opts.HasLight && O.TauUs <= Opts.LightMaxUs) {
+      // Either full form's time decides both ways: its stops are no earlier
+      // than the light clone's on such a shape.
+      if (E->St != State::Light)
+        enter(*E, State::Light);
+    } else if (E->St == State::Unknown || E->St == State::Light) {
+      enterFullForms(*E);
+    } else if (E->Pr == Probe::Alt && Kind == CloneKind::Alt) {
+      if (E->First)
+        E->Pr = Probe::Full; // one more full launch: the first was cold
+      else
+        decide(*E, E->FullUs);
+    } else if (E->Pr == Probe::Full && Kind == CloneKind::Full) {
+      // The first comparison holds the better of the cold and the warm full
+      // times; a later one the fresh time only (the last may be old).
+      decide(*E, E->First && Prev > 0 ? std::min(Prev, ElapsedUs) : ElapsedUs);
+    }
   }
-  if (O.To != O.From)
-    enter(*E, O.To);
+  O.To = E->St;
   return O;
+}
+
+void CloneChooser::altUnfit(uint64_t Key) {
+  Entry *E = find(Key);
+  if (!E || E->NoAlt)
+    return;
+  E->NoAlt = true;
+  if (E->St == State::Alt)
+    enter(*E, State::Full);
+  E->Pr = Probe::None;
+  E->First = false;
 }
 
 CloneChooser::State CloneChooser::state(uint64_t Key) const {
@@ -94,12 +173,18 @@ double CloneChooser::tauUs(double ElapsedUs, uint64_t Total, uint64_t P) {
   return ElapsedUs / double(Rounds);
 }
 
+CloneKind CloneChooser::kindOf(State S) {
+  return S == State::Light ? CloneKind::Light : S == State::Alt ? CloneKind::Alt : CloneKind::Full;
+}
+
 const char *CloneChooser::name(State S) {
   switch (S) {
   case State::Unknown:
     return "unknown";
   case State::Full:
     return "full";
+  case State::Alt:
+    return "alt";
   case State::Light:
     return "light";
   }

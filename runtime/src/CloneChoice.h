@@ -1,4 +1,4 @@
-// Which of a persistent kernel's two preemptible clones a launch uses.
+// Which of a persistent kernel's preemptible clones a launch uses.
 //
 // For kernel K with loop checkpoints the gmem pass may emit, next to the
 // full persistent clone __gmem_pre_<K>, a light twin __gmem_prl_<K> (info
@@ -10,11 +10,23 @@
 // P99 preemption latency of 10 us with about 6 us of signalling floor: the
 // light clone is used where tau <= LightMaxUs (3 us by default).
 //
+// It may also emit an alternate full form __gmem_pra_<K> (flag PreHasAlt):
+// the same loop checkpoints and stop semantics as the full clone, but its
+// persistent loop's state lives in shared memory instead of registers, so
+// its occupancy (and P) differ. Neither form is faster on every kernel
+// (measured on the H200: +26% vs +4% on one kernel, +9% vs +36% on
+// another), so shapes that stay on a full form compare the two by timing.
+//
 // tau depends on the launch (grid, block, shared memory, arguments), so the
 // choice is made per launch shape: the first launch of a shape runs the
-// full clone and is timed; its tau decides. Light launches are re-timed now
-// and then (a shape turned slow goes back to full), full ones too (a shape
-// turned fast gets the light clone). Only timings of launches that ran
+// full clone and is timed; its tau decides light or not. A shape that stays
+// on a full form (with an alternate one) then times one alternate launch and
+// one more full launch (the first was cold: it may include first-touch
+// costs) and keeps the alternate form only when it is faster by more than
+// AltMargin. Light launches are re-timed now and then (a shape turned slow
+// goes back to a full form), full-form ones too (a shape turned fast gets
+// the light clone), and a decided full-form shape times the other form once
+// every FormRetimeEvery launches. Only timings of launches that ran
 // undisturbed count: a preempted launch's time says nothing about tau.
 //
 // Pure logic, no driver: the scheduler feeds it shape keys and timings
@@ -29,7 +41,10 @@ namespace gmem {
 namespace rt {
 namespace sched {
 
-enum class CloneKind : uint8_t { Full, Light };
+enum class CloneKind : uint8_t { Full, Light, Alt };
+
+/// "full", "light" or "alt" (messages).
+const char *cloneKindName(CloneKind K);
 
 /// How one launch of a shape is made.
 struct CloneChoice {
@@ -40,12 +55,20 @@ struct CloneChoice {
 struct ChooserOptions {
   double LightMaxUs = 3.0;        ///< tau up to which a shape runs light
   unsigned LightTimingEvery = 16; ///< light launches: the first and every 16th timed
-  unsigned FullTimingEvery = 64;  ///< full launches of a decided shape: every 64th timed
+  unsigned FullTimingEvery = 64;  ///< full-form launches of a decided shape: every 64th timed
+  bool HasLight = true;           ///< the light twin may be chosen
+  bool HasAlt = false;            ///< the alternate full form may be chosen
+  /// A decided full-form shape times the other form once every 1024
+  /// launches: a comparison made once may not hold for the rest of a run.
+  unsigned FormRetimeEvery = 1024;
+  /// The alternate form must be faster than the full clone by more than
+  /// this fraction (timing noise must not make a shape flip between forms).
+  double AltMargin = 0.02;
 };
 
 class CloneChooser {
 public:
-  enum class State : uint8_t { Unknown, Full, Light };
+  enum class State : uint8_t { Unknown, Full, Alt, Light };
   /// Shapes remembered per clone; beyond, the oldest slot is reused (round
   /// robin): programs launch few shapes, and a forgotten one only costs a
   /// timed full launch.
@@ -56,9 +79,9 @@ public:
     bool Used = false; ///< the shape is still known (else the sample is dropped)
     double TauUs = 0;
     State From = State::Unknown, To = State::Unknown;
-    /// Whether the shape's launches now use the other clone (a shape not
-    /// yet decided runs full: deciding Full changes nothing).
-    bool switched() const { return Used && (From == State::Light) != (To == State::Light); }
+    /// Whether the shape's launches now use another clone (a shape not yet
+    /// decided runs full: deciding Full changes nothing).
+    bool switched() const { return Used && kindOf(From) != kindOf(To); }
   };
 
   explicit CloneChooser(ChooserOptions O = ChooserOptions()) : Opts(O) {}
@@ -68,6 +91,9 @@ public:
   /// A timed launch of shape Key, made with Kind, ran ElapsedUs without
   /// being preempted, over Total virtual CTAs on P persistent CTAs.
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total, uint64_t P);
+  /// Shape Key's launches cannot use the alternate form (no resident grid
+  /// for it): the shape stays on the full clone.
+  void altUnfit(uint64_t Key);
 
   /// Shape Key's state (Unknown when not remembered).
   State state(uint64_t Key) const;
@@ -78,12 +104,23 @@ public:
   /// (ceil(Total / P): the virtual CTAs one persistent CTA runs in turn).
   static double tauUs(double ElapsedUs, uint64_t Total, uint64_t P);
   static const char *name(State S);
+  /// The clone a state's launches use (Unknown: full).
+  static CloneKind kindOf(State S);
 
 private:
+  /// A comparison of the two full forms in progress: the form whose timing
+  /// it waits for (launches run that form, timed, until one arrives).
+  enum class Probe : uint8_t { None, Alt, Full };
   struct Entry {
     uint64_t Key = 0;
     State St = State::Unknown;
-    uint32_t Launches = 0; ///< since the shape entered St
+    Probe Pr = Probe::None;
+    bool First = false;    ///< the shape's first comparison (Full timed once more)
+    bool NoAlt = false;    ///< altUnfit
+    uint32_t Launches = 0; ///< since the shape entered St or was last compared
+    /// Latest undisturbed run time of each full form (0: none). Whole
+    /// launches, not tau: the forms' P differ.
+    double FullUs = 0, AltUs = 0;
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;
@@ -91,7 +128,14 @@ private:
   size_t Last = 0; ///< the entry found last (programs repeat one shape)
 
   Entry *find(uint64_t Key);
+  bool altFor(const Entry &E) const { return Opts.HasAlt && !E.NoAlt; }
   void enter(Entry &E, State S);
+  /// E enters the full forms from Unknown or Light: Full, and with an
+  /// alternate form the first comparison (its next launches time Alt).
+  void enterFullForms(Entry &E);
+  /// The comparison's verdict: Alt only when faster than FullRefUs by
+  /// more than the margin.
+  void decide(Entry &E, double FullRefUs);
 };
 
 } // namespace sched

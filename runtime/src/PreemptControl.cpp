@@ -29,14 +29,16 @@ std::string getFunction(SchedDriver &D, const KernelEntry &E, const char *What,
              : err(("cuKernelGetFunction of the " + std::string(What) + " failed").c_str(), R);
 }
 
-/// C's light twin, when its flags promise one. Any doubt leaves it out:
-/// the full clone alone is always correct.
-void resolveLight(SchedDriver &D, const KernelEntry &E, CloneInfo &C) {
-  if (!(C.Flags & PreHasLight) || !C.persistent())
+/// A twin of C's persistent clone (light or alternate form, What in
+/// messages) when Flag promises one: Prefix<K> into F, else why not in Why.
+/// Any doubt leaves it out: the full clone alone is always correct.
+void resolveTwin(SchedDriver &D, const KernelEntry &E, const CloneInfo &C, uint32_t Flag,
+                 const char *What, const char *Prefix, CUfunction &Out, std::string &Why) {
+  if (!(C.Flags & Flag) || !C.persistent())
     return;
   CUfunction F = nullptr;
-  C.LightWhy = getFunction(D, E, "light clone", "__gmem_prl_" + E.Symbol, F);
-  if (!C.LightWhy.empty())
+  Why = getFunction(D, E, What, Prefix + E.Symbol, F);
+  if (!Why.empty())
     return;
   // Launched with the full clone's parameter buffer: the layout must match
   // exactly (and end there).
@@ -45,11 +47,11 @@ void resolveLight(SchedDriver &D, const KernelEntry &E, CloneInfo &C) {
     size_t Off = 0, Size = 0;
     const bool Has = D.funcGetParamInfo(F, I, &Off, &Size) == CUDA_SUCCESS;
     if (I == N ? Has : !Has || Off != C.Offset[I] || Size != C.Size[I]) {
-      C.LightWhy = "the light clone's parameters differ from the clone's";
+      Why = std::string("the ") + What + "'s parameters differ from the clone's";
       return;
     }
   }
-  C.LightFn = F;
+  Out = F;
 }
 } // namespace
 
@@ -133,7 +135,8 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   }
   C.ArgBytes = C.Offset.back() + 4;
   C.Ok = true;
-  resolveLight(D, E, C);
+  resolveTwin(D, E, C, PreHasLight, "light clone", "__gmem_prl_", C.LightFn, C.LightWhy);
+  resolveTwin(D, E, C, PreHasAlt, "alternate clone", "__gmem_pra_", C.AltFn, C.AltWhy);
   return C;
 }
 
@@ -178,8 +181,8 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
   const uint64_t Threads = ctaCount(Block);
   if (Threads > UINT32_MAX)
     return false;
-  if (Kind == CloneKind::Light && !C.hasLight())
-    return false;
+  if (!C.function(Kind))
+    return false; // no such twin
   const int PerSm = C.residentPerSm(D, uint32_t(Threads), Shmem, Kind);
   if (PerSm <= 0)
     return false;

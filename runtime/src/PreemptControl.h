@@ -32,6 +32,12 @@
 // count, hence its own occupancy. No info global of its own. Which of the
 // two a launch uses is chosen per launch shape (CloneChoice.h); a launch
 // keeps its function and P for every instance.
+//
+// Alternate form (flag PreHasAlt, persistent clones only): __gmem_pra_<K>,
+// same parameters, protocol and loop checkpoints as the persistent clone
+// (request 2 arms them: its stops are the full clone's), but its persistent
+// loop's state lives in shared memory, not registers: its own occupancy and
+// P. No info global of its own; also chosen per launch shape by timing.
 #pragma once
 
 #include "CloneChoice.h"
@@ -57,6 +63,7 @@ enum PreInfoFlag : uint32_t {
   PreNoClone = 1u << 3,    ///< no clone emitted (grid sync, clusters, asm exit)
   PrePersistent = 1u << 4, ///< the clone loops over virtual CTAs (grid (P, 1, 1))
   PreHasLight = 1u << 5,   ///< a persistent clone's light twin __gmem_prl_<K> exists
+  PreHasAlt = 1u << 6,     ///< a persistent clone's alternate form __gmem_pra_<K> exists
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
@@ -105,25 +112,48 @@ struct CloneInfo {
   std::vector<uint8_t> ShapeParam;
   int LightMirroredSmem = -1;
   OccupancyCache LightOccupancy;
-  CloneChooser Chooser; ///< full or light, per launch shape (with a light twin)
+  /// The alternate full form (persistent clones with PreHasAlt), or null;
+  /// why not in AltWhy when the flag promised one.
+  CUfunction AltFn = nullptr;
+  std::string AltWhy;
+  int AltMirroredSmem = -1;
+  OccupancyCache AltOccupancy;
+  CloneChooser Chooser; ///< full, alternate or light, per launch shape
 
   size_t kernelParams() const { return Size.size() - CloneExtraParams; }
   bool persistent() const { return (Flags & PrePersistent) != 0; }
   bool hasLight() const { return LightFn != nullptr; }
+  bool hasAlt() const { return AltFn != nullptr; }
   /// Whether a preemption may also stop CTAs inside loops (request 2),
   /// given that the launch is idempotent.
   bool loopStops() const { return (Flags & PreLoopCheckpoints) && !(Flags & PreEntryOnly); }
-  CUfunction function(CloneKind K) const { return K == CloneKind::Light ? LightFn : Fn; }
-  /// Resident CTAs per SM of the full (or light) clone; 0 when unknown.
+  CUfunction function(CloneKind K) const {
+    return K == CloneKind::Light ? LightFn : K == CloneKind::Alt ? AltFn : Fn;
+  }
+  /// The kind of one of its functions (Full for any other).
+  CloneKind kindOf(CUfunction F) const {
+    return F && F == LightFn ? CloneKind::Light
+           : F && F == AltFn ? CloneKind::Alt
+                             : CloneKind::Full;
+  }
+  /// Resident CTAs per SM of the full (light, alternate) clone; 0 when unknown.
   int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem,
                     CloneKind K = CloneKind::Full) {
-    return K == CloneKind::Light ? LightOccupancy.residentPerSm(D, LightFn, Threads, Smem)
-                                 : Occupancy.residentPerSm(D, Fn, Threads, Smem);
+    switch (K) {
+    case CloneKind::Light:
+      return LightOccupancy.residentPerSm(D, LightFn, Threads, Smem);
+    case CloneKind::Alt:
+      return AltOccupancy.residentPerSm(D, AltFn, Threads, Smem);
+    case CloneKind::Full:
+      break;
+    }
+    return Occupancy.residentPerSm(D, Fn, Threads, Smem);
   }
 };
 
 /// Looks up E's clone and checkpoint facts in the current context (and its
-/// light twin: a missing or mismatched one leaves LightFn null, not an error).
+/// light twin and alternate form: a missing or mismatched one leaves LightFn
+/// or AltFn null, with the reason, not an error).
 CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 
 /// One preemptible launch in flight: its control block, its events, the
@@ -151,7 +181,7 @@ struct Slot {
   // The launch. Grid is what the clone is launched with, every instance:
   // the user's grid, or (P, 1, 1) for a persistent clone, whose redo words
   // are indexed by CTA so that P must never change between instances. Fn
-  // likewise: the full and the light clone's P differ.
+  // likewise: the full, alternate and light clones' P differ.
   CloneInfo *Clone = nullptr;
   CUfunction Fn = nullptr;
   unsigned Grid[3] = {1, 1, 1}, UserGrid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
@@ -166,14 +196,16 @@ struct Slot {
   uint32_t PreemptGen = 0, RelaunchGen = 0;
   unsigned RelaunchFailures = 0;
 
-  // Timing for the full / light choice (CloneChoice.h): EvStart is recorded
+  // Timing for the choice of clone (CloneChoice.h): EvStart is recorded
   // right before the clone of a timed launch (created at the slot's first).
   CUevent EvStart = nullptr;
   bool Timed = false; ///< EvStart .. EvDrain still to be sampled
   uint64_t ShapeKey = 0;
 
   /// Whether this launch runs its kernel's light twin.
-  bool light() const { return Clone && Fn && Fn == Clone->LightFn; }
+  bool light() const { return kind() == CloneKind::Light; }
+  /// Which of its kernel's clones this launch runs.
+  CloneKind kind() const { return Clone ? Clone->kindOf(Fn) : CloneKind::Full; }
   CUdeviceptr request() const { return Mem; }
   CUdeviceptr hold() const { return Mem + 8 + 4ull * Words; }
   size_t words() const { return 2 + size_t(Words) + 1; }
@@ -235,8 +267,8 @@ struct ClonePlan {
   uint64_t Words = 0;
 };
 
-/// The plan for launching clone C (its full or, for a persistent clone with
-/// a light twin, its light function) in place of the user's launch (Grid,
+/// The plan for launching clone C (its full function, or for a persistent
+/// clone its light twin's or alternate form's as Kind says) in place of the user's launch (Grid,
 /// Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
 /// per SM of that function), Sms being the device's multiprocessors (unused
 /// otherwise). False when the launch cannot be preemptible (empty or too

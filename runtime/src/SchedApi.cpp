@@ -118,6 +118,12 @@ SchedOptions SchedOptions::fromEnvironment() {
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_LIGHT=%s is not 0 or 1; ignored\n", L);
   }
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
+  if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
+    if (envIs(A, {"0", "no", "false", "off"}))
+      O.Alt = false;
+    else if (!envIs(A, {"1", "yes", "true", "on"}))
+      std::fprintf(stderr, "gmem: GMEM_PREEMPT_ALT=%s is not 0 or 1; ignored\n", A);
+  }
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))
       O.L2Persist = true;
@@ -259,6 +265,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->timed_launches = Get(N.TimedLaunches);
   Out->switched_to_light = Get(N.ToLight);
   Out->switched_to_full = Get(N.ToFull);
+  Out->alt_launches = Get(N.AltLaunches);
+  Out->switched_to_alt = Get(N.ToAlt);
 }
 
 } // namespace sched

@@ -52,16 +52,18 @@ void Scheduler::sampleTiming(Slot &S) {
   float Ms = 0;
   if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, S.EvStart, S.EvDrain) != CUDA_SUCCESS || !(Ms >= 0))
     return;
-  const CloneKind Kind = S.light() ? CloneKind::Light : CloneKind::Full;
+  const CloneKind Kind = S.kind(); // from its function: relaunches keep it
   const uint64_t Total = ctaCount(S.UserGrid);
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
   if (O.switched())
-    (O.To == CloneChooser::State::Light ? N.ToLight : N.ToFull)
+    (O.To == CloneChooser::State::Light ? N.ToLight
+     : O.To == CloneChooser::State::Alt ? N.ToAlt
+                                        : N.ToFull)
         .fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
       "us; %s -> %s",
-      S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, S.light() ? "light" : "full",
+      S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, cloneKindName(Kind),
       (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], O.TauUs,
       CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)");
 }
@@ -81,8 +83,8 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   // twice at once). Only request is rewritten: the done bitmap, or a
   // persistent clone's ticket counter and redo words, say what is left.
   // Same function and grid (a persistent clone's P: its redo words are per
-  // CTA; the light clone's P is its own), same arguments (the user's grid
-  // among them).
+  // CTA; the light and alternate clones' P are their own), same arguments
+  // (the user's grid among them).
   KernelLaunch K;
   K.F = S.Fn;
   for (int I = 0; I < 3; ++I) {

@@ -1,6 +1,7 @@
 // The scheduler's launch path: contexts, streams, gating, suppression and
-// stop requests. The monitor side (resumes, relaunches, releases) is in
-// SchedMonitor.cpp; options, the C API and the hooks' glue in SchedApi.cpp.
+// stop requests. Clones and the choice among them are in SchedClone.cpp; the
+// monitor side (resumes, relaunches, releases) in SchedMonitor.cpp; options,
+// the C API and the hooks' glue in SchedApi.cpp.
 #include "Scheduler.h"
 
 #include "LaunchProfile.h"
@@ -169,50 +170,6 @@ Scheduler::Context *Scheduler::context() {
   }
   TC = ContextCache{Uid, Id, C};
   return C->Ready && !C->Dead ? C : nullptr;
-}
-
-const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
-  auto It = C.Clones.find(&E);
-  if (It != C.Clones.end())
-    return It->second.get();
-  std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
-  ChooserOptions CO;
-  CO.LightMaxUs = Opts.LightMaxUs;
-  CI->Chooser = CloneChooser(CO);
-  if (CI->Ok) {
-    // Once per kernel and context: a light twin the flags promised but
-    // that cannot be used is no error, only a missed speed-up.
-    const std::string Light = CI->hasLight() ? Opts.Light ? ", light twin" : ", light twin (off)"
-                              : CI->LightWhy.empty() ? ""
-                                                     : ", without its light twin: " + CI->LightWhy;
-    log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u%s",
-        E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK, Light.c_str());
-  } else {
-    log("kernel %s: not preemptible: %s", E.Symbol.c_str(), CI->Why.c_str());
-  }
-  const CloneInfo *P = CI.get();
-  C.Clones.emplace(&E, std::move(CI));
-  return P;
-}
-
-void Scheduler::mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original) {
-  // A kernel's raised dynamic shared memory limit belongs to the original
-  // function; each clone needs the same, before its occupancy is asked.
-  int &Mirrored = K == CloneKind::Light ? CI.LightMirroredSmem : CI.MirroredSmem;
-  if (Shmem <= 48 * 1024 || Mirrored >= int(Shmem) || !Original)
-    return;
-  int V = 0;
-  if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Original) ==
-          CUDA_SUCCESS &&
-      D.funcSetAttribute(CI.function(K), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
-          CUDA_SUCCESS)
-    Mirrored = V;
-}
-
-int Scheduler::smCount(Context &C) {
-  if (C.Sms < 0 && (D.deviceSmCount(&C.Sms) != CUDA_SUCCESS || C.Sms < 0))
-    C.Sms = 0; // asked once: persistent clones are not preemptible here
-  return C.Sms;
 }
 
 Scheduler::StreamState &Scheduler::streamOf(Context &C, CUstream S) {
@@ -413,36 +370,13 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   Slot *Sl = nullptr;
   ClonePlan Plan;
-  CloneChoice Choice; // full, untimed unless the clone has a light twin
+  CloneChoice Choice;
   uint64_t Key = 0;
-  if (CI) {
-    const int Sms = CI->persistent() ? smCount(C) : 0;
-    if (Opts.Light && CI->hasLight()) {
-      // A launch not found idempotent is stopped with request 1, which arms
-      // no loop checkpoint: the light clone stops it as early, and faster.
-      if (!(Rec->Idempotent && CI->loopStops()))
-        Choice.Kind = CloneKind::Light;
-      else if (launchShapeKey(*CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
-        Choice = CI->Chooser.choose(Key);
-    }
-    mirrorSmem(*CI, Choice.Kind, L.Shmem, Rec->Entry->Func);
-    bool Planned = planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
-    if (!Planned && Choice.Kind == CloneKind::Light) {
-      // No resident grid for the light clone (its registers, its shared
-      // memory): the full one may still have one.
-      Choice = CloneChoice();
-      mirrorSmem(*CI, Choice.Kind, L.Shmem, Rec->Entry->Func);
-      Planned = planClone(D, *CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
-    }
-    if (Planned) {
+  if (CI && planLaunch(C, *CI, L, *Rec, Plan, Choice, Key)) {
+    Sl = C.Pool->acquire(Plan.Words);
+    if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
+      recycleAll(C);
       Sl = C.Pool->acquire(Plan.Words);
-      if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
-        recycleAll(C);
-        Sl = C.Pool->acquire(Plan.Words);
-      }
-    } else if (CI->persistent()) {
-      log("launch of %s (%llu CTAs) not preemptible: no persistent grid (%d SMs)",
-          Rec->Entry->Symbol.c_str(), (unsigned long long)ctaCount(L.Grid), Sms);
     }
     if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra)) {
       C.Pool->release(Sl);
@@ -492,7 +426,9 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return Original();
   }
   if (CI->persistent())
-    (Choice.Kind == CloneKind::Light ? N.LightLaunches : N.FullLaunches)
+    (Choice.Kind == CloneKind::Light ? N.LightLaunches
+     : Choice.Kind == CloneKind::Alt ? N.AltLaunches
+                                     : N.FullLaunches)
         .fetch_add(1, std::memory_order_relaxed);
   if (Timed)
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
@@ -510,7 +446,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->ShapeKey = Key;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
-  // run the virtual CTA it stopped after once more.
+  // run the virtual CTA it stopped after once more. The alternate form has
+  // the full clone's.
   Sl->StopRequest = !Sl->light() && Rec->Idempotent && CI->loopStops() ? 2 : 1;
   Sl->Seq = C.NextSeq++;
   St.Slots.push_back(Sl);

@@ -108,6 +108,10 @@ struct SchedOptions {
   /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.
   bool Light = true;
   double LightMaxUs = 3.0;
+  /// Alternate full forms of persistent clones (CloneChoice.h):
+  /// GMEM_PREEMPT_ALT=0 never launches them; else each shape that stays on
+  /// a full form runs the faster of the two by timing.
+  bool Alt = true;
   /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.
@@ -214,6 +218,11 @@ private:
   const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
   void mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original);
   int smCount(Context &C);
+  /// Which of CI's clones launch L runs (Choice; Key: its shape, when the
+  /// chooser was asked) and its plan; false when the launch cannot be
+  /// preemptible (SchedClone.cpp).
+  bool planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, const LaunchRecord &Rec,
+                  ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key);
   StreamState &streamOf(Context &C, CUstream S);
   int levelOf(CUstream Raw, CUstream Normalized) const;
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
@@ -278,7 +287,7 @@ private:
         CloneFailures{0};
     // gmemSchedCloneStats.
     std::atomic<uint64_t> FullLaunches{0}, LightLaunches{0}, TimedLaunches{0}, ToLight{0},
-        ToFull{0};
+        ToFull{0}, AltLaunches{0}, ToAlt{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

@@ -1,0 +1,105 @@
+// The scheduler's view of preemptible clones: their resolution per kernel
+// and context, and for one launch the clone it runs (full clone, alternate
+// form or light twin: CloneChoice.h) with its plan. The launch path itself
+// is in Scheduler.cpp.
+#include "Scheduler.h"
+
+#include "Runtime.h"
+
+namespace gmem {
+namespace rt {
+namespace sched {
+
+const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
+  auto It = C.Clones.find(&E);
+  if (It != C.Clones.end())
+    return It->second.get();
+  std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
+  ChooserOptions CO;
+  CO.LightMaxUs = Opts.LightMaxUs;
+  CO.HasLight = Opts.Light && CI->hasLight();
+  CO.HasAlt = Opts.Alt && CI->hasAlt();
+  CI->Chooser = CloneChooser(CO);
+  if (CI->Ok) {
+    // Once per kernel and context: a twin the flags promised but that
+    // cannot be used is no error, only a missed speed-up.
+    auto Twin = [](bool Has, bool On, const char *What, const std::string &Why) {
+      return Has           ? std::string(", ") + What + (On ? "" : " (off)")
+             : Why.empty() ? std::string()
+                           : std::string(", without its ") + What + ": " + Why;
+    };
+    const std::string Twins = Twin(CI->hasLight(), Opts.Light, "light twin", CI->LightWhy) +
+                              Twin(CI->hasAlt(), Opts.Alt, "alternate form", CI->AltWhy);
+    log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u%s",
+        E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK, Twins.c_str());
+  } else {
+    log("kernel %s: not preemptible: %s", E.Symbol.c_str(), CI->Why.c_str());
+  }
+  const CloneInfo *P = CI.get();
+  C.Clones.emplace(&E, std::move(CI));
+  return P;
+}
+
+void Scheduler::mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original) {
+  // A kernel's raised dynamic shared memory limit belongs to the original
+  // function; each clone needs the same, before its occupancy is asked.
+  int &Mirrored = K == CloneKind::Light ? CI.LightMirroredSmem
+                  : K == CloneKind::Alt ? CI.AltMirroredSmem
+                                        : CI.MirroredSmem;
+  if (Shmem <= 48 * 1024 || Mirrored >= int(Shmem) || !Original)
+    return;
+  int V = 0;
+  if (D.funcGetAttribute(&V, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Original) ==
+          CUDA_SUCCESS &&
+      D.funcSetAttribute(CI.function(K), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, V) ==
+          CUDA_SUCCESS)
+    Mirrored = V;
+}
+
+int Scheduler::smCount(Context &C) {
+  if (C.Sms < 0 && (D.deviceSmCount(&C.Sms) != CUDA_SUCCESS || C.Sms < 0))
+    C.Sms = 0; // asked once: persistent clones are not preemptible here
+  return C.Sms;
+}
+
+bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, const LaunchRecord &Rec,
+                           ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key) {
+  const int Sms = CI.persistent() ? smCount(C) : 0;
+  const bool Light = Opts.Light && CI.hasLight(), Alt = Opts.Alt && CI.hasAlt();
+  Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
+  Key = 0;
+  // A launch not found idempotent is stopped with request 1, which arms no
+  // loop checkpoint: the light clone stops it as early, and faster. Others
+  // (all of them without a light twin) are timed per shape.
+  if (Light && !(Rec.Idempotent && CI.loopStops()))
+    Choice.Kind = CloneKind::Light;
+  else if ((Light || Alt) && launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
+    Choice = CI.Chooser.choose(Key);
+  auto Make = [&] {
+    mirrorSmem(CI, Choice.Kind, L.Shmem, Rec.Entry->Func);
+    return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
+  };
+  bool Planned = Make();
+  if (!Planned && Choice.Kind != CloneKind::Full) {
+    // No resident grid for the light or alternate clone (its registers, its
+    // shared memory): the full one may still have one.
+    if (Choice.Kind == CloneKind::Alt) {
+      // The same for every launch of the shape (occupancy depends on its
+      // block and shared memory only): it stays full. A timed launch gives
+      // a full time.
+      CI.Chooser.altUnfit(Key);
+      Choice.Kind = CloneKind::Full;
+    } else {
+      Choice = CloneChoice();
+    }
+    Planned = Make();
+  }
+  if (!Planned && CI.persistent())
+    log("launch of %s (%llu CTAs) not preemptible: no persistent grid (%d SMs)",
+        Rec.Entry->Symbol.c_str(), (unsigned long long)ctaCount(L.Grid), Sms);
+  return Planned;
+}
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem

@@ -1,0 +1,300 @@
+// Alternate full forms of persistent clones (info flag PreHasAlt,
+// __gmem_pra_<K>) against a simulated GPU (FakeSchedDriver.h): resolved only
+// with the flag, compared with the full clone per launch shape by timing
+// (full, alternate, full again), launched on their own resident grid,
+// stopped at loop checkpoints like the full clone and relaunched as
+// themselves, never for launches not found idempotent while a light twin is
+// in use, off under GMEM_PREEMPT_ALT=0; and their gmemSchedGetCloneStats
+// fields.
+#include "SchedulerTestFixture.h"
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+constexpr uintptr_t FPersLight = 0x19, FPersAlt = 0x1B, FTrainAlt = 0x1C;
+constexpr uint32_t LightFlag = 0x20, AltFlag = 0x40;
+std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
+std::string alt(const char *Sym) { return std::string("__gmem_pra_") + Sym; }
+
+// The fake GPU's clock is the timer (ElapsedMs unset): one step, 1 us. A
+// persistent clone takes about one step per iteration of a virtual CTA, so
+// 40 virtual CTAs of 4 iterations on the full clone (P = 8, 5 rounds) take
+// ~160 us, tau ~32 us: never light. The alternate form (1 resident CTA per
+// SM: P = 4) with 2 iterations takes ~80 us, with 8 ~320 us.
+struct AltTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
+    L.LoopCheckpoints = false;
+    L.Occupancy = 3; // P = 12
+    D.addKernel(FPersLight, Mod, light(Pers), L);
+    // Same parameters, protocol and loop checkpoints as the full clone; its
+    // loop state in shared memory: another occupancy.
+    FakeSchedDriver::Kernel A = D.Kernels[FPersPre];
+    A.Occupancy = 1; // P = 4
+    A.Iters = 2;     // faster
+    D.addKernel(FPersAlt, Mod, alt(Pers), A);
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag | AltFlag);
+  }
+  gmemSchedCloneStats cloneStats() {
+    gmemSchedCloneStats St;
+    St.size = sizeof St;
+    EXPECT_EQ(gmemSchedGetCloneStats(&St), GMEM_SUCCESS);
+    return St;
+  }
+  const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
+  /// One launch of pers(BE, {40, 1, 1}) run to its end; the clone it ran.
+  std::string once(bool Idempotent = true) {
+    EXPECT_EQ(pers(BE, {40, 1, 1}, Idempotent), CUDA_SUCCESS);
+    const std::string Name = last().Name;
+    finish();
+    return Name;
+  }
+  /// The first comparison: full (cold), alternate, full again.
+  void expectComparison() {
+    EXPECT_EQ(once(), pre(Pers));
+    EXPECT_EQ(once(), alt(Pers));
+    EXPECT_EQ(last().Grid[0], 4u);
+    EXPECT_EQ(once(), pre(Pers));
+    EXPECT_EQ(last().Grid[0], 8u);
+  }
+};
+
+} // namespace
+
+TEST_F(AltTest, AltFormIsResolvedOnlyWithItsFlag) {
+  CloneInfo C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_EQ(uintptr_t(C.AltFn), FPersAlt);
+  EXPECT_EQ(uintptr_t(C.LightFn), FPersLight);
+  EXPECT_TRUE(C.AltWhy.empty());
+  EXPECT_EQ(uintptr_t(C.function(CloneKind::Alt)), FPersAlt);
+  EXPECT_EQ(C.kindOf(C.AltFn), CloneKind::Alt);
+  EXPECT_EQ(C.kindOf(C.Fn), CloneKind::Full);
+  EXPECT_EQ(C.residentPerSm(D, 128, 0, CloneKind::Alt), 1);
+  EXPECT_EQ(C.residentPerSm(D, 128, 0, CloneKind::Full), 2);
+  KernelEntry Lib; // the library path finds it too
+  entry(Lib, Pers, {8, 4});
+  Lib.ViaLibrary = true;
+  Lib.Library = reinterpret_cast<CUlibrary>(Mod);
+  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).AltFn), FPersAlt);
+  // Without the flag the function is not looked at.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
+  C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasAlt());
+  EXPECT_TRUE(C.hasLight());
+  EXPECT_TRUE(C.AltWhy.empty());
+  // Only persistent clones have alternate forms.
+  D.addKernel(FTrainAlt, Mod, alt(Train), D.Kernels[FTrainPre]);
+  D.addInfo(Mod, Train, 1 | 4 | AltFlag);
+  C = resolveClone(D, ETrain);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasAlt());
+  ClonePlan Plan;
+  const unsigned G[3] = {40, 1, 1}, B[3] = {128, 1, 1};
+  C = resolveClone(D, EPers);
+  EXPECT_FALSE(planClone(D, C, 4, G, B, 0, Plan, CloneKind::Alt)); // no such form
+  // A form whose parameters differ from the clone's is left out, with why.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag | AltFlag);
+  D.Kernels[FPersAlt].ParamSizes = {8, 4, 8, 4, 4};
+  C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_FALSE(C.hasAlt());
+  EXPECT_TRUE(C.hasLight());
+  EXPECT_NE(C.AltWhy.find("alternate clone's parameters"), std::string::npos) << C.AltWhy;
+  // A missing one too.
+  D.Functions.erase({Mod, alt(Pers)});
+  C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_FALSE(C.hasAlt());
+  EXPECT_NE(C.AltWhy.find("no alternate clone " + alt(Pers)), std::string::npos) << C.AltWhy;
+}
+
+TEST_F(AltTest, FasterAltFormIsChosenAndLaunchedOnItsOwnGrid) {
+  const size_t Queries = D.OccupancyQueries.size();
+  EXPECT_EQ(once(), pre(Pers));
+  EXPECT_EQ(last().Grid[0], 8u);
+  // The alternate form: P = 4 SMs x its 1 resident CTA, from its own
+  // occupancy query, and a control block for its P.
+  EXPECT_EQ(once(), alt(Pers));
+  EXPECT_EQ(last().Grid[0], 4u);
+  EXPECT_EQ(last().UserGrid[0], 40u);
+  EXPECT_EQ(last().Args.size(), D.CloneLaunches[0].Args.size());
+  EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * 4 + 1);
+  ASSERT_EQ(D.OccupancyQueries.size(), Queries + 2);
+  EXPECT_EQ(D.OccupancyQueries.back().F, FPersAlt);
+  EXPECT_EQ(once(), pre(Pers)); // full once more: the first was cold
+  // Decided: alternate from now on, untimed.
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_alt, 1u);
+  EXPECT_EQ(St.timed_launches, 3u);
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(once(), alt(Pers));
+  St = cloneStats();
+  EXPECT_EQ(St.full_launches, 2u);
+  EXPECT_EQ(St.alt_launches, 4u);
+  EXPECT_EQ(St.light_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 3u);
+  EXPECT_EQ(St.switched_to_light, 0u);
+  EXPECT_EQ(St.switched_to_full, 0u);
+  EXPECT_EQ(D.OccupancyQueries.size(), Queries + 2); // cached per shape
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, SlowerAltFormKeepsTheFullClone) {
+  D.Kernels[FPersAlt].Iters = 8;
+  expectComparison();
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(once(), pre(Pers));
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.switched_to_alt, 0u);
+  EXPECT_EQ(St.alt_launches, 1u);
+  EXPECT_EQ(St.full_launches, 5u);
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, AltLaunchStopsAtLoopCheckpointsAndIsRelaunchedAsItself) {
+  expectComparison();
+  ASSERT_EQ(cloneStats().switched_to_alt, 1u);
+  D.Kernels[FPersAlt].Iters = 10;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  D.marker(BE, "after");
+  ASSERT_EQ(last().Name, alt(Pers));
+  const uint64_t Ctl = last().Ctl;
+  const size_t First = D.CloneLaunches.size() - 1;
+  D.run(30);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  // Request 2, as for the full clone: its CTAs leave mid-loop.
+  EXPECT_EQ(D.word(Ctl), 2u);
+  EXPECT_EQ(D.Markers.count("after"), 0u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_GT(job(alt(Pers), 1).cuts(), 0u);
+  ASSERT_GE(D.CloneLaunches.size(), First + 2);
+  for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
+    const auto &CL = D.CloneLaunches[I];
+    EXPECT_EQ(CL.Name, alt(Pers)) << I;
+    EXPECT_EQ(CL.Grid[0], 4u);
+    EXPECT_EQ(CL.Ctl, Ctl);
+    EXPECT_EQ(CL.Args, D.CloneLaunches[First].Args);
+  }
+  gmemSchedStats St = stats();
+  EXPECT_EQ(St.preemptions, 1u);
+  EXPECT_EQ(St.preemptions_loop, 1u);
+  EXPECT_GE(St.relaunches, 1u);
+  // Its timing was not taken (untimed, and preempted anyway): still alternate.
+  EXPECT_EQ(once(), alt(Pers));
+  EXPECT_EQ(cloneStats().switched_to_full, 0u);
+}
+
+TEST_F(AltTest, NonIdempotentLaunchStillTakesTheLightTwin) {
+  expectComparison();
+  ASSERT_EQ(once(), alt(Pers)); // the idempotent shape runs the alternate form
+  // Request 1 arms no loop checkpoint: the light twin, untimed.
+  const uint64_t Timed = cloneStats().timed_launches;
+  EXPECT_EQ(once(/*Idempotent=*/false), light(Pers));
+  EXPECT_EQ(last().Grid[0], 12u);
+  EXPECT_EQ(cloneStats().timed_launches, Timed);
+  EXPECT_EQ(cloneStats().light_launches, 1u);
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, WithoutLightTwinsEveryLaunchComparesTheFullForms) {
+  // GMEM_PREEMPT_LIGHT=0: launches not found idempotent are timed too (their
+  // stops take request 1 on either form).
+  O.Light = false;
+  make();
+  EXPECT_EQ(once(false), pre(Pers));
+  EXPECT_EQ(once(false), alt(Pers));
+  EXPECT_EQ(once(false), pre(Pers));
+  EXPECT_EQ(once(false), alt(Pers));
+  D.Kernels[FPersAlt].Iters = 10;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  ASSERT_EQ(last().Name, alt(Pers));
+  const uint64_t Ctl = last().Ctl;
+  D.run(30);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.settle();
+  EXPECT_EQ(D.word(Ctl), 1u);
+  finish();
+  EXPECT_EQ(stats().preemptions_loop, 0u);
+  EXPECT_EQ(cloneStats().light_launches, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, AltOffNeverLaunchesIt) {
+  O.Alt = false;
+  make();
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(once(), pre(Pers)) << I;
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.alt_launches, 0u);
+  EXPECT_EQ(St.switched_to_alt, 0u);
+  EXPECT_EQ(St.full_launches, 6u);
+  EXPECT_EQ(St.timed_launches, 1u); // the first only: the full / light choice
+  for (const auto &Q : D.OccupancyQueries)
+    EXPECT_NE(Q.F, FPersAlt);
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, AltFormWithoutAResidentGridStaysFull) {
+  D.Kernels[FPersAlt].Occupancy = 0;
+  EXPECT_EQ(once(), pre(Pers));
+  EXPECT_EQ(once(), pre(Pers)); // the comparison's launch: full instead
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(once(), pre(Pers));
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.alt_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 2u); // not timed on and on waiting for it
+  expectExactlyOnce();
+}
+
+TEST_F(AltTest, AltOptionFromTheEnvironment) {
+  unsetenv("GMEM_PREEMPT_ALT");
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
+  setenv("GMEM_PREEMPT_ALT", "0", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().Alt);
+  setenv("GMEM_PREEMPT_ALT", "off", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().Alt);
+  setenv("GMEM_PREEMPT_ALT", "1", 1);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
+  setenv("GMEM_PREEMPT_ALT", "maybe", 1); // refused: the default
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
+  unsetenv("GMEM_PREEMPT_ALT");
+}
+
+TEST_F(AltTest, CloneStatsAltFieldsComeLast) {
+  static_assert(offsetof(gmemSchedCloneStats, alt_launches) ==
+                    offsetof(gmemSchedCloneStats, switched_to_full) + 8,
+                "appended after the version-1 fields");
+  static_assert(offsetof(gmemSchedCloneStats, switched_to_alt) + 8 == sizeof(gmemSchedCloneStats),
+                "the last field");
+  expectComparison();
+  ASSERT_EQ(once(), alt(Pers));
+  // An older caller's struct ends at switched_to_full: nothing after it is
+  // written.
+  struct {
+    gmemSchedCloneStats St;
+    uint64_t After;
+  } Buf;
+  std::memset(&Buf, 0xAB, sizeof Buf);
+  Buf.St.size = uint32_t(offsetof(gmemSchedCloneStats, alt_launches));
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.full_launches, 2u);
+  EXPECT_EQ(Buf.St.alt_launches, 0xABABABABABABABABull);
+  EXPECT_EQ(Buf.St.switched_to_alt, 0xABABABABABABABABull);
+  Buf.St.size = sizeof(gmemSchedCloneStats);
+  ASSERT_EQ(gmemSchedGetCloneStats(&Buf.St), GMEM_SUCCESS);
+  EXPECT_EQ(Buf.St.alt_launches, 2u);
+  EXPECT_EQ(Buf.St.switched_to_alt, 1u);
+  EXPECT_EQ(Buf.After, 0xABABABABABABABABull);
+}
