@@ -653,23 +653,27 @@ Module *CloneLaunch::open(const Instance &in, int sms,
   return why->empty() ? mod.get() : nullptr;
 }
 
-std::string CloneLaunch::open_light(const Module &m, const Instance &in, int sms, Json &j) {
-  std::string why = find(m, in.sym, /*light=*/true);
+std::string CloneLaunch::open_form(const Module &m, const Instance &in, int sms, Json &j,
+                                   Form form) {
+  std::string why = find(m, in.sym, form);
   if (why.empty())
     why = configure(in.grid, in.block, 0, sms);
   if (why.empty())
-    j.integer("light_P", P);
+    j.integer(form == Form::Alt ? "alt_P" : "light_P", P);
   return why;
 }
 
-std::string CloneLaunch::find(const Module &m, const std::string &sym, bool light) {
-  name = (light ? "__gmem_prl_" : "__gmem_pre_") + sym;
+std::string CloneLaunch::find(const Module &m, const std::string &sym, Form form) {
+  name = (form == Form::Light ? "__gmem_prl_" : form == Form::Alt ? "__gmem_pra_" : "__gmem_pre_") +
+         sym;
   fn = nullptr;
   info = parse_clone_info(m.global_bytes("__gmem_pre_info_" + sym));
   if (!info.error.empty())
     return info.error + " (__gmem_pre_info_" + sym + ")";
-  if (light && !info.has_light())
+  if (form == Form::Light && !info.has_light())
     return "no light twin (info flag bit 5 clear)";
+  if (form == Form::Alt && !info.has_alt())
+    return "no alternate clone (info flag bit 6 clear)";
   if (!m.has(name))
     return "no clone " + name + " (entry-only/no-clone kernel)";
   fn = m.fn(name);

@@ -186,7 +186,13 @@ constexpr double kLightMaxUs = 3.0;
 constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
-                   kFlagPersistent = 16u, kFlagHasLight = 32u;
+                   kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u;
+
+/// Which of a kernel's preemptible clones: the full one __gmem_pre_<K>, its
+/// light twin __gmem_prl_<K> (no loop checkpoints) or its alternate full
+/// form __gmem_pra_<K> (loop state in shared memory; the runtime times it
+/// against the full clone and keeps the faster per launch shape).
+enum class Form { Full, Light, Alt };
 
 struct CloneInfo {
   uint32_t magic = 0, version = 0, flags = 0, loop_checkpoints = 0, interval_k = 0;
@@ -194,6 +200,8 @@ struct CloneInfo {
   bool persistent() const { return flags & kFlagPersistent; }
   /// A light twin __gmem_prl_<sym> exists (no loop checkpoints).
   bool has_light() const { return (flags & kFlagHasLight) && persistent(); }
+  /// An alternate full clone __gmem_pra_<sym> exists.
+  bool has_alt() const { return (flags & kFlagHasAlt) && persistent(); }
 };
 /// Decodes an info global's bytes (empty: none found); sets error when they
 /// are missing, short, of another magic or of a version other than 2.
@@ -245,9 +253,11 @@ struct CloneLaunch {
   ~CloneLaunch() { ctl.release(); }
   /// Finds the clone of `sym` and reads its info; "" or why it cannot be used
   /// (no clone, no info global, bad magic, version other than 2).
-  /// light: the twin __gmem_prl_<sym> instead (same protocol, no loop
-  /// checkpoints; the info global is the full clone's).
-  std::string find(const Module &m, const std::string &sym, bool light = false);
+  /// form: the light twin __gmem_prl_<sym> (same protocol, no loop
+  /// checkpoints) or the alternate __gmem_pra_<sym> (same protocol and
+  /// checkpoints, state in shared memory) instead; the info global is the
+  /// full clone's.
+  std::string find(const Module &m, const std::string &sym, Form form = Form::Full);
   /// Sets the user's launch (grid, block, dynamic shared memory), computes P
   /// (persistent clones) and allocates the zeroed-on-reset control block;
   /// "" or why it cannot be launched. sms: the device's multiprocessors.
@@ -265,9 +275,10 @@ struct CloneLaunch {
   /// *why set.
   Module *open(const Instance &in, int sms, std::map<std::string, std::unique_ptr<Module>> &mods,
                Json &j, std::string *why);
-  /// The light twin of an opened full clone `full` (same module), configured
-  /// for the same launch; "" or why not (no twin). Describes "light_P".
-  std::string open_light(const Module &m, const Instance &in, int sms, Json &j);
+  /// The light twin or alternate form of an opened full clone (same
+  /// module), configured for the same launch; "" or why not (none).
+  /// Describes "light_P" / "alt_P".
+  std::string open_form(const Module &m, const Instance &in, int sms, Json &j, Form form);
 };
 
 uint64_t buffer_seed(const std::string &name, int param);

@@ -52,10 +52,12 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);
-  // Odd trials run the light twin (no loop checkpoints) where there is one:
-  // the runtime launches it for short CTAs, so it must be exact too.
-  CloneLaunch lite;
-  bool has_light = cl.info.has_light() && lite.open_light(*mod, in, gpu.sms, j).empty();
+  // Trials cycle over the full clone, its light twin (no loop checkpoints)
+  // and its alternate form (loop state in shared memory) where they exist:
+  // the runtime launches each of them, so each must be exact.
+  CloneLaunch lite, alt;
+  bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
+  bool has_alt = cl.info.has_alt() && alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
   uint32_t request = in.pred == "idempotent" ? 2 : 1;
   j.integer("request", request);
   CUstream s = gpu.lo;
@@ -116,9 +118,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
 
   // The clones, not preempted, must agree with the original.
   bool clone_all_done = true, clone_exact = true;
-  for (CloneLaunch *c : {&cl, &lite}) {
-    if (c == &lite && !has_light)
-      break;
+  for (CloneLaunch *c : {&cl, &lite, &alt}) {
+    if ((c == &lite && !has_light) || (c == &alt && !has_alt))
+      continue;
     restore();
     L.set_ctl(c->ctl.ptr);
     c->ctl.reset(s);
@@ -142,6 +144,7 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   bool compared = deterministic && !order_dependent;
   j.boolean("order_dependent", order_dependent).boolean("compared", compared);
   int light_trials = 0, light_cut = 0, light_mismatches = 0;
+  int alt_trials = 0, alt_cut = 0, alt_mismatches = 0;
 
   std::mt19937_64 rng(seed ^ buffer_seed(in.name, 99));
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -150,8 +153,10 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     double r = U(rng);
     int mode = r < 0.1 ? 0 : r < 0.55 ? 1 : 2;
     double frac = U(rng) * 1.2;
-    bool light = has_light && (t & 1);
-    CloneLaunch &c = light ? lite : cl;
+    // 0 full, 1 light, 2 alternate.
+    int form = !has_light ? 0 : t % (has_alt ? 3 : 2);
+    bool light = form == 1;
+    CloneLaunch &c = form == 1 ? lite : form == 2 ? alt : cl;
     Ctl &ctl = c.ctl;
     L.set_ctl(ctl.ptr);
     restore();
@@ -194,10 +199,18 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       light_cut += done != in.ctas();
       light_mismatches += bad;
     }
+    if (form == 2) {
+      ++alt_trials;
+      alt_cut += done != in.ctas();
+      alt_mismatches += bad;
+    }
   }
   if (has_light)
     j.integer("light_trials", light_trials).integer("light_cut", light_cut)
         .integer("light_mismatches", light_mismatches);
+  if (has_alt)
+    j.integer("alt_trials", alt_trials).integer("alt_cut", alt_cut)
+        .integer("alt_mismatches", alt_mismatches);
   j.integer("trials", T.trials).integer("cut", T.cut).integer("too_late", T.late)
       .integer("mismatches", T.mismatch).integer("relaunch_incomplete", T.incomplete);
   Json by;
