@@ -180,13 +180,7 @@ TEST_F(AltTest, AltLaunchStopsAtLoopCheckpointsAndIsRelaunchedAsItself) {
   expectExactlyOnce();
   EXPECT_GT(job(alt(Pers), 1).cuts(), 0u);
   ASSERT_GE(D.CloneLaunches.size(), First + 2);
-  for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
-    const auto &CL = D.CloneLaunches[I];
-    EXPECT_EQ(CL.Name, alt(Pers)) << I;
-    EXPECT_EQ(CL.Grid[0], 4u);
-    EXPECT_EQ(CL.Ctl, Ctl);
-    EXPECT_EQ(CL.Args, D.CloneLaunches[First].Args);
-  }
+  expectRelaunchedAs(First, alt(Pers), 4, Ctl);
   gmemSchedStats St = stats();
   EXPECT_EQ(St.preemptions, 1u);
   EXPECT_EQ(St.preemptions_loop, 1u);

@@ -336,13 +336,7 @@ TEST_F(LightTest, LightLaunchPreemptedTwiceKeepsItsFunctionAndP) {
   for (unsigned V = 0; V < 40; ++V)
     EXPECT_EQ(J.RunBy[V], int(V % 12)) << V;
   ASSERT_EQ(D.CloneLaunches.size(), First + 3);
-  for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
-    const auto &CL = D.CloneLaunches[I];
-    EXPECT_EQ(CL.Name, light(Pers));
-    EXPECT_EQ(CL.Grid[0], 12u);
-    EXPECT_EQ(CL.Ctl, Ctl);
-    EXPECT_EQ(CL.Args, D.CloneLaunches[First].Args);
-  }
+  expectRelaunchedAs(First, light(Pers), 12, Ctl);
   gmemSchedStats St = stats();
   EXPECT_EQ(St.preemptions, 2u);
   EXPECT_EQ(St.preemptions_loop, 0u);

@@ -195,6 +195,18 @@ struct SchedTest : ::testing::Test {
   uint32_t resume(uint64_t Ctl, unsigned P) const {
     return D.word(FakePersistentClone::resumeWord(Ctl, P));
   }
+  /// Every clone launch from index First on (a launch and its relaunches)
+  /// ran Name on P CTAs with control block Ctl and First's arguments.
+  void expectRelaunchedAs(size_t First, const std::string &Name, unsigned P, uint64_t Ctl) {
+    ASSERT_LT(First, D.CloneLaunches.size());
+    for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
+      const auto &CL = D.CloneLaunches[I];
+      EXPECT_EQ(CL.Name, Name) << I;
+      EXPECT_EQ(CL.Grid[0], P) << I;
+      EXPECT_EQ(CL.Ctl, Ctl) << I;
+      EXPECT_EQ(CL.Args, D.CloneLaunches[First].Args) << I;
+    }
+  }
 };
 
 
