@@ -44,6 +44,7 @@ struct Item {
   int trials = 0;
   bool verify = false;
   double accum_cta_us = 20; ///< victim_accum: run time of one virtual CTA
+  Form form = Form::Full;   ///< which clone of the victim runs
 };
 
 struct Victim {
@@ -122,7 +123,7 @@ double time_launch(const std::function<void()> &go, CUstream s) {
 /// "" or why the victim cannot be run (its clone is missing or of another ABI).
 std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helpers &h) {
   v.orig = m.fn(it.victim);
-  std::string why = v.clone.find(m, it.victim);
+  std::string why = v.clone.find(m, it.victim, it.form);
   if (!why.empty())
     return why;
   const std::string &name = it.victim;
@@ -372,12 +373,25 @@ int run_latency(const PartOptions &o) {
       items.push_back(it);
     }
   }
+  // The alternate full form (loop state in shared memory), which libgmemrt
+  // launches for idempotent shapes where it runs faster: the same stops.
+  for (const char *v : {"victim_loop", "victim_tiled"}) {
+    Item it{"alt", o.kernels, v, "latency", 10.0};
+    it.trials = std::max(50, o.trials * 3 / 10);
+    it.form = Form::Alt;
+    items.push_back(it);
+  }
   std::vector<std::pair<std::string, std::string>> all = {{"default", o.kernels}};
   for (const std::string &var : o.variants)
     all.push_back({var.substr(0, var.find('=')), var.substr(var.find('=') + 1)});
   for (auto &[name, path] : all)
     for (const char *v : victims)
       items.push_back(Item{name, path, v, "steady", 10.0});
+  for (const char *v : {"victim_loop", "victim_tiled"}) {
+    Item it{"alt", o.kernels, v, "steady", 10.0};
+    it.form = Form::Alt;
+    items.push_back(it);
+  }
 
   int n = (int)items.size();
   double deadline = now_s() + o.budget_s;
