@@ -43,13 +43,6 @@ struct AltTest : SchedTest {
     D.addKernel(FPersAlt, Mod, alt(Pers), A);
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag | AltFlag);
   }
-  gmemSchedCloneStats cloneStats() {
-    gmemSchedCloneStats St;
-    St.size = sizeof St;
-    EXPECT_EQ(gmemSchedGetCloneStats(&St), GMEM_SUCCESS);
-    return St;
-  }
-  const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
   /// One launch of pers(BE, {40, 1, 1}) run to its end; the clone it ran.
   std::string once(bool Idempotent = true) {
     EXPECT_EQ(pers(BE, {40, 1, 1}, Idempotent), CUDA_SUCCESS);

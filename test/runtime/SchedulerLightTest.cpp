@@ -35,13 +35,6 @@ struct LightTest : SchedTest {
     D.addKernel(FPersLight, Mod, light(Pers), L);
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
   }
-  gmemSchedCloneStats cloneStats() {
-    gmemSchedCloneStats St;
-    St.size = sizeof St;
-    EXPECT_EQ(gmemSchedGetCloneStats(&St), GMEM_SUCCESS);
-    return St;
-  }
-  const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
   /// Three fast launches of one shape that all stay full and untimed (no
   /// light clone to switch to, or light off).
   void expectThreeFullUntimed() {

@@ -195,6 +195,15 @@ struct SchedTest : ::testing::Test {
   uint32_t resume(uint64_t Ctl, unsigned P) const {
     return D.word(FakePersistentClone::resumeWord(Ctl, P));
   }
+  /// Counts of clone forms launched and of shape switches (all fields).
+  gmemSchedCloneStats cloneStats() {
+    gmemSchedCloneStats St;
+    St.size = sizeof St;
+    EXPECT_EQ(gmemSchedGetCloneStats(&St), GMEM_SUCCESS);
+    return St;
+  }
+  /// The latest clone launch.
+  const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
   /// Every clone launch from index First on (a launch and its relaunches)
   /// ran Name on P CTAs with control block Ctl and First's arguments.
   void expectRelaunchedAs(size_t First, const std::string &Name, unsigned P, uint64_t Ctl) {
