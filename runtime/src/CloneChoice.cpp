@@ -178,17 +178,7 @@ CloneKind CloneChooser::kindOf(State S) {
 }
 
 const char *CloneChooser::name(State S) {
-  switch (S) {
-  case State::Unknown:
-    return "unknown";
-  case State::Full:
-    return "full";
-  case State::Alt:
-    return "alt";
-  case State::Light:
-    return "light";
-  }
-  return "?";
+  return S == State::Unknown ? "unknown" : cloneKindName(kindOf(S));
 }
 
 } // namespace sched

@@ -268,8 +268,8 @@ struct ClonePlan {
 };
 
 /// The plan for launching clone C (its full function, or for a persistent
-/// clone its light twin's or alternate form's as Kind says) in place of the user's launch (Grid,
-/// Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
+/// clone its light twin's or alternate form's as Kind says) in place of the
+/// user's launch (Grid, Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
 /// per SM of that function), Sms being the device's multiprocessors (unused
 /// otherwise). False when the launch cannot be preemptible (empty or too
 /// large a grid, occupancy unknown or zero).

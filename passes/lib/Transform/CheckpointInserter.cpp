@@ -434,6 +434,22 @@ void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
   appendToUsed(M, {GV});
 }
 
+/// Another persistent clone of K named Symbol, next to the main one (same
+/// parameters and protocol): with loop checkpoints or not, its loop state
+/// in registers or in shared memory.
+void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string &Symbol,
+                        unsigned Budget, bool LoopStops, bool StateInShared) {
+  Function *T = createClone(M, K, Symbol);
+  CloneBuild Build(M, Arch, *T);
+  Build.prepare(Budget);
+  if (LoopStops)
+    insertLoopCheckpoints(*T, Build.Ctx);
+  Build.buildPersistent(LoopStops, StateInShared);
+  Build.promote();
+  verifyClone(*T);
+  appendToUsed(M, {T});
+}
+
 } // namespace
 
 PreservedAnalyses CheckpointReservePass::run(Module &M, ModuleAnalysisManager &) {
@@ -506,27 +522,16 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
-        Function *L = createClone(M, *K, checkpointLightSymbol(K->getName()));
-        CloneBuild Light(M, Arch, *L);
-        Light.prepare(Budget);
-        Light.buildPersistent(/*LoopStops=*/false, /*StateInShared=*/false);
-        Light.promote();
-        verifyClone(*L);
-        appendToUsed(M, {L});
+        emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
+                           /*LoopStops=*/false, /*StateInShared=*/false);
         Info.Flags |= CheckpointInfo::HasLight;
         if (altClonesEnabled() && !mainStateInShared()) {
           // Where a clone's loop checks cost most, ptxas's register choices
           // decide it, and neither state form wins everywhere (H200, bench/
           // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
           // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
-          Function *A = createClone(M, *K, checkpointAltSymbol(K->getName()));
-          CloneBuild Alt(M, Arch, *A);
-          Alt.prepare(Budget);
-          insertLoopCheckpoints(*A, Alt.Ctx);
-          Alt.buildPersistent(/*LoopStops=*/true, /*StateInShared=*/true);
-          Alt.promote();
-          verifyClone(*A);
-          appendToUsed(M, {A});
+          emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
+                             /*LoopStops=*/true, /*StateInShared=*/true);
           Info.Flags |= CheckpointInfo::HasAlt;
         }
       }
