@@ -1,6 +1,6 @@
 """Keeps gmem's preemptible clones at their kernel's occupancy.
 
-A clone (`__gmem_pre_<K>`, `__gmem_prl_<K>`, `__gmem_pra_<K>`) holds a few
+A clone (`__gmem_pre_<K>`, `__gmem_prl_<K>`, `__gmem_pra_<K>`, `__gmem_prf_<K>`) holds a few
 more values than its kernel K (the virtual CTA ticket, the control block, loop checkpoint
 counters), and ptxas may give it more registers. Where that crosses an
 occupancy step, fewer CTAs fit per SM, a persistent clone gets a smaller P
@@ -30,7 +30,7 @@ import os
 import re
 import subprocess
 
-CLONE_PREFIXES = ("__gmem_pre_", "__gmem_prl_", "__gmem_pra_")
+CLONE_PREFIXES = ("__gmem_pre_", "__gmem_prl_", "__gmem_pra_", "__gmem_prf_")
 REGS_PER_SM = 65536
 MAX_WARPS_PER_SM = 64
 REG_UNIT = 8  # registers are allocated per warp in units of 256 = 8 per thread

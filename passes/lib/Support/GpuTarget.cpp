@@ -77,7 +77,8 @@ SmallVector<Function *, 8> findKernels(Module &M) {
   for (Function &F : M)
     if (isKernel(F) && !F.getName().starts_with("__gmem_pre_") &&
         !F.getName().starts_with("__gmem_prl_") &&
-        !F.getName().starts_with("__gmem_pra_")) // gmem's own clones
+        !F.getName().starts_with("__gmem_pra_") &&
+        !F.getName().starts_with("__gmem_prf_")) // gmem's own clones
       Kernels.push_back(&F);
   return Kernels;
 }

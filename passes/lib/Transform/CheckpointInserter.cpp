@@ -65,6 +65,10 @@ std::string checkpointAltSymbol(StringRef KernelSymbol) {
   return (CheckpointAltPrefix + KernelSymbol).str();
 }
 
+std::string checkpointFreeSymbol(StringRef KernelSymbol) {
+  return (CheckpointFreePrefix + KernelSymbol).str();
+}
+
 std::string checkpointInfoSymbol(StringRef KernelSymbol) {
   return (CheckpointInfoPrefix + KernelSymbol).str();
 }
@@ -88,6 +92,10 @@ bool lightTwinsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LIGHT"); }
 /// GMEM_CHECKPOINT_ALT=0: no alternate full clones (smaller modules; the
 /// runtime then has only the register form to launch).
 bool altClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_ALT"); }
+
+/// GMEM_CHECKPOINT_FREE=0: no free clones (the runtime then keeps a
+/// barrier per virtual CTA everywhere).
+bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
 /// shared memory too (the alternate form's; for experiments).
@@ -366,11 +374,13 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent(bool LoopStops, bool StateInShared) {
-    dropUnusedCache();
+  void buildPersistent(bool LoopStops, bool StateInShared, bool Free = false) {
+    if (!Free)
+      dropUnusedCache(); // the free form's latch reads the cache too
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
     Parts.StateInShared = StateInShared;
+    Parts.Free = Free;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -435,16 +445,18 @@ void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
 }
 
 /// Another persistent clone of K named Symbol, next to the main one (same
-/// parameters and protocol): with loop checkpoints or not, its loop state
-/// in registers or in shared memory.
+/// parameters and control block): with loop checkpoints or not, its loop
+/// state in registers or in shared memory, or the free form.
 void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string &Symbol,
-                        unsigned Budget, bool LoopStops, bool StateInShared) {
+                        unsigned Budget, bool LoopStops, bool StateInShared, bool Free = false) {
   Function *T = createClone(M, K, Symbol);
   CloneBuild Build(M, Arch, *T);
   Build.prepare(Budget);
   if (LoopStops)
     insertLoopCheckpoints(*T, Build.Ctx);
-  Build.buildPersistent(LoopStops, StateInShared);
+  Build.buildPersistent(LoopStops, StateInShared, Free);
+  if (Free)
+    Build.dropUnusedCache();
   Build.promote();
   verifyClone(*T);
   appendToUsed(M, {T});
@@ -534,6 +546,16 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                              /*LoopStops=*/true, /*StateInShared=*/true);
           Info.Flags |= CheckpointInfo::HasAlt;
         }
+      }
+      if (freeClonesEnabled() && freeBlocker(*K, Sync).empty()) {
+        // The per-virtual-CTA barrier and request read are what short
+        // virtual CTAs pay for (bench/preempt/results/parts/ptx-variants):
+        // where nothing in the body needs a CTA's threads together, the
+        // runtime may time a form without them for idempotent launches.
+        emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget,
+                           Info.Flags & CheckpointInfo::HasLoopCheckpoints,
+                           /*StateInShared=*/false, /*Free=*/true);
+        Info.Flags |= CheckpointInfo::HasFree;
       }
     } else {
       Build.buildEntry();

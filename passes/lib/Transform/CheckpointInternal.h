@@ -121,6 +121,12 @@ unsigned tripEstimate(llvm::Loop *L, llvm::ScalarEvolution &SE);
 std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary &Sync,
                               llvm::FunctionAnalysisManager &FAM);
 
+/// Why K's persistent clone may not have a free form (`__gmem_prf_`,
+/// threads of a CTA on different virtual CTAs), or "" when it may: no CTA
+/// barrier, warp collective, shared memory or inline asm in K or anything
+/// it calls.
+std::string freeBlocker(llvm::Function &K, const SyncSummary &Sync);
+
 /// For the special-register reads a persistent clone rewrites
 /// (%ctaid.x/y/z, %nctaid.x/y/z): the axis, and in IsCount whether it is a
 /// count; -1 for any other intrinsic.
@@ -136,6 +142,9 @@ struct PersistentParts {
   /// The loop's own state in a shared array, not registers (the alternate
   /// form `__gmem_pra_`, or every clone under GMEM_CHECKPOINT_STATE=shared).
   bool StateInShared = false;
+  /// The free form (`__gmem_prf_`): every thread loops and stops on its
+  /// own; for kernels freeBlocker() accepts, launches proved idempotent.
+  bool Free = false;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

@@ -139,6 +139,24 @@ struct LoopBuilder {
   }
 
   SmallVector<AllocaInst *, 8> build() {
+    IRBuilder<> B(Parts.NewEntry->getTerminator());
+    setUp(B);
+    if (Parts.Free)
+      buildFreeProtocol(B);
+    else
+      buildCtaProtocol(B);
+    if (Ctx.CtaState && Ctx.CtaState->use_empty()) {
+      Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
+      Ctx.CtaState = nullptr;
+    }
+    return Allocas;
+  }
+
+  /// What both protocols share: the loop's state slots, the virtual CTA's
+  /// coordinates in the header (the body's blockIdx/gridDim replaced), the
+  /// persistent CTA's words, the total and the coordinate steps. \p B sits
+  /// before the entry block's terminator.
+  void setUp(IRBuilder<> &B) {
     unsigned N = C.arg_size();
     for (unsigned I = 0; I < 3; ++I)
       Grid[I] = C.getArg(N - 3 + I);
@@ -151,8 +169,6 @@ struct LoopBuilder {
     Ret = block("gmem.p.ret");
     ReturnInst::Create(LC, Ret);
     IRBuilder<> HB(Header);
-    Instruction *EntryTerm = Parts.NewEntry->getTerminator();
-    IRBuilder<> B(EntryTerm);
     const DataLayout &DL = M.getDataLayout();
     auto Alloca = [&](const char *Name) {
       AllocaInst *AI = B.CreateAlloca(I32, DL.getAllocaAddrSpace(), nullptr, Name);
@@ -177,8 +193,11 @@ struct LoopBuilder {
           ArrayRef<Constant *>{B.getInt32(0), B.getInt32(NextWord++)});
     };
     Vcta = Slot("gmem.vcta");
-    Next = Slot("gmem.vnext");
-    Req = Alloca("gmem.req");
+    if (!Parts.Free) {
+      // The free form's next virtual CTA is always this one + P.
+      Next = Slot("gmem.vnext");
+      Req = Alloca("gmem.req");
+    }
     Value *V = ld(HB, Vcta, "gmem.v");
     HB.CreateStore(HB.getFalse(), Parts.Aborted);
     // The virtual CTA's coordinates (x fastest, as the hardware numbers
@@ -229,7 +248,8 @@ struct LoopBuilder {
     // Persistent CTA p runs virtual CTAs p, p + P, p + 2P, ...: no shared
     // counter (a million atomics on one address serialise in L2).
     Tid0 = Ctx.Tid0;
-    Value *PCta = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}, nullptr, "gmem.p");
+    Value *PCta = PCtaValue =
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}, nullptr, "gmem.p");
     Stride = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}, {}, nullptr, "gmem.P");
     Word[0] = wordsOf(B, PCta);
     Word[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Word[0], B.getInt64(4), "gmem.resume");
@@ -250,6 +270,19 @@ struct LoopBuilder {
       NextWord = 8;
       st(B, Total, TotalWord = Slot("gmem.total"));
     }
+    HeaderEnd = HB.GetInsertBlock();
+  }
+
+  /// The end of the header's coordinate computation (the body's entry
+  /// follows it).
+  BasicBlock *HeaderEnd = nullptr;
+
+  /// Per virtual CTA, one stop decision for the whole CTA (`bar.red.or`).
+  void buildCtaProtocol(IRBuilder<> &B) {
+    Type *I32 = B.getInt32Ty();
+    Instruction *EntryTerm = Parts.NewEntry->getTerminator();
+    Value *PCta = PCtaValue;
+    IRBuilder<> HB(HeaderEnd);
 
     // Entry: every thread reads the CTA's two words (once per persistent
     // CTA); thread 0 reads the request. One bar.red.or decides; a CTA that
@@ -334,19 +367,7 @@ struct LoopBuilder {
       storeCoords(JB, VN);
       JB.CreateBr(Header);
       IRBuilder<> PB(Step);
-      Value *Carry = nullptr;
-      for (unsigned I = 0; I < 3; ++I) {
-        // coord + step + carry < 2 * grid: one subtraction wraps it (z
-        // needs none: the ticket is below the total).
-        Value *Sum = PB.CreateAdd(Here[I], State ? ld(PB, StepWord[I]) : StepBy[I]);
-        if (I > 0)
-          Sum = PB.CreateAdd(Sum, PB.CreateZExt(Carry, I32));
-        if (I < 2) {
-          Carry = PB.CreateICmpUGE(Sum, Grid[I]);
-          Sum = PB.CreateSelect(Carry, PB.CreateSub(Sum, Grid[I]), Sum);
-        }
-        st(PB, Sum, Coord[I]);
-      }
+      stepCoords(PB, Here);
       PB.CreateBr(Header);
     }
 
@@ -374,12 +395,118 @@ struct LoopBuilder {
     IRBuilder<> SD(SaveDone);
     record(SD, SD.getInt32(0), State ? ld(SD, TotalWord) : Total);
     SD.CreateBr(Ret);
+  }
 
-    if (Ctx.CtaState && Ctx.CtaState->use_empty()) {
-      Ctx.CtaState->eraseFromParent(); // the version-1 exit counter
-      Ctx.CtaState = nullptr;
+  Value *PCtaValue = nullptr;
+
+  /// The free form (`__gmem_prf_`, kernels without barriers, warp
+  /// collectives or shared memory): every thread loops over the virtual
+  /// CTAs on its own and decides its own stop, so a virtual CTA costs no
+  /// barrier and no per-CTA request read. On leaving, each thread folds the
+  /// first virtual CTA it has not finished (+1) into its CTA's resume word
+  /// with an atomic min; a relaunch restarts every thread there, re-running
+  /// what threads that were ahead had done: for idempotent launches only
+  /// (the runtime's rule, docs/PREEMPTION_DESIGN.md).
+  void buildFreeProtocol(IRBuilder<> &B) {
+    Type *I32 = B.getInt32Ty();
+    Instruction *EntryTerm = Parts.NewEntry->getTerminator();
+    Value *PCta = PCtaValue;
+    IRBuilder<> HB(HeaderEnd);
+
+    // Entry: every thread reads the resume word, thread 0 the request;
+    // one bar.red.or decides a stop at entry (nothing written then).
+    Value *W1 = B.CreateAlignedLoad(I32, Word[1], Align(4), /*isVolatile=*/true, "gmem.w.resume");
+    BasicBlock *Entry = B.GetInsertBlock();
+    BasicBlock *ReadReq = block("gmem.f.read"), *Decide = block("gmem.f.decide");
+    B.CreateCondBr(Tid0, ReadReq, Decide);
+    EntryTerm->eraseFromParent();
+    IRBuilder<> RB(ReadReq);
+    Value *Req0 = loadRequest(RB, Ctx.Ctl);
+    initSharedWords(RB, Ctx); // ordered by the barrier below
+    RB.CreateBr(Decide);
+    IRBuilder<> DB(Decide);
+    PHINode *Seen = DB.CreatePHI(I32, 2, "gmem.f.req0");
+    Seen->addIncoming(Req0, ReadReq);
+    Seen->addIncoming(DB.getInt32(0), Entry);
+    Value *StopAtEntry = barrierOr(DB, DB.CreateICmpNE(Seen, DB.getInt32(0)));
+    Value *First = DB.CreateSelect(DB.CreateICmpNE(W1, DB.getInt32(0)),
+                                   DB.CreateSub(W1, DB.getInt32(1)), PCta, "gmem.resume.at");
+    st(DB, First, Vcta);
+    if (Carried)
+      storeCoords(DB, First);
+    // Past the barrier every thread has read the word: thread 0 sets it to
+    // the largest value, and a second barrier orders that before any fold.
+    BasicBlock *Arm = block("gmem.f.arm"), *Clear = block("gmem.f.clear"),
+               *Armed = block("gmem.f.armed"), *Finish = block("gmem.f.finish");
+    DB.CreateCondBr(StopAtEntry, Ret, Arm);
+    IRBuilder<> AB(Arm);
+    AB.CreateCondBr(Tid0, Clear, Armed);
+    IRBuilder<> CB0(Clear);
+    CB0.CreateAlignedStore(CB0.getInt32(-1), Word[1], Align(4), /*isVolatile=*/true);
+    CB0.CreateBr(Armed);
+    IRBuilder<> KB(Armed);
+    KB.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+    KB.CreateCondBr(KB.CreateICmpULT(First, Total), Header, Finish);
+    HB.CreateBr(Parts.OldEntry);
+
+    // Latch: every return and every loop checkpoint abort arrives here.
+    IRBuilder<> LB(Parts.Exit);
+    Value *Cur = ld(LB, Vcta, "gmem.v.cur");
+    Value *Here[3] = {};
+    for (unsigned I = 0; Carried && I < 3; ++I)
+      Here[I] = ld(LB, Coord[I]);
+    Value *Ab = LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted, "gmem.f.aborted");
+    BasicBlock *StopLoop = block("gmem.f.stop"), *Cont = block("gmem.f.cont");
+    BranchInst *ToCont = LB.CreateBr(Cont);
+    Value *Asked = emitRequestTest(ToCont, Ctx, /*NonZero=*/true, /*Cached=*/true);
+    IRBuilder<> TB(ToCont);
+    TB.CreateCondBr(TB.CreateOr(Ab, Asked), StopLoop, Cont);
+    ToCont->eraseFromParent();
+    IRBuilder<> CB(Cont);
+    Value *VN = CB.CreateAdd(Cur, Stride, "gmem.v.next");
+    st(CB, VN, Vcta);
+    if (!Carried) {
+      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Header, Finish);
+    } else {
+      BasicBlock *Step = block("gmem.f.step");
+      CB.CreateCondBr(CB.CreateICmpULT(VN, Total), Step, Finish);
+      IRBuilder<> PB(Step);
+      stepCoords(PB, Here);
+      PB.CreateBr(Header);
     }
-    return Allocas;
+
+    // Leaving: fold the first virtual CTA this thread has not finished
+    // (+1): the current one when a loop checkpoint cut it, else the next
+    // one of its own, at most the total.
+    auto Fold = [&](IRBuilder<> &FB, Value *Resume) {
+      FB.CreateAtomicRMW(AtomicRMWInst::UMin, Word[1], Resume, Align(4),
+                         AtomicOrdering::Monotonic);
+      FB.CreateBr(Ret);
+    };
+    IRBuilder<> SB(StopLoop);
+    Value *After = SB.CreateBinaryIntrinsic(Intrinsic::umin, SB.CreateAdd(Cur, Stride), Total);
+    Fold(SB, SB.CreateAdd(SB.CreateSelect(Ab, Cur, After), SB.getInt32(1)));
+    IRBuilder<> FB(Finish);
+    Fold(FB, FB.CreateAdd(Total, FB.getInt32(1)));
+  }
+
+  /// The coordinates of the virtual CTA P further on from \p Here, by
+  /// adding P's coordinates with carries: coord + step + carry < 2 * grid,
+  /// so one subtraction wraps it (z needs none: the ticket is below the
+  /// total).
+  void stepCoords(IRBuilder<> &PB, Value *Here[3]) {
+    Type *I32 = PB.getInt32Ty();
+    Value *Carry = nullptr;
+    for (unsigned I = 0; I < 3; ++I) {
+      Value *Sum = PB.CreateAdd(Here[I], State ? ld(PB, StepWord[I]) : StepBy[I]);
+      if (I > 0)
+        Sum = PB.CreateAdd(Sum, PB.CreateZExt(Carry, I32));
+      if (I < 2) {
+        Carry = PB.CreateICmpUGE(Sum, Grid[I]);
+        Sum = PB.CreateSelect(Carry, PB.CreateSub(Sum, Grid[I]), Sum);
+      }
+      st(PB, Sum, Coord[I]);
+    }
   }
 };
 

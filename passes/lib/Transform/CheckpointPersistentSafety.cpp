@@ -249,6 +249,53 @@ std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync
   return "";
 }
 
+/// Whether V is, or is a constant expression built on, a shared-memory
+/// global (static or dynamic `extern __shared__`).
+static bool mentionsSharedGlobal(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return false;
+  if (auto *GV = dyn_cast<GlobalVariable>(V))
+    return GV->getAddressSpace() == 3;
+  if (auto *CE = dyn_cast<ConstantExpr>(V))
+    return any_of(CE->operands(), [&](const Use &U) { return mentionsSharedGlobal(U, Seen); });
+  return false;
+}
+
+/// A free clone's threads run different virtual CTAs at the same time, so
+/// nothing in the body may make threads of a CTA meet or share: no barrier
+/// or warp collective (a warp's lanes may be on different virtual CTAs
+/// after a stop), no shared memory (its contents belong to one CTA), and no
+/// inline asm, whose text the pass does not read. Functions K calls are
+/// looked at too.
+std::string freeBlocker(Function &K, const SyncSummary &Sync) {
+  if (Sync.Barriers || Sync.Collectives || Sync.Opaque || Sync.Unsupported)
+    return "synchronises threads";
+  SmallVector<const Function *, 8> Work{&K};
+  SmallPtrSet<const Function *, 8> Done{&K};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const Instruction &I : instructions(*F)) {
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CB->isInlineAsm())
+          return "inline asm";
+        if (const Function *G = CB->getCalledFunction();
+            G && !G->isDeclaration() && Done.insert(G).second)
+          Work.push_back(G);
+      }
+      if (auto *ASC = dyn_cast<AddrSpaceCastInst>(&I);
+          ASC && (ASC->getSrcAddressSpace() == 3 || ASC->getDestAddressSpace() == 3))
+        return "shared memory";
+      if (I.getType()->isPointerTy() && I.getType()->getPointerAddressSpace() == 3)
+        return "shared memory";
+      for (const Use &U : I.operands())
+        if (mentionsSharedGlobal(U, Seen))
+          return "shared memory";
+    }
+  }
+  return "";
+}
+
 /// The CTA's place in the grid, which a persistent clone rewrites.
 int gridAxis(Intrinsic::ID Id, bool &IsCount) {
   IsCount = false;

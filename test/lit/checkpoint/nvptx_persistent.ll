@@ -74,7 +74,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_sync_if_broadcast = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
 
 ; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
-; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16, i32 0, i32 0]
+; copy2d has no barrier, collective or shared memory: a free form (bit 7,
+; nvptx_free.ll) too.
+; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 144, i32 0, i32 0]
 ; block_sum has loop checkpoints, so a light twin too (bit 5).
 ; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
 ; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
@@ -149,6 +151,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; No version-1 pieces and no shared ticket counter in a persistent clone.
 ; CHECK-NOT:   @__gmem_state___gmem_pre_copy2d
 ; CHECK-NOT:   atomicrmw
+; CHECK-LABEL: define void @__gmem_prf_copy2d(
 
 ; A barrier after an early return that depends on the thread: not persistent.
 ; CHECK-LABEL: define void @__gmem_pre_early_ret_sync(

@@ -44,10 +44,14 @@ inline constexpr const char *CheckpointLightPrefix = "__gmem_prl_";
 /// The alternate form of a persistent clone with loop checkpoints (flag
 /// HasAlt): its loop state in shared memory instead of registers.
 inline constexpr const char *CheckpointAltPrefix = "__gmem_pra_";
+/// The free form of a persistent clone (flag HasFree): every thread loops
+/// over the virtual CTAs and stops on its own; idempotent launches only.
+inline constexpr const char *CheckpointFreePrefix = "__gmem_prf_";
 
 std::string checkpointCloneSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointLightSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointAltSymbol(llvm::StringRef KernelSymbol);
+std::string checkpointFreeSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointInfoSymbol(llvm::StringRef KernelSymbol);
 
 /// Layout of `__gmem_pre_info_<mangled>` (five little-endian uint32).
@@ -80,6 +84,17 @@ struct CheckpointInfo {
     /// (ptxas's choices for its loops), so the runtime times both per launch
     /// shape and keeps the faster. Only with HasLight.
     HasAlt = 1u << 6,
+    /// A free clone `__gmem_prf_<mangled>` exists: the same parameters,
+    /// control block words and loop checkpoints as `__gmem_pre_`, but no
+    /// barrier per virtual CTA: every thread loops over the virtual CTAs on
+    /// its own, stops on its own (request != 0 through the CTA's request
+    /// cache) and folds the first virtual CTA it has not finished into its
+    /// CTA's resume word (atomic min). A relaunch restarts the whole CTA
+    /// there, so virtual CTAs some threads finished run again: the runtime
+    /// may launch it only for launches proved idempotent. Emitted for
+    /// kernels without barriers, warp collectives, shared memory or inline
+    /// asm, with or without loop checkpoints.
+    HasFree = 1u << 7,
   };
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops

@@ -17,7 +17,11 @@ the runtime relies on in each PTX:
     same persistent protocol; any `__gmem_prl_X` belongs to such a kernel;
   * such a kernel also has, unless GMEM_CHECKPOINT_ALT=0, its alternate full
     clone `.entry __gmem_pra_X` (flags bit 6): same parameters and protocol,
-    its loop state in a shared array `__gmem_pstate___gmem_pra_X`.
+    its loop state in a shared array `__gmem_pstate___gmem_pra_X`;
+  * a persistent clone may have (flags bit 7, unless GMEM_CHECKPOINT_FREE=0)
+    its free form `.entry __gmem_prf_X`: same parameters, no bar.red.or per
+    virtual CTA but one at entry, and the resume word folded with
+    atom.global.min.u32; any `__gmem_prf_X` belongs to such a kernel.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -39,6 +43,7 @@ INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
 CLONE = "__gmem_pre_"
 LIGHT = "__gmem_prl_"
 ALT = "__gmem_pra_"
+FREE = "__gmem_prf_"
 
 
 def entry_bodies(ptx):
@@ -76,9 +81,10 @@ def check_file(src, tool, ptxas, tmp):
     entries = entry_bodies(ptx)
     infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
-             "loop_sites": 0, "persistent": 0, "light": 0, "alt": 0}
+             "loop_sites": 0, "persistent": 0, "light": 0, "alt": 0,
+             "free": 0}
     for k, (params, _) in entries.items():
-        if k.startswith(CLONE) or k.startswith(LIGHT) or k.startswith(ALT):
+        if k.startswith((CLONE, LIGHT, ALT, FREE)):
             continue
         stats["kernels"] += 1
         info = infos.get(k)
@@ -139,7 +145,26 @@ def check_file(src, tool, ptxas, tmp):
                            "ld.volatile.shared.u32", "__gmem_pstate_" + ALT + k):
                 if needle not in alt[1]:
                     errors.append("%s: alternate clone lacks %s" % (k, needle))
+        free = entries.get(FREE + k)
+        if bool(flags & 128) != (free is not None) or (free is not None and not flags & 16) or \
+                (free is not None and os.environ.get("GMEM_CHECKPOINT_FREE") == "0"):
+            errors.append("%s: flags %d, free clone %s" % (k, flags,
+                                                         "present" if free else "absent"))
+        if free is not None:
+            stats["free"] += 1
+            if free[0] != clone[0]:
+                errors.append("%s: free clone has %d parameters, clone %d" % (k, free[0],
+                                                                              clone[0]))
+            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x",
+                           "atom.global.min.u32"):
+                if needle not in free[1]:
+                    errors.append("%s: free clone lacks %s" % (k, needle))
+            if free[1].count("bar.red.or.pred") != 1:
+                errors.append("%s: free clone has %d bar.red.or, not one (entry)" %
+                              (k, free[1].count("bar.red.or.pred")))
     for k in entries:
+        if k.startswith(FREE) and k[len(FREE):] not in entries:
+            errors.append("%s: free clone of no kernel" % k)
         if k.startswith(LIGHT) and k[len(LIGHT):] not in entries:
             errors.append("%s: light twin of no kernel" % k)
         if k.startswith(ALT) and k[len(ALT):] not in entries:
@@ -177,10 +202,10 @@ def main():
                 for e in errors:
                     print("  " + e)
     print("%d files, %d kernels: %d clones (%d persistent, %d light twins, %d alternate, "
-          "%d entry-only, %d with loop checkpoints, "
+          "%d free, %d entry-only, %d with loop checkpoints, "
           "%d sites), %d without clone; %d files failed" % (
               len(srcs), total.get("kernels", 0), total.get("clones", 0), total.get("persistent", 0),
-              total.get("light", 0), total.get("alt", 0),
+              total.get("light", 0), total.get("alt", 0), total.get("free", 0),
               total.get("entry_only", 0), total.get("loop_kernels", 0),
               total.get("loop_sites", 0), total.get("no_clone", 0), failed))
     return 1 if failed else 0
