@@ -33,6 +33,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstdlib>
 
@@ -398,6 +399,7 @@ struct LoopBuilder {
   }
 
   Value *PCtaValue = nullptr;
+  AllocaInst *Deadline = nullptr; ///< free form: when this thread looks next
 
   /// The free form (`__gmem_prf_`, kernels without barriers, warp
   /// collectives or shared memory): every thread loops over the virtual
@@ -413,6 +415,14 @@ struct LoopBuilder {
     Value *PCta = PCtaValue;
     IRBuilder<> HB(HeaderEnd);
 
+    // A per-thread deadline for looking at the request (GMEM_CHECKPOINT_
+    // FREE_GATE=0: look after every virtual CTA).
+    if (Ctx.ReqCache && !envSaysOff("GMEM_CHECKPOINT_FREE_GATE")) {
+      Deadline = B.CreateAlloca(I32, C.getParent()->getDataLayout().getAllocaAddrSpace(), nullptr,
+                                "gmem.f.deadline");
+      Allocas.push_back(Deadline);
+      B.CreateStore(B.CreateAdd(readClock(B), B.getInt32(Ctx.RefreshCycles)), Deadline);
+    }
     // Entry: every thread reads the resume word, thread 0 the request;
     // one bar.red.or decides a stop at entry (nothing written then).
     Value *W1 = B.CreateAlignedLoad(I32, Word[1], Align(4), /*isVolatile=*/true, "gmem.w.resume");
@@ -458,7 +468,29 @@ struct LoopBuilder {
     Value *Ab = LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted, "gmem.f.aborted");
     BasicBlock *StopLoop = block("gmem.f.stop"), *Cont = block("gmem.f.cont");
     BranchInst *ToCont = LB.CreateBr(Cont);
-    Value *Asked = emitRequestTest(ToCont, Ctx, /*NonZero=*/true, /*Cached=*/true);
+    Value *Asked;
+    if (Deadline) {
+      // Only when this thread's own deadline has passed does it look at the
+      // CTA's cache: the common case is a clock read and a compare, no
+      // memory access (two dependent shared loads per virtual CTA cost
+      // relu's free clone more than the barrier they replaced).
+      IRBuilder<> GB(ToCont);
+      Value *Now = readClock(GB);
+      Value *Due = GB.CreateICmpSGE(GB.CreateSub(Now, GB.CreateLoad(I32, Deadline)),
+                                    GB.getInt32(0), "gmem.f.due");
+      Instruction *Then = SplitBlockAndInsertIfThen(Due, ToCont, false);
+      Then->getParent()->setName("gmem.f.look");
+      IRBuilder<> DB2(Then);
+      DB2.CreateStore(DB2.CreateAdd(Now, DB2.getInt32(Ctx.RefreshCycles)), Deadline);
+      Value *Seen = emitRequestTest(Then, Ctx, /*NonZero=*/true, /*Cached=*/true);
+      IRBuilder<> JB(ToCont);
+      PHINode *Phi = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.f.asked");
+      Phi->addIncoming(JB.getFalse(), cast<Instruction>(Due)->getParent());
+      Phi->addIncoming(Seen, Then->getParent());
+      Asked = Phi;
+    } else {
+      Asked = emitRequestTest(ToCont, Ctx, /*NonZero=*/true, /*Cached=*/true);
+    }
     IRBuilder<> TB(ToCont);
     TB.CreateCondBr(TB.CreateOr(Ab, Asked), StopLoop, Cont);
     ToCont->eraseFromParent();

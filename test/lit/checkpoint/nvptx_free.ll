@@ -8,6 +8,8 @@
 ; virtual CTA it has not finished, + 1, with an unsigned atomic min (the
 ; current one when a loop checkpoint cut it, else the next of its own, at
 ; most the total). The redo word is never touched.
+; RUN: env GMEM_CHECKPOINT_FREE_GATE=0 opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=NOGATE
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
@@ -37,10 +39,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       gmem.entry:
 ; CHECK-NOT:     %gmem.w.redo
 ; CHECK:         %gmem.w.resume = load volatile i32, ptr addrspace(1) %gmem.resume
-; The latch: no barrier, the request through the CTA's cache.
+; The latch: no barrier; once this thread's own deadline (a register) has
+; passed, the request through the CTA's cache.
 ; CHECK:       gmem.exit:
 ; CHECK-NOT:     barrier
 ; CHECK:         call i32 @llvm.nvvm.read.ptx.sreg.clock()
+; CHECK:         %gmem.f.due = icmp sge i32
+; CHECK:       gmem.f.look:
 ; CHECK:         load volatile i32, ptr addrspace(3) getelementptr inbounds ([2 x i32], ptr addrspace(3) @__gmem_reqcache___gmem_prf_relu, i32 0, i32 1)
 ; CHECK:       gmem.cache.seen:
 ; CHECK-NOT:     barrier
@@ -78,6 +83,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:         bar.sync 0
 ; PTX:         atom.global.min.u32
 ; PTX-LABEL: .entry __gmem_prf_rowsum(
+
+; GMEM_CHECKPOINT_FREE_GATE=0: every virtual CTA looks at the cache.
+; NOGATE-LABEL: define void @__gmem_prf_relu(
+; NOGATE-NOT:     gmem.f.due
+; NOGATE:       gmem.exit:
+; NOGATE-NEXT:    call i32 @llvm.nvvm.read.ptx.sreg.clock()
+; NOGATE-NEXT:    load volatile i32, ptr addrspace(3)
 
 ; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
 ; OFF-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 113,
