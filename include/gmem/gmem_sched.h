@@ -43,6 +43,8 @@
  *                               takes at most X microseconds (default 3.0)
  *   GMEM_PREEMPT_ALT=0          never use the alternate full forms of persistent
  *                               clones (see gmemSchedGetCloneStats); default 1
+ *   GMEM_PREEMPT_FREE=0         never use the barrier-free forms of persistent
+ *                               clones (see gmemSchedGetCloneStats); default 1
  *   GMEM_SCHED_L2=persist       the largest allocation that top-priority launches on a
  *                               stream only read persists in L2 (stream access policy
  *                               window; the context sets aside the device's maximum
@@ -114,7 +116,11 @@ typedef struct gmemSchedStats {
  * the full clone, its loop state in shared memory instead of registers, so
  * another occupancy), a shape that stays on a full form times one launch of
  * each and keeps the alternate form only when it is more than 2% faster;
- * the other form is timed again every 1024 launches.
+ * the other forms are timed again every 1024 launches. A barrier-free form
+ * (each thread runs the thread blocks on its own; a stop reruns some, so
+ * only launches proved idempotent ever run it) takes part in the same
+ * comparison: the faster of the alternate and free forms, when more than 2%
+ * faster than the full clone.
  *
  * Extensible: the caller sets size to sizeof(gmemSchedCloneStats) as it
  * knows it; only the fields that fit are written (size is left as is). */
@@ -129,6 +135,11 @@ typedef struct gmemSchedCloneStats {
   uint64_t alt_launches;      /* persistent clone launches made with the alternate
                                  full form (not in full_launches) */
   uint64_t switched_to_alt;   /* launch shapes moved to the alternate full form */
+  /* Appended later (a caller built before them passes a smaller size and
+     never sees them written): */
+  uint64_t free_launches;     /* persistent clone launches made with the
+                                 barrier-free form (not in full_launches) */
+  uint64_t switched_to_free;  /* launch shapes moved to the barrier-free form */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
@@ -162,7 +173,7 @@ GMEM_API int gmemSchedSetPolicy(int policy);
 /* Counters since the scheduler started. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
 GMEM_API int gmemSchedGetStats(gmemSchedStats *out);
 
-/* Counters of the full / alternate / light choice since the scheduler started.
+/* Counters of the full / alternate / free / light choice since the scheduler started.
  * GMEM_SUCCESS, or GMEM_ERROR_INVALID_VALUE when out is null or
  * out->size < 8. */
 GMEM_API int gmemSchedGetCloneStats(gmemSchedCloneStats *out);

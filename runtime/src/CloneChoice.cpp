@@ -14,9 +14,33 @@ const char *cloneKindName(CloneKind K) {
     return "light";
   case CloneKind::Alt:
     return "alt";
+  case CloneKind::Free:
+    return "free";
   }
   return "?";
 }
+
+namespace {
+constexpr uint8_t bit(CloneKind K) { return uint8_t(1u << unsigned(K)); }
+constexpr size_t idx(CloneKind K) { return size_t(K); }
+/// The forms a full-form shape may run besides the full clone, in the
+/// order a comparison times them.
+constexpr CloneKind OtherForms[] = {CloneKind::Alt, CloneKind::Free};
+
+CloneChooser::State stateOf(CloneKind K) {
+  switch (K) {
+  case CloneKind::Light:
+    return CloneChooser::State::Light;
+  case CloneKind::Alt:
+    return CloneChooser::State::Alt;
+  case CloneKind::Free:
+    return CloneChooser::State::Free;
+  case CloneKind::Full:
+    break;
+  }
+  return CloneChooser::State::Full;
+}
+} // namespace
 
 CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
   if (Last < Entries.size() && Entries[Last].Key == Key)
@@ -29,29 +53,102 @@ CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
   return nullptr;
 }
 
+bool CloneChooser::available(const Entry &E, CloneKind K) const {
+  switch (K) {
+  case CloneKind::Full:
+    return true;
+  case CloneKind::Alt:
+    return Opts.HasAlt && !(E.Unfit & bit(K));
+  case CloneKind::Free:
+    return Opts.HasFree && !(E.Unfit & bit(K));
+  case CloneKind::Light:
+    break;
+  }
+  return false;
+}
+
 void CloneChooser::enter(Entry &E, State S) {
   E.St = S;
   E.Launches = 0;
-  E.Pr = Probe::None;
+  E.NProbes = 0;
   E.First = false;
 }
 
 void CloneChooser::enterFullForms(Entry &E) {
   enter(E, State::Full);
-  if (altFor(E)) {
-    E.Pr = Probe::Alt;
-    E.First = true;
+  startComparison(E, /*First=*/true);
+}
+
+void CloneChooser::startComparison(Entry &E, bool First) {
+  E.NProbes = 0;
+  E.First = false;
+  // Every form the comparison times gets a fresh time or none: a time from
+  // an earlier comparison may be far older than the others.
+  auto Add = [&](CloneKind K) {
+    if (K != CloneKind::Full)
+      E.Us[idx(K)] = 0;
+    E.Probes[E.NProbes++] = K;
+  };
+  if (First) {
+    // The full clone ran (cold) already; it runs once more at the end.
+    for (CloneKind K : OtherForms)
+      if (available(E, K))
+        Add(K);
+    if (E.NProbes) {
+      E.Probes[E.NProbes++] = CloneKind::Full;
+      E.First = true;
+    }
+    return;
+  }
+  const CloneKind Own = kindOf(E.St);
+  for (CloneKind K : {CloneKind::Full, CloneKind::Alt, CloneKind::Free})
+    if (K != Own && available(E, K))
+      Add(K);
+}
+
+void CloneChooser::dropProbe(Entry &E, CloneKind K) {
+  uint8_t N = 0;
+  for (uint8_t I = 0; I < E.NProbes; ++I)
+    if (E.Probes[I] != K)
+      E.Probes[N++] = E.Probes[I];
+  E.NProbes = N;
+  if (K != CloneKind::Full)
+    E.Us[idx(K)] = 0;
+  // Something other than the full clone must still be in the comparison:
+  // the shape's own form, one still to time, or one timed in it.
+  bool Left = kindOf(E.St) != CloneKind::Full;
+  for (uint8_t I = 0; I < E.NProbes; ++I)
+    Left |= E.Probes[I] != CloneKind::Full;
+  for (CloneKind O : OtherForms)
+    Left |= available(E, O) && E.Us[idx(O)] > 0;
+  if (!Left) {
+    E.NProbes = 0;
+    E.First = false;
+  } else if (!E.NProbes) {
+    // K was the last one, whose timing would have decided: a full launch's
+    // does instead (the launch that could not run K runs the full clone).
+    E.Probes[E.NProbes++] = CloneKind::Full;
   }
 }
 
 void CloneChooser::decide(Entry &E, double FullRefUs) {
-  const bool Alt = E.AltUs > 0 && FullRefUs > 0 && E.AltUs < (1 - Opts.AltMargin) * FullRefUs;
+  CloneKind Best = CloneKind::Full;
+  double BestUs = 0;
+  if (FullRefUs > 0)
+    for (CloneKind K : OtherForms) {
+      const double Us = E.Us[idx(K)];
+      if (available(E, K) && Us > 0 && Us < (1 - Opts.AltMargin) * FullRefUs &&
+          (Best == CloneKind::Full || Us < BestUs)) {
+        Best = K;
+        BestUs = Us;
+      }
+    }
   // Entered even when it stays: the next comparison is FormRetimeEvery
   // launches after this one.
-  enter(E, Alt ? State::Alt : State::Full);
+  enter(E, stateOf(Best));
 }
 
-CloneChoice CloneChooser::choose(uint64_t Key) {
+CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk) {
   Entry *E = find(Key);
   if (!E) {
     if (Entries.size() < MaxShapes) {
@@ -74,23 +171,29 @@ CloneChoice CloneChooser::choose(uint64_t Key) {
     C.Timed = true;
     break;
   case State::Full:
-  case State::Alt: {
-    if (E->Pr != Probe::None) {
+  case State::Alt:
+  case State::Free: {
+    const uint32_t N = E->Launches + 1;
+    if (!E->NProbes && Opts.FormRetimeEvery && N % Opts.FormRetimeEvery == 0)
+      startComparison(*E, /*First=*/false); // the other forms, once each
+    // A launch not proved idempotent cannot time the free form; waiting for
+    // one that can could stall the comparison for good.
+    if (!FreeOk && E->NProbes && E->Probes[0] == CloneKind::Free)
+      dropProbe(*E, CloneKind::Free);
+    if (E->NProbes) {
       // A comparison waits for this form's time: every launch, as above.
-      C.Kind = E->Pr == Probe::Alt ? CloneKind::Alt : CloneKind::Full;
+      C.Kind = E->Probes[0];
       C.Timed = true;
       break;
     }
     C.Kind = kindOf(E->St);
-    const uint32_t N = E->Launches + 1;
-    if (altFor(*E) && Opts.FormRetimeEvery && N % Opts.FormRetimeEvery == 0) {
-      // Time the other form once against this one's latest time.
-      E->Pr = E->St == State::Alt ? Probe::Full : Probe::Alt;
-      C.Kind = E->St == State::Alt ? CloneKind::Full : CloneKind::Alt;
-      C.Timed = true;
-    } else {
-      // The launch just measured decided: the next look is 64 launches on.
-      C.Timed = Opts.FullTimingEvery && N % Opts.FullTimingEvery == 0;
+    // The launch just measured decided: the next look is 64 launches on.
+    C.Timed = Opts.FullTimingEvery && N % Opts.FullTimingEvery == 0;
+    if (C.Kind == CloneKind::Free && !FreeOk) {
+      // What it would run without the free form; its time would say nothing
+      // about the free form's.
+      C.Kind = CloneKind::Full;
+      C.Timed = false;
     }
     break;
   }
@@ -119,44 +222,49 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     // shape near the limit from flipping on noise (its latency stays within
     // the goal's slack above the signalling floor).
     if (O.TauUs > 2 * Opts.LightMaxUs && (E->St == State::Light || E->St == State::Unknown)) {
-      E->FullUs = E->AltUs = 0; // from before it ran light: another regime
+      for (double &Us : E->Us)
+        Us = 0; // from before it ran light: another regime
       enterFullForms(*E);
     }
   } else {
-    double &Latest = Kind == CloneKind::Alt ? E->AltUs : E->FullUs;
+    double &Latest = E->Us[idx(Kind)];
     const double Prev = Latest;
     Latest = ElapsedUs;
     if (Opts.HasLight && O.TauUs <= Opts.LightMaxUs) {
-      // Either full form's time decides both ways: its stops are no earlier
+      // Any full form's time decides both ways: its stops are no earlier
       // than the light clone's on such a shape.
       if (E->St != State::Light)
         enter(*E, State::Light);
     } else if (E->St == State::Unknown || E->St == State::Light) {
       enterFullForms(*E);
-    } else if (E->Pr == Probe::Alt && Kind == CloneKind::Alt) {
-      if (E->First)
-        E->Pr = Probe::Full; // one more full launch: the first was cold
-      else
-        decide(*E, E->FullUs);
-    } else if (E->Pr == Probe::Full && Kind == CloneKind::Full) {
-      // The first comparison holds the better of the cold and the warm full
-      // times; a later one the fresh time only (the last may be old).
-      decide(*E, E->First && Prev > 0 ? std::min(Prev, ElapsedUs) : ElapsedUs);
+    } else if (E->NProbes && Kind == E->Probes[0]) {
+      // A late timing of another form (a launch made before) only updates
+      // its latest time: it does not stand for the probe.
+      std::copy(E->Probes + 1, E->Probes + E->NProbes, E->Probes);
+      if (--E->NProbes == 0)
+        // The first comparison holds the better of the cold and the warm
+        // full times; a later one the latest only (a periodic timing, or
+        // the fresh one when it probed the full clone).
+        decide(*E, E->First && Kind == CloneKind::Full && Prev > 0 ? std::min(Prev, ElapsedUs)
+                                                                   : E->Us[idx(CloneKind::Full)]);
     }
   }
   O.To = E->St;
   return O;
 }
 
-void CloneChooser::altUnfit(uint64_t Key) {
-  Entry *E = find(Key);
-  if (!E || E->NoAlt)
+void CloneChooser::unfit(uint64_t Key, CloneKind Kind) {
+  if (Kind != CloneKind::Alt && Kind != CloneKind::Free)
     return;
-  E->NoAlt = true;
-  if (E->St == State::Alt)
+  Entry *E = find(Key);
+  if (!E || (E->Unfit & bit(Kind)))
+    return;
+  E->Unfit |= bit(Kind);
+  if (kindOf(E->St) == Kind)
     enter(*E, State::Full);
-  E->Pr = Probe::None;
-  E->First = false;
+  else if (E->NProbes)
+    dropProbe(*E, Kind);
+  E->Us[idx(Kind)] = 0;
 }
 
 CloneChooser::State CloneChooser::state(uint64_t Key) const {
@@ -174,7 +282,18 @@ double CloneChooser::tauUs(double ElapsedUs, uint64_t Total, uint64_t P) {
 }
 
 CloneKind CloneChooser::kindOf(State S) {
-  return S == State::Light ? CloneKind::Light : S == State::Alt ? CloneKind::Alt : CloneKind::Full;
+  switch (S) {
+  case State::Light:
+    return CloneKind::Light;
+  case State::Alt:
+    return CloneKind::Alt;
+  case State::Free:
+    return CloneKind::Free;
+  case State::Unknown:
+  case State::Full:
+    break;
+  }
+  return CloneKind::Full;
 }
 
 const char *CloneChooser::name(State S) {

@@ -15,18 +15,30 @@
 // persistent loop's state lives in shared memory instead of registers, so
 // its occupancy (and P) differ. Neither form is faster on every kernel
 // (measured on the H200: stencil3d +26% vs +4%, gemm_tiled16 +19% vs
-// +43%), so shapes that stay on a full form compare the two by timing.
+// +43%), so shapes that stay on a full form compare them by timing.
+//
+// And, for kernels without barriers, warp collectives or shared memory of
+// their own (elementwise ones too, which have no loop checkpoints and so no
+// other twin), a barrier-free form __gmem_prf_<K> (flag PreHasFree): every
+// thread loops over the virtual CTAs on its own, faster than the original
+// on some kernels (relu, floyd_warshall) and far slower on others
+// (transpose_naive: warps drift apart and lose L2 locality). A stop makes
+// the CTA's threads restart from the slowest one's position, so virtual
+// CTAs run again: only launches proved idempotent may use it. The chooser
+// is told per launch (choose's FreeOk) and never picks it otherwise; the
+// scheduler checks again.
 //
 // tau depends on the launch (grid, block, shared memory, arguments), so the
 // choice is made per launch shape: the first launch of a shape runs the
 // full clone and is timed; its tau decides light or not. A shape that stays
-// on a full form (with an alternate one) then times one alternate launch and
-// one more full launch (the first was cold: it may include first-touch
-// costs) and keeps the alternate form only when it is faster by more than
+// on the full forms (with another one available) then times one launch of
+// each other form (alternate, then free) and one more full launch (the
+// first was cold: it may include first-touch costs), and keeps the faster
+// of the other forms only when it beats the full clone by more than
 // AltMargin. Light launches are re-timed now and then (a shape turned slow
 // goes back to a full form), full-form ones too (a shape turned fast gets
-// the light clone), and a decided full-form shape times the other form once
-// every FormRetimeEvery launches. Only timings of launches that ran
+// the light clone), and a decided full-form shape times the other forms
+// once every FormRetimeEvery launches. Only timings of launches that ran
 // undisturbed count: a preempted launch's time says nothing about tau.
 //
 // Pure logic, no driver: the scheduler feeds it shape keys and timings
@@ -41,9 +53,9 @@ namespace gmem {
 namespace rt {
 namespace sched {
 
-enum class CloneKind : uint8_t { Full, Light, Alt };
+enum class CloneKind : uint8_t { Full, Light, Alt, Free };
 
-/// "full", "light" or "alt" (messages).
+/// "full", "light", "alt" or "free" (messages).
 const char *cloneKindName(CloneKind K);
 
 /// How one launch of a shape is made.
@@ -58,17 +70,19 @@ struct ChooserOptions {
   unsigned FullTimingEvery = 64;  ///< full-form launches of a decided shape: every 64th timed
   bool HasLight = true;           ///< the light twin may be chosen
   bool HasAlt = false;            ///< the alternate full form may be chosen
-  /// A decided full-form shape times the other form once every 1024
+  bool HasFree = false;           ///< the barrier-free form may be chosen (idempotent launches)
+  /// A decided full-form shape times the other forms once every 1024
   /// launches: a comparison made once may not hold for the rest of a run.
   unsigned FormRetimeEvery = 1024;
-  /// The alternate form must be faster than the full clone by more than
-  /// this fraction (timing noise must not make a shape flip between forms).
+  /// The alternate or free form must be faster than the full clone by more
+  /// than this fraction (timing noise must not make a shape flip between
+  /// forms). Between the two of them the faster wins.
   double AltMargin = 0.02;
 };
 
 class CloneChooser {
 public:
-  enum class State : uint8_t { Unknown, Full, Alt, Light };
+  enum class State : uint8_t { Unknown, Full, Alt, Light, Free };
   /// Shapes remembered per clone; beyond, the oldest slot is reused (round
   /// robin): programs launch few shapes, and a forgotten one only costs a
   /// timed full launch.
@@ -87,13 +101,21 @@ public:
   explicit CloneChooser(ChooserOptions O = ChooserOptions()) : Opts(O) {}
 
   /// The clone for the next launch of shape Key (counts the launch).
-  CloneChoice choose(uint64_t Key);
+  /// FreeOk: the launch was proved idempotent, so it may run the free form
+  /// (never otherwise: where the shape's state says free it gets the full
+  /// clone, untimed, and a comparison waiting for a free timing goes on
+  /// without one).
+  CloneChoice choose(uint64_t Key, bool FreeOk = false);
   /// A timed launch of shape Key, made with Kind, ran ElapsedUs without
   /// being preempted, over Total virtual CTAs on P persistent CTAs.
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total, uint64_t P);
-  /// Shape Key's launches cannot use the alternate form (no resident grid
-  /// for it): the shape stays on the full clone.
-  void altUnfit(uint64_t Key);
+  /// Shape Key's launches cannot use form Kind, alternate or free (no
+  /// resident grid for it: occupancy depends on the shape's block and shared
+  /// memory only): never chosen again for it; a shape on that form goes
+  /// back to the full clone, a comparison goes on without it.
+  void unfit(uint64_t Key, CloneKind Kind);
+  void altUnfit(uint64_t Key) { unfit(Key, CloneKind::Alt); }
+  void freeUnfit(uint64_t Key) { unfit(Key, CloneKind::Free); }
 
   /// Shape Key's state (Unknown when not remembered).
   State state(uint64_t Key) const;
@@ -108,19 +130,21 @@ public:
   static CloneKind kindOf(State S);
 
 private:
-  /// A comparison of the two full forms in progress: the form whose timing
-  /// it waits for (launches run that form, timed, until one arrives).
-  enum class Probe : uint8_t { None, Alt, Full };
+  static constexpr size_t Kinds = 4; ///< CloneKind values
   struct Entry {
     uint64_t Key = 0;
     State St = State::Unknown;
-    Probe Pr = Probe::None;
-    bool First = false;    ///< the shape's first comparison (Full timed once more)
-    bool NoAlt = false;    ///< altUnfit
+    /// A comparison of the full forms in progress: the forms whose timings
+    /// it still waits for, in order (launches run Probes[0], timed, until
+    /// its timing arrives; the last one's decides).
+    CloneKind Probes[3] = {};
+    uint8_t NProbes = 0;
+    bool First = false;    ///< the shape's first comparison (Full timed once more, last)
+    uint8_t Unfit = 0;     ///< bit per CloneKind: unfit()
     uint32_t Launches = 0; ///< since the shape entered St or was last compared
-    /// Latest undisturbed run time of each full form (0: none). Whole
-    /// launches, not tau: the forms' P differ.
-    double FullUs = 0, AltUs = 0;
+    /// Latest undisturbed run time of each full form, by CloneKind (0:
+    /// none; Light unused). Whole launches, not tau: the forms' P differ.
+    double Us[Kinds] = {};
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;
@@ -128,13 +152,21 @@ private:
   size_t Last = 0; ///< the entry found last (programs repeat one shape)
 
   Entry *find(uint64_t Key);
-  bool altFor(const Entry &E) const { return Opts.HasAlt && !E.NoAlt; }
+  /// Whether E's launches may use full form K (the full clone always).
+  bool available(const Entry &E, CloneKind K) const;
   void enter(Entry &E, State S);
-  /// E enters the full forms from Unknown or Light: Full, and with an
-  /// alternate form the first comparison (its next launches time Alt).
+  /// E enters the full forms from Unknown or Light: Full, and with another
+  /// full form the first comparison.
   void enterFullForms(Entry &E);
-  /// The comparison's verdict: Alt only when faster than FullRefUs by
-  /// more than the margin.
+  /// Queues the forms a comparison times: the first one every other form,
+  /// then Full; a later one every form but E's own. Nothing when there is
+  /// nothing to compare.
+  void startComparison(Entry &E, bool First);
+  /// The comparison goes on without form K (unfit, or a launch that may not
+  /// run it); abandoned when nothing is left to compare with the full clone.
+  void dropProbe(Entry &E, CloneKind K);
+  /// The comparison's verdict: the faster of the alternate and free forms,
+  /// only when faster than FullRefUs by more than the margin; else Full.
   void decide(Entry &E, double FullRefUs);
 };
 

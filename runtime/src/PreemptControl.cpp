@@ -29,7 +29,7 @@ std::string getFunction(SchedDriver &D, const KernelEntry &E, const char *What,
              : err(("cuKernelGetFunction of the " + std::string(What) + " failed").c_str(), R);
 }
 
-/// A twin of C's persistent clone (light or alternate form, What in
+/// A twin of C's persistent clone (light, alternate or free form, What in
 /// messages) when Flag promises one: Prefix<K> into F, else why not in Why.
 /// Any doubt leaves it out: the full clone alone is always correct.
 void resolveTwin(SchedDriver &D, const KernelEntry &E, const CloneInfo &C, uint32_t Flag,
@@ -137,6 +137,7 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   C.Ok = true;
   resolveTwin(D, E, C, PreHasLight, "light clone", "__gmem_prl_", C.LightFn, C.LightWhy);
   resolveTwin(D, E, C, PreHasAlt, "alternate clone", "__gmem_pra_", C.AltFn, C.AltWhy);
+  resolveTwin(D, E, C, PreHasFree, "free clone", "__gmem_prf_", C.FreeFn, C.FreeWhy);
   return C;
 }
 

@@ -38,6 +38,16 @@
 // (request 2 arms them: its stops are the full clone's), but its persistent
 // loop's state lives in shared memory, not registers: its own occupancy and
 // P. No info global of its own; also chosen per launch shape by timing.
+//
+// Barrier-free form (flag PreHasFree, persistent clones only): __gmem_prf_<K>,
+// same parameters, control block, grid (P, 1, 1) and loop checkpoints as the
+// persistent clone, but every thread loops over the virtual CTAs on its own
+// and folds the first one it has not finished into its CTA's resume word
+// (atom.min; redo stays 0). A relaunch restarts the CTA's threads from the
+// slowest one's position, so virtual CTAs that faster threads had finished
+// run again: launched only for launches proved idempotent, and stopped with
+// request 2. Kernels without loop checkpoints (elementwise) may have it as
+// their only twin. Its own occupancy and P; chosen per launch shape by timing.
 #pragma once
 
 #include "CloneChoice.h"
@@ -64,6 +74,7 @@ enum PreInfoFlag : uint32_t {
   PrePersistent = 1u << 4, ///< the clone loops over virtual CTAs (grid (P, 1, 1))
   PreHasLight = 1u << 5,   ///< a persistent clone's light twin __gmem_prl_<K> exists
   PreHasAlt = 1u << 6,     ///< a persistent clone's alternate form __gmem_pra_<K> exists
+  PreHasFree = 1u << 7,    ///< a persistent clone's barrier-free form __gmem_prf_<K> exists
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
@@ -118,25 +129,45 @@ struct CloneInfo {
   std::string AltWhy;
   int AltMirroredSmem = -1;
   OccupancyCache AltOccupancy;
-  CloneChooser Chooser; ///< full, alternate or light, per launch shape
+  /// The barrier-free form (persistent clones with PreHasFree), or null;
+  /// why not in FreeWhy when the flag promised one. Only for launches
+  /// proved idempotent (a stop makes it run virtual CTAs again).
+  CUfunction FreeFn = nullptr;
+  std::string FreeWhy;
+  int FreeMirroredSmem = -1;
+  OccupancyCache FreeOccupancy;
+  CloneChooser Chooser; ///< full, alternate, free or light, per launch shape
 
   size_t kernelParams() const { return Size.size() - CloneExtraParams; }
   bool persistent() const { return (Flags & PrePersistent) != 0; }
   bool hasLight() const { return LightFn != nullptr; }
   bool hasAlt() const { return AltFn != nullptr; }
+  bool hasFree() const { return FreeFn != nullptr; }
   /// Whether a preemption may also stop CTAs inside loops (request 2),
   /// given that the launch is idempotent.
   bool loopStops() const { return (Flags & PreLoopCheckpoints) && !(Flags & PreEntryOnly); }
   CUfunction function(CloneKind K) const {
-    return K == CloneKind::Light ? LightFn : K == CloneKind::Alt ? AltFn : Fn;
+    switch (K) {
+    case CloneKind::Light:
+      return LightFn;
+    case CloneKind::Alt:
+      return AltFn;
+    case CloneKind::Free:
+      return FreeFn;
+    case CloneKind::Full:
+      break;
+    }
+    return Fn;
   }
   /// The kind of one of its functions (Full for any other).
   CloneKind kindOf(CUfunction F) const {
-    return F && F == LightFn ? CloneKind::Light
-           : F && F == AltFn ? CloneKind::Alt
-                             : CloneKind::Full;
+    return F && F == LightFn  ? CloneKind::Light
+           : F && F == AltFn  ? CloneKind::Alt
+           : F && F == FreeFn ? CloneKind::Free
+                              : CloneKind::Full;
   }
-  /// Resident CTAs per SM of the full (light, alternate) clone; 0 when unknown.
+  /// Resident CTAs per SM of the full (light, alternate, free) clone; 0 when
+  /// unknown.
   int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem,
                     CloneKind K = CloneKind::Full) {
     switch (K) {
@@ -144,6 +175,8 @@ struct CloneInfo {
       return LightOccupancy.residentPerSm(D, LightFn, Threads, Smem);
     case CloneKind::Alt:
       return AltOccupancy.residentPerSm(D, AltFn, Threads, Smem);
+    case CloneKind::Free:
+      return FreeOccupancy.residentPerSm(D, FreeFn, Threads, Smem);
     case CloneKind::Full:
       break;
     }
@@ -152,8 +185,8 @@ struct CloneInfo {
 };
 
 /// Looks up E's clone and checkpoint facts in the current context (and its
-/// light twin and alternate form: a missing or mismatched one leaves LightFn
-/// or AltFn null, with the reason, not an error).
+/// light twin, alternate and free forms: a missing or mismatched one leaves
+/// LightFn, AltFn or FreeFn null, with the reason, not an error).
 CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 
 /// One preemptible launch in flight: its control block, its events, the
@@ -181,12 +214,14 @@ struct Slot {
   // The launch. Grid is what the clone is launched with, every instance:
   // the user's grid, or (P, 1, 1) for a persistent clone, whose redo words
   // are indexed by CTA so that P must never change between instances. Fn
-  // likewise: the full, alternate and light clones' P differ.
+  // likewise: the full, alternate, free and light clones' P differ.
   CloneInfo *Clone = nullptr;
   CUfunction Fn = nullptr;
   unsigned Grid[3] = {1, 1, 1}, UserGrid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, Shmem = 0;
   int Level = 0;
-  uint32_t StopRequest = 1; ///< 2 when the launch is idempotent and loops can stop
+  /// 2 when the launch is idempotent and loops can stop, and always for the
+  /// free form (only launched for idempotent launches)
+  uint32_t StopRequest = 1;
   uint64_t Seq = 0;
 
   // Protocol state (under the context's lock).
@@ -268,7 +303,7 @@ struct ClonePlan {
 };
 
 /// The plan for launching clone C (its full function, or for a persistent
-/// clone its light twin's or alternate form's as Kind says) in place of the
+/// clone its light twin's, alternate or free form's as Kind says) in place of the
 /// user's launch (Grid, Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
 /// per SM of that function), Sms being the device's multiprocessors (unused
 /// otherwise). False when the launch cannot be preemptible (empty or too

@@ -124,6 +124,12 @@ SchedOptions SchedOptions::fromEnvironment() {
     else if (!envIs(A, {"1", "yes", "true", "on"}))
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_ALT=%s is not 0 or 1; ignored\n", A);
   }
+  if (const char *F = std::getenv("GMEM_PREEMPT_FREE"); F && *F) {
+    if (envIs(F, {"0", "no", "false", "off"}))
+      O.Free = false;
+    else if (!envIs(F, {"1", "yes", "true", "on"}))
+      std::fprintf(stderr, "gmem: GMEM_PREEMPT_FREE=%s is not 0 or 1; ignored\n", F);
+  }
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))
       O.L2Persist = true;
@@ -267,6 +273,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->switched_to_full = Get(N.ToFull);
   Out->alt_launches = Get(N.AltLaunches);
   Out->switched_to_alt = Get(N.ToAlt);
+  Out->free_launches = Get(N.FreeLaunches);
+  Out->switched_to_free = Get(N.ToFree);
 }
 
 } // namespace sched

@@ -1,6 +1,6 @@
 // The scheduler's view of preemptible clones: their resolution per kernel
 // and context, and for one launch the clone it runs (full clone, alternate
-// form or light twin: CloneChoice.h) with its plan. The launch path itself
+// or free form, or light twin: CloneChoice.h) with its plan. The launch path itself
 // is in Scheduler.cpp.
 #include "Scheduler.h"
 
@@ -19,6 +19,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   CO.LightMaxUs = Opts.LightMaxUs;
   CO.HasLight = Opts.Light && CI->hasLight();
   CO.HasAlt = Opts.Alt && CI->hasAlt();
+  CO.HasFree = Opts.Free && CI->hasFree();
   CI->Chooser = CloneChooser(CO);
   if (CI->Ok) {
     // Once per kernel and context: a twin the flags promised but that
@@ -29,7 +30,8 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
                            : std::string(", without its ") + What + ": " + Why;
     };
     const std::string Twins = Twin(CI->hasLight(), Opts.Light, "light twin", CI->LightWhy) +
-                              Twin(CI->hasAlt(), Opts.Alt, "alternate form", CI->AltWhy);
+                              Twin(CI->hasAlt(), Opts.Alt, "alternate form", CI->AltWhy) +
+                              Twin(CI->hasFree(), Opts.Free, "free form", CI->FreeWhy);
     log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u%s",
         E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK, Twins.c_str());
   } else {
@@ -43,9 +45,10 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
 void Scheduler::mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original) {
   // A kernel's raised dynamic shared memory limit belongs to the original
   // function; each clone needs the same, before its occupancy is asked.
-  int &Mirrored = K == CloneKind::Light ? CI.LightMirroredSmem
-                  : K == CloneKind::Alt ? CI.AltMirroredSmem
-                                        : CI.MirroredSmem;
+  int &Mirrored = K == CloneKind::Light  ? CI.LightMirroredSmem
+                  : K == CloneKind::Alt  ? CI.AltMirroredSmem
+                  : K == CloneKind::Free ? CI.FreeMirroredSmem
+                                         : CI.MirroredSmem;
   if (Shmem <= 48 * 1024 || Mirrored >= int(Shmem) || !Original)
     return;
   int V = 0;
@@ -66,6 +69,11 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
                            ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key) {
   const int Sms = CI.persistent() ? smCount(C) : 0;
   const bool Light = Opts.Light && CI.hasLight(), Alt = Opts.Alt && CI.hasAlt();
+  // The free form's stops make threads run virtual CTAs again: sound only
+  // for a launch the instance check proved idempotent. The shape key leaves
+  // pointers out, so launches of one shape may differ here: this is asked
+  // per launch, never taken from the shape's state.
+  const bool FreeOk = Opts.Free && CI.hasFree() && Rec.Idempotent;
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
   Key = 0;
   // A launch not found idempotent is stopped with request 1, which arms no
@@ -73,21 +81,24 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // (all of them without a light twin) are timed per shape.
   if (Light && !(Rec.Idempotent && CI.loopStops()))
     Choice.Kind = CloneKind::Light;
-  else if ((Light || Alt) && launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
-    Choice = CI.Chooser.choose(Key);
+  else if ((Light || Alt || FreeOk) &&
+           launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
+    Choice = CI.Chooser.choose(Key, FreeOk);
+  if (Choice.Kind == CloneKind::Free && !FreeOk)
+    Choice = CloneChoice(); // (the chooser was told; whatever it says, never free here)
   auto Make = [&] {
     mirrorSmem(CI, Choice.Kind, L.Shmem, Rec.Entry->Func);
     return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
   };
   bool Planned = Make();
   if (!Planned && Choice.Kind != CloneKind::Full) {
-    // No resident grid for the light or alternate clone (its registers, its
-    // shared memory): the full one may still have one.
-    if (Choice.Kind == CloneKind::Alt) {
+    // No resident grid for the light, alternate or free clone (its
+    // registers, its shared memory): the full one may still have one.
+    if (Choice.Kind == CloneKind::Alt || Choice.Kind == CloneKind::Free) {
       // The same for every launch of the shape (occupancy depends on its
-      // block and shared memory only): it stays full. A timed launch gives
-      // a full time.
-      CI.Chooser.altUnfit(Key);
+      // block and shared memory only): never that form again. A timed
+      // launch gives a full time.
+      CI.Chooser.unfit(Key, Choice.Kind);
       Choice.Kind = CloneKind::Full;
     } else {
       Choice = CloneChoice();

@@ -57,9 +57,10 @@ void Scheduler::sampleTiming(Slot &S) {
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
   if (O.switched())
-    (O.To == CloneChooser::State::Light ? N.ToLight
-     : O.To == CloneChooser::State::Alt ? N.ToAlt
-                                        : N.ToFull)
+    (O.To == CloneChooser::State::Light  ? N.ToLight
+     : O.To == CloneChooser::State::Alt  ? N.ToAlt
+     : O.To == CloneChooser::State::Free ? N.ToFree
+                                         : N.ToFull)
         .fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
       "us; %s -> %s",
@@ -83,7 +84,7 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   // twice at once). Only request is rewritten: the done bitmap, or a
   // persistent clone's ticket counter and redo words, say what is left.
   // Same function and grid (a persistent clone's P: its redo words are per
-  // CTA; the light and alternate clones' P are their own), same arguments
+  // CTA; the light, alternate and free clones' P are their own), same arguments
   // (the user's grid among them).
   KernelLaunch K;
   K.F = S.Fn;

@@ -426,9 +426,10 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return Original();
   }
   if (CI->persistent())
-    (Choice.Kind == CloneKind::Light ? N.LightLaunches
-     : Choice.Kind == CloneKind::Alt ? N.AltLaunches
-                                     : N.FullLaunches)
+    (Choice.Kind == CloneKind::Light  ? N.LightLaunches
+     : Choice.Kind == CloneKind::Alt  ? N.AltLaunches
+     : Choice.Kind == CloneKind::Free ? N.FreeLaunches
+                                      : N.FullLaunches)
         .fetch_add(1, std::memory_order_relaxed);
   if (Timed)
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
@@ -447,8 +448,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
   // run the virtual CTA it stopped after once more. The alternate form has
-  // the full clone's.
-  Sl->StopRequest = !Sl->light() && Rec->Idempotent && CI->loopStops() ? 2 : 1;
+  // the full clone's. The free form runs only idempotent launches and is
+  // never asked with request 1 (its stops may rerun work whatever the
+  // request; docs/PREEMPTION_DESIGN.md), loop checkpoints or not.
+  Sl->StopRequest =
+      Sl->kind() == CloneKind::Free || (!Sl->light() && Rec->Idempotent && CI->loopStops()) ? 2 : 1;
   Sl->Seq = C.NextSeq++;
   St.Slots.push_back(Sl);
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);

@@ -112,6 +112,10 @@ struct SchedOptions {
   /// GMEM_PREEMPT_ALT=0 never launches them; else each shape that stays on
   /// a full form runs the faster of the two by timing.
   bool Alt = true;
+  /// Barrier-free forms of persistent clones (CloneChoice.h), for launches
+  /// proved idempotent only: GMEM_PREEMPT_FREE=0 never launches them; else
+  /// they take part in the same timing as the alternate forms.
+  bool Free = true;
   /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.
@@ -287,7 +291,7 @@ private:
         CloneFailures{0};
     // gmemSchedCloneStats.
     std::atomic<uint64_t> FullLaunches{0}, LightLaunches{0}, TimedLaunches{0}, ToLight{0},
-        ToFull{0}, AltLaunches{0}, ToAlt{0};
+        ToFull{0}, AltLaunches{0}, ToAlt{0}, FreeLaunches{0}, ToFree{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

@@ -16,6 +16,13 @@
 // current one finished), and resume = next + 1. A CTA that runs out of
 // virtual CTAs writes redo = 0, resume = total + 1, so that a later relaunch
 // runs nothing twice.
+//
+// A barrier-free clone (Free) stops the same way but never writes redo: its
+// resume word is the first virtual CTA some thread of the CTA has not
+// finished, here always the current one (a thread that lagged behind), so a
+// relaunch runs it again even when it had finished. Allowed under request 2
+// (idempotent launches); a free clone stopped with request 1 is an ABI
+// violation (FreeRequest1).
 #pragma once
 
 #include <cstdint>
@@ -86,6 +93,9 @@ struct FakeAbiChecks {
   /// Virtual CTAs a persistent CTA never finished although it ran out of
   /// its own (a redo or resume word lost or skipped ahead).
   unsigned LostVirtualCtas = 0;
+  /// A barrier-free clone asked to stop with request 1 (its stops rerun
+  /// work: the runtime must use it for idempotent launches only, request 2).
+  unsigned FreeRequest1 = 0;
 };
 
 /// One instance of a persistent clone on the simulated GPU: its P CTAs take
@@ -97,8 +107,8 @@ public:
   static uint64_t redoWord(uint64_t Ctl, unsigned P) { return Ctl + 8 + 8ull * P; }
   static uint64_t resumeWord(uint64_t Ctl, unsigned P) { return redoWord(Ctl, P) + 4; }
 
-  FakePersistentClone(uint64_t Ctl, unsigned P, uint64_t Total)
-      : Ctl(Ctl), P(P), Total(Total), Ctas(P) {}
+  FakePersistentClone(uint64_t Ctl, unsigned P, uint64_t Total, bool Free = false)
+      : Ctl(Ctl), P(P), Total(Total), Free(Free), Ctas(P) {}
 
   /// One step of the next CTA still running; true when every CTA has left.
   bool step(Memory &W, FakeJob &J, unsigned Iters, bool LoopCheckpoints, uint64_t Clock,
@@ -160,9 +170,14 @@ public:
       C.InV = false;
       // Between virtual CTAs.
       if (const uint32_t R = word(W, Ctl)) {
-        W[redoWord(Ctl, Id)] = R == 2 ? uint32_t(C.V + 1) : 0;
-        W[resumeWord(Ctl, Id)] = uint32_t(C.Next + 1);
-        if (R == 2 && J.Completed[C.V] > 0)
+        if (Free) {
+          W[resumeWord(Ctl, Id)] = uint32_t(C.V + 1); // the slowest thread's
+          Bad.FreeRequest1 += R == 1;
+        } else {
+          W[redoWord(Ctl, Id)] = R == 2 ? uint32_t(C.V + 1) : 0;
+          W[resumeWord(Ctl, Id)] = uint32_t(C.Next + 1);
+        }
+        if ((R == 2 || Free) && J.Completed[C.V] > 0)
           ++J.RerunsAllowed[C.V];
         C.Left = true;
         return false;
@@ -185,6 +200,7 @@ private:
   uint64_t Ctl;
   unsigned P;
   uint64_t Total;
+  bool Free;
   std::vector<Cta> Ctas;
   unsigned Turn = 0;
 

@@ -41,6 +41,7 @@ public:
     unsigned Iters = 4;          ///< steps per CTA
     bool LoopCheckpoints = true; ///< clone: request 2 stops CTAs inside the loop
     bool Persistent = false;     ///< clone: loops over virtual CTAs
+    bool Free = false;           ///< persistent clone: barrier-free (FakePersistentClone.h)
     int Occupancy = 2;           ///< resident CTAs per SM (occupancy query)
     std::vector<size_t> ParamSizes;
   };
@@ -581,7 +582,7 @@ private:
     Job &J = Jobs[O.JobId];
     if (O.Persistent) {
       if (!O.Pers)
-        O.Pers.emplace(O.Ctl, O.Grid, O.Total);
+        O.Pers.emplace(O.Ctl, O.Grid, O.Total, K.Free);
       return O.Pers->step(Words, J, K.Iters, K.LoopCheckpoints, Clock, *this);
     }
     auto Done = [&](unsigned C) { return (word(O.Ctl + 8 + 4 * (C / 32)) >> (C % 32)) & 1; };

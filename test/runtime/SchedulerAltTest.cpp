@@ -263,8 +263,9 @@ TEST_F(AltTest, CloneStatsAltFieldsComeLast) {
   static_assert(offsetof(gmemSchedCloneStats, alt_launches) ==
                     offsetof(gmemSchedCloneStats, switched_to_full) + 8,
                 "appended after the version-1 fields");
-  static_assert(offsetof(gmemSchedCloneStats, switched_to_alt) + 8 == sizeof(gmemSchedCloneStats),
-                "the last field");
+  static_assert(offsetof(gmemSchedCloneStats, switched_to_alt) + 8 ==
+                    offsetof(gmemSchedCloneStats, free_launches),
+                "the free form's fields come after it (SchedulerFreeTest.cpp)");
   expectComparison();
   ASSERT_EQ(once(), alt(Pers));
   // An older caller's struct ends at switched_to_full: nothing after it is

@@ -187,6 +187,7 @@ struct SchedTest : ::testing::Test {
     EXPECT_EQ(D.CtlTooSmall, 0u);
     EXPECT_EQ(D.DoubleRuns, 0u);
     EXPECT_EQ(D.LostVirtualCtas, 0u);
+    EXPECT_EQ(D.FreeRequest1, 0u);
   }
   /// A persistent clone's words for its CTA P in control block Ctl.
   uint32_t redo(uint64_t Ctl, unsigned P) const {
