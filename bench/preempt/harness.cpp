@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdarg>
@@ -565,6 +566,37 @@ void launch(CUfunction f, const Instance &in, void **params, CUstream s) {
                     in.block[2], 0, s, params, nullptr));
 }
 
+bool ptx_has_entry(const std::string &text, const std::string &name) {
+  auto ident = [](char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; };
+  for (size_t at = text.find(".entry"); at != std::string::npos;
+       at = text.find(".entry", at + 6)) {
+    size_t p = at + 6;
+    if (p >= text.size() || !isspace((unsigned char)text[p]))
+      continue;
+    while (p < text.size() && isspace((unsigned char)text[p]))
+      ++p;
+    if (text.compare(p, name.size(), name) == 0 &&
+        (p + name.size() == text.size() || !ident(text[p + name.size()])))
+      return true;
+  }
+  return false;
+}
+
+bool ptx_file_has_entry(const std::string &ptx_path, const std::string &name) {
+  std::ifstream f(ptx_path);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return ptx_has_entry(text, name);
+}
+
+const char *form_name(Form f) {
+  switch (f) {
+  case Form::Light: return "light";
+  case Form::Alt: return "alt";
+  case Form::Free: return "free";
+  default: return "full";
+  }
+}
+
 CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes) {
   CloneInfo c;
   if (bytes.empty()) {
@@ -659,12 +691,15 @@ std::string CloneLaunch::open_form(const Module &m, const Instance &in, int sms,
   if (why.empty())
     why = configure(in.grid, in.block, 0, sms);
   if (why.empty())
-    j.integer(form == Form::Alt ? "alt_P" : "light_P", P);
+    j.integer(std::string(form_name(form)) + "_P", P);
   return why;
 }
 
 std::string CloneLaunch::find(const Module &m, const std::string &sym, Form form) {
-  name = (form == Form::Light ? "__gmem_prl_" : form == Form::Alt ? "__gmem_pra_" : "__gmem_pre_") +
+  name = (form == Form::Light  ? "__gmem_prl_"
+          : form == Form::Alt  ? "__gmem_pra_"
+          : form == Form::Free ? "__gmem_prf_"
+                               : "__gmem_pre_") +
          sym;
   fn = nullptr;
   info = parse_clone_info(m.global_bytes("__gmem_pre_info_" + sym));
@@ -674,6 +709,8 @@ std::string CloneLaunch::find(const Module &m, const std::string &sym, Form form
     return "no light twin (info flag bit 5 clear)";
   if (form == Form::Alt && !info.has_alt())
     return "no alternate clone (info flag bit 6 clear)";
+  if (form == Form::Free && !info.has_free())
+    return "no barrier-free clone (info flag bit 7 clear)";
   if (!m.has(name))
     return "no clone " + name + " (entry-only/no-clone kernel)";
   fn = m.fn(name);

@@ -138,6 +138,10 @@ private:
 
 /// Names of the mutable `.global` variables a PTX text declares.
 std::vector<std::string> ptx_globals(const std::string &ptx);
+/// Whether a PTX text declares the kernel `name` (`.entry name(`); no CUDA call.
+bool ptx_has_entry(const std::string &ptx, const std::string &name);
+/// ptx_has_entry on a file's text (false when it cannot be read).
+bool ptx_file_has_entry(const std::string &ptx_path, const std::string &name);
 
 struct Helpers {
   CUfunction fill = nullptr, count_diff = nullptr, trigger = nullptr;
@@ -186,13 +190,19 @@ constexpr double kLightMaxUs = 3.0;
 constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
-                   kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u;
+                   kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
+                   kFlagHasFree = 128u;
 
 /// Which of a kernel's preemptible clones: the full one __gmem_pre_<K>, its
-/// light twin __gmem_prl_<K> (no loop checkpoints) or its alternate full
+/// light twin __gmem_prl_<K> (no loop checkpoints), its alternate full
 /// form __gmem_pra_<K> (loop state in shared memory; the runtime times it
-/// against the full clone and keeps the faster per launch shape).
-enum class Form { Full, Light, Alt };
+/// against the full clone and keeps the faster per launch shape) or its
+/// barrier-free form __gmem_prf_<K> (every thread loops over the virtual
+/// CTAs on its own; a relaunch re-runs virtual CTAs some threads had
+/// finished, so it may only ever run for launches found idempotent, stopped
+/// with request 2).
+enum class Form { Full, Light, Alt, Free };
+const char *form_name(Form f); // "full", "light", "alt", "free"
 
 struct CloneInfo {
   uint32_t magic = 0, version = 0, flags = 0, loop_checkpoints = 0, interval_k = 0;
@@ -202,6 +212,9 @@ struct CloneInfo {
   bool has_light() const { return (flags & kFlagHasLight) && persistent(); }
   /// An alternate full clone __gmem_pra_<sym> exists.
   bool has_alt() const { return (flags & kFlagHasAlt) && persistent(); }
+  /// A barrier-free clone __gmem_prf_<sym> exists (also for kernels without
+  /// loop checkpoints: it does not imply a light twin). Idempotent launches only.
+  bool has_free() const { return (flags & kFlagHasFree) && persistent(); }
 };
 /// Decodes an info global's bytes (empty: none found); sets error when they
 /// are missing, short, of another magic or of a version other than 2.
@@ -254,9 +267,10 @@ struct CloneLaunch {
   /// Finds the clone of `sym` and reads its info; "" or why it cannot be used
   /// (no clone, no info global, bad magic, version other than 2).
   /// form: the light twin __gmem_prl_<sym> (same protocol, no loop
-  /// checkpoints) or the alternate __gmem_pra_<sym> (same protocol and
-  /// checkpoints, state in shared memory) instead; the info global is the
-  /// full clone's.
+  /// checkpoints), the alternate __gmem_pra_<sym> (same protocol and
+  /// checkpoints, state in shared memory) or the barrier-free
+  /// __gmem_prf_<sym> (same control block and words; redo stays 0; only for
+  /// idempotent launches) instead; the info global is the full clone's.
   std::string find(const Module &m, const std::string &sym, Form form = Form::Full);
   /// Sets the user's launch (grid, block, dynamic shared memory), computes P
   /// (persistent clones) and allocates the zeroed-on-reset control block;
@@ -275,9 +289,11 @@ struct CloneLaunch {
   /// *why set.
   Module *open(const Instance &in, int sms, std::map<std::string, std::unique_ptr<Module>> &mods,
                Json &j, std::string *why);
-  /// The light twin or alternate form of an opened full clone (same
-  /// module), configured for the same launch; "" or why not (none).
-  /// Describes "light_P" / "alt_P".
+  /// The light twin, alternate or barrier-free form of an opened full clone
+  /// (same module), configured for the same launch (its own occupancy, so
+  /// its own P); "" or why not (none). Describes "light_P" / "alt_P" /
+  /// "free_P". The caller must launch a Form::Free clone only for an
+  /// idempotent launch.
   std::string open_form(const Module &m, const Instance &in, int sms, Json &j, Form form);
 };
 

@@ -151,6 +151,20 @@ int self_test() {
   EXPECT(!info({0x31504d47u, 2, 10, 0, 0}).error.empty()); // NoClone
   EXPECT(!info({0x31504d47u, 2}).error.empty());            // short
   EXPECT(parse_clone_info({}).error == "no info global");
+  // Flag bits 5..7: light twin, alternate, barrier-free (persistent clones
+  // only); barrier-free does not imply the others (kernels without loops).
+  ci = info({0x31504d47u, 2, 0x10 | 0x80, 0, 0});
+  EXPECT(ci.error.empty() && ci.has_free() && !ci.has_light() && !ci.has_alt());
+  ci = info({0x31504d47u, 2, 0x80 | 0x40 | 0x20, 1, 16}); // not persistent
+  EXPECT(ci.error.empty() && !ci.has_free() && !ci.has_alt() && !ci.has_light());
+  ci = info({0x31504d47u, 2, 0x71, 1, 16});
+  EXPECT(ci.has_light() && ci.has_alt() && !ci.has_free());
+  EXPECT(std::string(form_name(Form::Free)) == "free" &&
+         std::string(form_name(Form::Alt)) == "alt");
+  EXPECT(ptx_has_entry(".visible .entry __gmem_prf_victim_loop(\n", "__gmem_prf_victim_loop"));
+  EXPECT(!ptx_has_entry(".visible .entry __gmem_prf_victim_loop2(", "__gmem_prf_victim_loop"));
+  EXPECT(!ptx_has_entry("// __gmem_prf_victim_loop\n.entry victim_loop(", "__gmem_prf_victim_loop"));
+  EXPECT(ptx_has_entry(".entry\n\t__gmem_prf_k\n(", "__gmem_prf_k"));
   {
     // Not persistent: {request, reserved, bitmap}; 40 CTAs, 0, 2, 31 and 32
     // done (bit 8 of the second word is CTA 40, past the grid).
@@ -165,6 +179,11 @@ int self_test() {
     EXPECT(ctl_work_done(q, 6, 100, 2) == 100);
     uint32_t z[6] = {0, 0, 0, 0, 0, 0};
     EXPECT(ctl_work_done(z, 6, 100, 2) == 0);
+    // Barrier-free form, P = 2: redo always 0; CTA 0's threads folded the
+    // first unfinished ticket 6 (resume 7: 0, 2, 4 done), CTA 1 finished
+    // (a stop between virtual CTAs past the end may fold more than total + 1).
+    uint32_t f[6] = {2, 0, 0, 7, 0, 103};
+    EXPECT(ctl_work_done(f, 6, 100, 2) == 3 + 50);
   }
   const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
   {

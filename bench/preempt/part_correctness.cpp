@@ -17,6 +17,9 @@
 // (virtual) CTA must be done and every buffer must equal the reference, byte
 // for byte. Clones are launched per ABI version 2 (CloneLaunch): persistent
 // ones with grid (P, 1, 1), the others with the instance's grid.
+// Trials cycle over the clone's forms: full, light twin, alternate and, for
+// idempotent instances only (request 2), the barrier-free form, whose
+// relaunch re-runs virtual CTAs some threads had finished.
 #include "parts.h"
 
 #include <algorithm>
@@ -52,13 +55,17 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);
-  // Trials cycle over the full clone, its light twin (no loop checkpoints)
-  // and its alternate form (loop state in shared memory) where they exist:
-  // the runtime launches each of them, so each must be exact.
-  CloneLaunch lite, alt;
+  // Trials cycle over the full clone, its light twin (no loop checkpoints),
+  // its alternate form (loop state in shared memory) and its barrier-free
+  // form where they exist: the runtime launches each of them, so each must
+  // be exact. The barrier-free form only for idempotent instances (request
+  // 2): the runtime never launches it for any other, nor with request 1.
+  uint32_t request = in.pred == "idempotent" ? 2 : 1;
+  CloneLaunch lite, alt, fre;
   bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
   bool has_alt = cl.info.has_alt() && alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
-  uint32_t request = in.pred == "idempotent" ? 2 : 1;
+  bool has_free = request == 2 && cl.info.has_free() &&
+                  fre.open_form(*mod, in, gpu.sms, j, Form::Free).empty();
   j.integer("request", request);
   CUstream s = gpu.lo;
 
@@ -118,8 +125,8 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
 
   // The clones, not preempted, must agree with the original.
   bool clone_all_done = true, clone_exact = true;
-  for (CloneLaunch *c : {&cl, &lite, &alt}) {
-    if ((c == &lite && !has_light) || (c == &alt && !has_alt))
+  for (CloneLaunch *c : {&cl, &lite, &alt, &fre}) {
+    if ((c == &lite && !has_light) || (c == &alt && !has_alt) || (c == &fre && !has_free))
       continue;
     restore();
     L.set_ctl(c->ctl.ptr);
@@ -145,6 +152,15 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   j.boolean("order_dependent", order_dependent).boolean("compared", compared);
   int light_trials = 0, light_cut = 0, light_mismatches = 0;
   int alt_trials = 0, alt_cut = 0, alt_mismatches = 0;
+  int free_trials = 0, free_cut = 0, free_mismatches = 0;
+  // The forms the trials cycle over: 0 full, 1 light, 2 alternate, 3 free.
+  std::vector<int> forms = {0};
+  if (has_light)
+    forms.push_back(1);
+  if (has_alt)
+    forms.push_back(2);
+  if (has_free)
+    forms.push_back(3);
 
   std::mt19937_64 rng(seed ^ buffer_seed(in.name, 99));
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -153,10 +169,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     double r = U(rng);
     int mode = r < 0.1 ? 0 : r < 0.55 ? 1 : 2;
     double frac = U(rng) * 1.2;
-    // 0 full, 1 light, 2 alternate.
-    int form = !has_light ? 0 : t % (has_alt ? 3 : 2);
+    int form = forms[t % forms.size()];
     bool light = form == 1;
-    CloneLaunch &c = form == 1 ? lite : form == 2 ? alt : cl;
+    CloneLaunch &c = form == 1 ? lite : form == 2 ? alt : form == 3 ? fre : cl;
     Ctl &ctl = c.ctl;
     L.set_ctl(ctl.ptr);
     restore();
@@ -204,6 +219,11 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       alt_cut += done != in.ctas();
       alt_mismatches += bad;
     }
+    if (form == 3) {
+      ++free_trials;
+      free_cut += done != in.ctas();
+      free_mismatches += bad;
+    }
   }
   if (has_light)
     j.integer("light_trials", light_trials).integer("light_cut", light_cut)
@@ -211,6 +231,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (has_alt)
     j.integer("alt_trials", alt_trials).integer("alt_cut", alt_cut)
         .integer("alt_mismatches", alt_mismatches);
+  if (has_free)
+    j.integer("free_trials", free_trials).integer("free_cut", free_cut)
+        .integer("free_mismatches", free_mismatches);
   j.integer("trials", T.trials).integer("cut", T.cut).integer("too_late", T.late)
       .integer("mismatches", T.mismatch).integer("relaunch_incomplete", T.incomplete);
   Json by;

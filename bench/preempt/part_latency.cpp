@@ -22,6 +22,10 @@
 // (info flag bit 4) with grid (P, 1, 1), P = min(grid, SMs x its occupancy),
 // its virtual CTAs taking the victim's grid; the others with the victim's
 // grid. "Too late" = every (virtual) CTA finished.
+// The alternate (variant "alt") and barrier-free (variant "free") forms of
+// the idempotent victims get 10 ms rows of their own; the barrier-free form
+// only where kernels.ptx has one (victim_loop: no barrier, no shared memory)
+// and never for victim_accum (request 1, not idempotent).
 #include "parts.h"
 
 #include <algorithm>
@@ -199,7 +203,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
   }
   Json j;
   j.str("variant", it.variant).str("victim", it.victim).str("kind", it.kind)
-      .num("target_ms", it.target_ms);
+      .str("form", form_name(it.form)).num("target_ms", it.target_ms);
   Victim v;
   std::string why = prepare(v, it, *m, gpu, h);
   if (!why.empty())
@@ -207,6 +211,8 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
   Ctl &ctl = v.clone.ctl;
   bool idem = it.victim != "victim_accum";
   uint32_t request = idem ? 2 : 1;
+  if (it.form == Form::Free && !idem) // never: a relaunch would re-run finished work
+    return j.str("error", "barrier-free clone of a non-idempotent victim").text();
   j.integer("request", request).integer("grid", v.grid).integer("iters", v.iters);
   v.clone.describe(j);
   j.integer("loop_checkpoints", v.clone.info.loop_checkpoints)
@@ -381,6 +387,18 @@ int run_latency(const PartOptions &o) {
     it.form = Form::Alt;
     items.push_back(it);
   }
+  // The barrier-free form, which libgmemrt may launch for idempotent shapes
+  // (request 2 only): victims whose kernels.ptx has one; none, no rows.
+  std::vector<const char *> free_victims;
+  for (const char *v : {"victim_loop", "victim_tiled"})
+    if (ptx_file_has_entry(o.kernels, std::string("__gmem_prf_") + v))
+      free_victims.push_back(v);
+  for (const char *v : free_victims) {
+    Item it{"free", o.kernels, v, "latency", 10.0};
+    it.trials = std::max(50, o.trials * 3 / 10);
+    it.form = Form::Free;
+    items.push_back(it);
+  }
   std::vector<std::pair<std::string, std::string>> all = {{"default", o.kernels}};
   for (const std::string &var : o.variants)
     all.push_back({var.substr(0, var.find('=')), var.substr(var.find('=') + 1)});
@@ -390,6 +408,11 @@ int run_latency(const PartOptions &o) {
   for (const char *v : {"victim_loop", "victim_tiled"}) {
     Item it{"alt", o.kernels, v, "steady", 10.0};
     it.form = Form::Alt;
+    items.push_back(it);
+  }
+  for (const char *v : free_victims) {
+    Item it{"free", o.kernels, v, "steady", 10.0};
+    it.form = Form::Free;
     items.push_back(it);
   }
 

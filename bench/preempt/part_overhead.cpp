@@ -2,8 +2,11 @@
 //
 // Per instance (bench/preempt/overhead_sizes.txt: corpus kernels at sizes
 // where one launch runs about a millisecond): the original, the full clone
-// and, where there are, its light twin (no loop checkpoints) and its
-// alternate full form (loop state in shared memory) run back to back on one
+// and, where there are, its light twin (no loop checkpoints), its
+// alternate full form (loop state in shared memory) and its barrier-free
+// form (every thread loops over the virtual CTAs on its own; timed for every
+// instance that has one, since a run at request 0 is exact, but chosen only
+// for idempotent launches) run back to back on one
 // stream, the order rotating every round, each launch timed
 // alone with events; a control block is reset before every clone launch,
 // outside the timed interval. Clones are launched as the runtime would (ABI
@@ -41,18 +44,21 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   Launch L;
   L.setup(in, h, s);
   j.integer("bytes", (long long)L.total_bytes());
-  // The light twin (no loop checkpoints) and the alternate full form, where
-  // the full clone has them.
-  CloneLaunch lite, alt;
+  // The light twin (no loop checkpoints), the alternate full form and the
+  // barrier-free form, where the full clone has them. The barrier-free form
+  // exists also for kernels without loop checkpoints (then without twins).
+  CloneLaunch lite, alt, fre;
   bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
   bool has_alt = has_light && cl.info.has_alt() &&
                  alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
+  bool has_free = cl.info.has_free() && fre.open_form(*mod, in, gpu.sms, j, Form::Free).empty();
   CUevent e0, e1;
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
-  // kind 0: original, 1: full clone, 2: light twin, 3: alternate form.
+  // kind 0: original, 1: full clone, 2: light twin, 3: alternate form,
+  // 4: barrier-free form (request 0 only here: exact for any launch).
   auto run = [&](int kind) {
-    CloneLaunch &c = kind == 3 ? alt : kind == 2 ? lite : cl;
+    CloneLaunch &c = kind == 4 ? fre : kind == 3 ? alt : kind == 2 ? lite : cl;
     if (kind) {
       L.set_ctl(c.ctl.ptr);
       c.ctl.reset(s);
@@ -68,15 +74,22 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     CU(cuEventElapsedTime(&ms, e0, e1));
     return (double)ms;
   };
-  int kinds = has_alt ? 4 : has_light ? 3 : 2;
-  for (int k = 0; k < kinds; ++k)
+  std::vector<int> active = {0, 1};
+  if (has_light)
+    active.push_back(2);
+  if (has_alt)
+    active.push_back(3);
+  if (has_free)
+    active.push_back(4);
+  const int kinds = (int)active.size();
+  for (int k : active)
     run(k); // warm-up: caches, clocks, lazy loading
   double first = run(0);
   int rounds = (int)std::clamp(0.3 / std::max(1e-3 * kinds * first, 1e-6), 5.0, 41.0);
-  std::vector<double> t[4];
+  std::vector<double> t[5];
   for (int r = 0; r < rounds; ++r)
     for (int k = 0; k < kinds; ++k) { // the order rotates every round
-      int kind = (r + k) % kinds;
+      int kind = active[(r + k) % kinds];
       t[kind].push_back(run(kind));
     }
   // Every clone launch above ran with request 0: all its (virtual) CTAs must
@@ -102,24 +115,43 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     double rounds_per_cta = std::ceil((double)cl.total() / cl.P);
     double tau_us = 1000.0 * mc / rounds_per_cta;
     j.num("vcta_us", tau_us);
-    if (has_light) {
-      double ml = percentile(t[2], 50);
+    double ml = has_light ? percentile(t[2], 50) : 0;
+    double ma = has_alt ? percentile(t[3], 50) : 0;
+    double mf = has_free ? percentile(t[4], 50) : 0;
+    if (has_light)
       j.boolean("light_all_done", lite.ctl.all_done()).num("light_ms", ml)
           .num("overhead_light", ml / mo - 1.0)
           .num("light_p90_ms", percentile(t[2], 90));
-      bool light = !idempotent || tau_us <= kLightMaxUs;
-      // A full-form launch: libgmemrt times both forms per launch shape and
-      // keeps the alternate one when it runs more than 2% faster.
-      double ma = has_alt ? percentile(t[3], 50) : 0;
-      bool use_alt = !light && has_alt && ma < 0.98 * mc;
-      if (has_alt)
-        j.boolean("alt_all_done", alt.ctl.all_done()).num("alt_ms", ma)
-            .num("overhead_alt", ma / mo - 1.0).num("alt_p90_ms", percentile(t[3], 90));
-      j.str("chosen", light ? "light" : use_alt ? "alt" : "full");
-      if (light)
-        chosen = ml / mo - 1.0;
-      else if (use_alt)
-        chosen = ma / mo - 1.0;
+    if (has_alt)
+      j.boolean("alt_all_done", alt.ctl.all_done()).num("alt_ms", ma)
+          .num("overhead_alt", ma / mo - 1.0).num("alt_p90_ms", percentile(t[3], 90));
+    if (has_free)
+      j.boolean("free_all_done", fre.ctl.all_done()).num("free_ms", mf)
+          .num("overhead_free", mf / mo - 1.0).num("free_p90_ms", percentile(t[4], 90));
+    if (has_light || has_alt || has_free) {
+      // The light rule first, unchanged. Else a full-form launch: libgmemrt
+      // times the forms per launch shape and keeps the fastest, a form other
+      // than the full clone only when it runs more than 2% faster than it;
+      // the barrier-free form only for a launch found idempotent (a
+      // relaunch re-runs virtual CTAs some of its threads had finished).
+      bool light = has_light && (!idempotent || tau_us <= kLightMaxUs);
+      const char *pick = "full";
+      double best = mc;
+      if (light) {
+        pick = "light";
+        best = ml;
+      } else {
+        if (has_alt && ma < 0.98 * mc && ma < best) {
+          pick = "alt";
+          best = ma;
+        }
+        if (has_free && idempotent && mf < 0.98 * mc && mf < best) {
+          pick = "free";
+          best = mf;
+        }
+      }
+      j.str("chosen", pick);
+      chosen = best / mo - 1.0;
     }
   }
   j.num("overhead_chosen", chosen);

@@ -63,6 +63,11 @@ def correctness(doc, lines):
               "| ... on an alternate full clone (instances with one: %d) / cut / mismatches "
               "| %d / %d / %d |" % (sum(1 for i in ok if "alt_trials" in i), tot("alt_trials"),
                                     tot("alt_cut"), tot("alt_mismatches")),
+              "| ... on a barrier-free clone, request 2 only (instances with one: %d) / cut / "
+              "mismatches | %s |" % (sum(1 for i in ok if "free_trials" in i),
+                                     "%d / %d / %d" % (tot("free_trials"), tot("free_cut"),
+                                                       tot("free_mismatches"))
+                                     if any("free_trials" in i for i in ok) else "-"),
               "| relaunches that left a CTA unfinished | %d |" % tot("relaunch_incomplete"),
               "| trials compared bit-exact (deterministic instances) | %d |" % tot("trials", det),
               "| **mismatches against the unpreempted original** | **%d** |" % tot("mismatches"),
@@ -123,12 +128,15 @@ def overhead(doc, lines):
     if chosen:
         lines.insert(len(lines) - 1, "* **what the runtime launches** (the light twin for "
                      "launches not found idempotent and where a virtual CTA of the full clone "
-                     "takes <= 3 us, %d of %d kernels; else the alternate full clone where it "
-                     "ran over 2%% faster than the full one, %d kernels): "
+                     "takes <= 3 us, %d of %d kernels; else the fastest of the full clone, the "
+                     "alternate full clone and, for idempotent launches, the barrier-free one, "
+                     "a form other than the full clone only where it ran over 2%% faster: "
+                     "alternate %d, barrier-free %d kernels): "
                      "**geomean %+.2f%%, max %+.2f%% (%s)**; the line above is the full clone "
                      "everywhere" % (
                          sum(1 for i in chosen if i.get("chosen") == "light"), len(items),
                          sum(1 for i in chosen if i.get("chosen") == "alt"),
+                         sum(1 for i in chosen if i.get("chosen") == "free"),
                          100 * geomean("overhead_chosen"), 100 * worst_c["overhead_chosen"],
                          worst_c["name"]))
         within = sum(1 for i in chosen if i["overhead_chosen"] <= 0.03)
@@ -146,23 +154,25 @@ def overhead(doc, lines):
         lines.insert(len(lines) - 1, "* **clone left work undone at request 0 (time "
                      "meaningless)**: " + ", ".join("`%s`" % n for n in incomplete))
     lines += ["| kernel | clone | orig ms | clone ms | overhead (median) | overhead (min) "
-              "| virtual CTA us | light twin | alternate clone | launch idempotent | launched "
-              "| rounds |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| virtual CTA us | light twin | alternate clone | barrier-free clone "
+              "| launch idempotent | launched | rounds |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for i in sorted(items, key=lambda i: -i.get("overhead_chosen", i["overhead"])):
         light = ("P=%d %+.2f%%" % (i.get("light_P", 0), 100 * i["overhead_light"])
                  if "overhead_light" in i else "-")
         alt = ("P=%d %+.2f%%" % (i.get("alt_P", 0), 100 * i["overhead_alt"])
                if "overhead_alt" in i else "-")
-        lines.append("| `%s` | %s | %.3f | %.3f | %+.2f%% | %+.2f%% | %s | %s | %s | %s | %s %s "
-                     "| %d |" % (
+        free = ("P=%d %+.2f%%" % (i.get("free_P", 0), 100 * i["overhead_free"])
+                if "overhead_free" in i else "-")
+        lines.append("| `%s` | %s | %.3f | %.3f | %+.2f%% | %+.2f%% | %s | %s | %s | %s | %s "
+                     "| %s %s | %d |" % (
             i["name"], clone_kind(i), i["orig_ms"], i["clone_ms"], 100 * i["overhead"],
-            100 * i.get("overhead_min", float("nan")), fmt(i.get("vcta_us")), light, alt,
+            100 * i.get("overhead_min", float("nan")), fmt(i.get("vcta_us")), light, alt, free,
             {"idempotent": "yes", "not-idempotent": "no"}.get(i.get("pred"), "-"),
             i.get("chosen", "full"), fmt(100 * i.get("overhead_chosen", i["overhead"]), "%+.2f%%"),
             i.get("rounds", 0)))
     for i in err:
-        lines.append("| `%s` | %s | error: %s | | | | | | | | | |" % (
+        lines.append("| `%s` | %s | error: %s | | | | | | | | | | |" % (
             i.get("name", "?"), clone_kind(i), i["error"][:120]))
     lines.append("")
 
@@ -186,7 +196,9 @@ def latency(doc, lines):
               "blank in runs without it). Host: "
               "from the flag's release until cuEventQuery sees the victim done. Too late: every "
               "CTA had finished anyway (excluded from the percentiles). Remaining: how long the "
-              "victim would still have run without preemption (median).", "",
+              "victim would still have run without preemption (median). Budget `alt` / "
+              "`free`: the idempotent victims' alternate full clone / barrier-free clone "
+              "(request 2; free rows only where the victim has that form).", "",
               "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
               "late | **device p50 / p99 us** | after write p50 / p99 us | "
               "write p50 / p99 us | event p50 us | host p50 / p99 us | remaining ms | "
