@@ -54,6 +54,7 @@ namespace rt {
 namespace sched {
 
 enum class CloneKind : uint8_t { Full, Light, Alt, Free };
+constexpr size_t CloneKindCount = 4;
 
 /// "full", "light", "alt" or "free" (messages).
 const char *cloneKindName(CloneKind K);
@@ -130,7 +131,6 @@ public:
   static CloneKind kindOf(State S);
 
 private:
-  static constexpr size_t Kinds = 4; ///< CloneKind values
   struct Entry {
     uint64_t Key = 0;
     State St = State::Unknown;
@@ -144,7 +144,7 @@ private:
     uint32_t Launches = 0; ///< since the shape entered St or was last compared
     /// Latest undisturbed run time of each full form, by CloneKind (0:
     /// none; Light unused). Whole launches, not tau: the forms' P differ.
-    double Us[Kinds] = {};
+    double Us[CloneKindCount] = {};
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;

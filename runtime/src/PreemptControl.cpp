@@ -32,8 +32,10 @@ std::string getFunction(SchedDriver &D, const KernelEntry &E, const char *What,
 /// A twin of C's persistent clone (light, alternate or free form, What in
 /// messages) when Flag promises one: Prefix<K> into F, else why not in Why.
 /// Any doubt leaves it out: the full clone alone is always correct.
-void resolveTwin(SchedDriver &D, const KernelEntry &E, const CloneInfo &C, uint32_t Flag,
-                 const char *What, const char *Prefix, CUfunction &Out, std::string &Why) {
+void resolveTwin(SchedDriver &D, const KernelEntry &E, CloneInfo &C, CloneKind K, uint32_t Flag,
+                 const char *What, const char *Prefix) {
+  CUfunction &Out = C.form(K).Fn;
+  std::string &Why = C.form(K).Why;
   if (!(C.Flags & Flag) || !C.persistent())
     return;
   CUfunction F = nullptr;
@@ -68,7 +70,7 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   const std::string Name = "__gmem_pre_" + E.Symbol, Info = "__gmem_pre_info_" + E.Symbol;
   CUdeviceptr InfoPtr = 0;
   size_t InfoBytes = 0;
-  C.Why = getFunction(D, E, "preemptible clone", Name, C.Fn);
+  C.Why = getFunction(D, E, "preemptible clone", Name, C.form(CloneKind::Full).Fn);
   if (!C.Why.empty())
     return C;
   const CUresult R = E.ViaLibrary
@@ -105,7 +107,7 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   // The clone's parameters: the kernel's, then ctl and the user's grid.
   for (size_t I = 0; I < 4096; ++I) {
     size_t Off = 0, Size = 0;
-    if (D.funcGetParamInfo(C.Fn, I, &Off, &Size) != CUDA_SUCCESS)
+    if (D.funcGetParamInfo(C.form(CloneKind::Full).Fn, I, &Off, &Size) != CUDA_SUCCESS)
       break;
     C.Offset.push_back(uint32_t(Off));
     C.Size.push_back(uint32_t(Size));
@@ -135,9 +137,9 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   }
   C.ArgBytes = C.Offset.back() + 4;
   C.Ok = true;
-  resolveTwin(D, E, C, PreHasLight, "light clone", "__gmem_prl_", C.LightFn, C.LightWhy);
-  resolveTwin(D, E, C, PreHasAlt, "alternate clone", "__gmem_pra_", C.AltFn, C.AltWhy);
-  resolveTwin(D, E, C, PreHasFree, "free clone", "__gmem_prf_", C.FreeFn, C.FreeWhy);
+  resolveTwin(D, E, C, CloneKind::Light, PreHasLight, "light clone", "__gmem_prl_");
+  resolveTwin(D, E, C, CloneKind::Alt, PreHasAlt, "alternate clone", "__gmem_pra_");
+  resolveTwin(D, E, C, CloneKind::Free, PreHasFree, "free clone", "__gmem_prf_");
   return C;
 }
 

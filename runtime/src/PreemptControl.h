@@ -104,89 +104,59 @@ struct CloneInfo {
   bool Ok = false;
   std::string Why;    ///< when !Ok
   std::string Symbol; ///< the kernel's (messages)
-  CUfunction Fn = nullptr;
   uint32_t Flags = 0, LoopCheckpoints = 0, IntervalK = 0;
   /// The clone's parameters: K's, then ctl and the three grid words.
   std::vector<uint32_t> Offset, Size;
   uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, grid words included
-  int MirroredSmem = -1;  ///< dynamic shared memory limit last copied from K
-  OccupancyCache Occupancy;
-
-  /// The light twin (persistent clones with PreHasLight), or null; why not
-  /// in LightWhy when the flag promised one.
-  CUfunction LightFn = nullptr;
-  std::string LightWhy;
   /// Which of K's parameters a launch shape's key covers (empty: all).
   /// Pointers are left out: a program that allocates per step would never
   /// repeat a shape, and the work of a CTA rarely depends on an address
   /// (the light clone's re-timing catches the exceptions).
   std::vector<uint8_t> ShapeParam;
-  int LightMirroredSmem = -1;
-  OccupancyCache LightOccupancy;
-  /// The alternate full form (persistent clones with PreHasAlt), or null;
-  /// why not in AltWhy when the flag promised one.
-  CUfunction AltFn = nullptr;
-  std::string AltWhy;
-  int AltMirroredSmem = -1;
-  OccupancyCache AltOccupancy;
-  /// The barrier-free form (persistent clones with PreHasFree), or null;
-  /// why not in FreeWhy when the flag promised one. Only for launches
-  /// proved idempotent (a stop makes it run virtual CTAs again).
-  CUfunction FreeFn = nullptr;
-  std::string FreeWhy;
-  int FreeMirroredSmem = -1;
-  OccupancyCache FreeOccupancy;
+  /// One launchable form of the clone, by CloneKind: the full clone
+  /// __gmem_pre_<K>; for persistent clones the light twin (PreHasLight),
+  /// the alternate full form (PreHasAlt) and the barrier-free form
+  /// (PreHasFree, only for launches proved idempotent: a stop makes it run
+  /// virtual CTAs again). Each has its own registers, hence occupancy.
+  struct Form {
+    CUfunction Fn = nullptr; ///< null: not there
+    std::string Why;         ///< a twin the flags promised but that is not usable: why
+    int MirroredSmem = -1;   ///< dynamic shared memory limit last copied from K
+    OccupancyCache Occupancy;
+  };
+  Form Forms[CloneKindCount];
   CloneChooser Chooser; ///< full, alternate, free or light, per launch shape
 
+  Form &form(CloneKind K) { return Forms[size_t(K)]; }
+  const Form &form(CloneKind K) const { return Forms[size_t(K)]; }
   size_t kernelParams() const { return Size.size() - CloneExtraParams; }
   bool persistent() const { return (Flags & PrePersistent) != 0; }
-  bool hasLight() const { return LightFn != nullptr; }
-  bool hasAlt() const { return AltFn != nullptr; }
-  bool hasFree() const { return FreeFn != nullptr; }
+  bool hasLight() const { return form(CloneKind::Light).Fn != nullptr; }
+  bool hasAlt() const { return form(CloneKind::Alt).Fn != nullptr; }
+  bool hasFree() const { return form(CloneKind::Free).Fn != nullptr; }
   /// Whether a preemption may also stop CTAs inside loops (request 2),
   /// given that the launch is idempotent.
   bool loopStops() const { return (Flags & PreLoopCheckpoints) && !(Flags & PreEntryOnly); }
-  CUfunction function(CloneKind K) const {
-    switch (K) {
-    case CloneKind::Light:
-      return LightFn;
-    case CloneKind::Alt:
-      return AltFn;
-    case CloneKind::Free:
-      return FreeFn;
-    case CloneKind::Full:
-      break;
-    }
-    return Fn;
-  }
+  CUfunction function(CloneKind K) const { return form(K).Fn; }
   /// The kind of one of its functions (Full for any other).
   CloneKind kindOf(CUfunction F) const {
-    return F && F == LightFn  ? CloneKind::Light
-           : F && F == AltFn  ? CloneKind::Alt
-           : F && F == FreeFn ? CloneKind::Free
-                              : CloneKind::Full;
+    for (CloneKind K : {CloneKind::Light, CloneKind::Alt, CloneKind::Free})
+      if (F && F == form(K).Fn)
+        return K;
+    return CloneKind::Full;
   }
   /// Resident CTAs per SM of the full (light, alternate, free) clone; 0 when
   /// unknown.
   int residentPerSm(SchedDriver &D, uint32_t Threads, uint32_t Smem,
                     CloneKind K = CloneKind::Full) {
-    switch (K) {
-    case CloneKind::Light:
-      return LightOccupancy.residentPerSm(D, LightFn, Threads, Smem);
-    case CloneKind::Alt:
-      return AltOccupancy.residentPerSm(D, AltFn, Threads, Smem);
-    case CloneKind::Free:
-      return FreeOccupancy.residentPerSm(D, FreeFn, Threads, Smem);
-    case CloneKind::Full:
-      break;
-    }
-    return Occupancy.residentPerSm(D, Fn, Threads, Smem);
+    Form &F = form(K);
+    return F.Occupancy.residentPerSm(D, F.Fn, Threads, Smem);
   }
 };
 
 /// Looks up E's clone and checkpoint facts in the current context (and its
 /// light twin, alternate and free forms: a missing or mismatched one leaves
-/// LightFn, AltFn or FreeFn null, with the reason, not an error).
+/// its form's Fn null, with the reason in its Why, not an error).
 CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 
 /// One preemptible launch in flight: its control block, its events, the

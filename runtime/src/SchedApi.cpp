@@ -266,15 +266,15 @@ void Scheduler::stats(gmemSchedStats *Out) const {
 void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   auto Get = [](const std::atomic<uint64_t> &A) { return A.load(std::memory_order_relaxed); };
   Out->reserved = 0;
-  Out->full_launches = Get(N.FullLaunches);
-  Out->light_launches = Get(N.LightLaunches);
+  Out->full_launches = Get(N.FormLaunches[size_t(CloneKind::Full)]);
+  Out->light_launches = Get(N.FormLaunches[size_t(CloneKind::Light)]);
   Out->timed_launches = Get(N.TimedLaunches);
-  Out->switched_to_light = Get(N.ToLight);
-  Out->switched_to_full = Get(N.ToFull);
-  Out->alt_launches = Get(N.AltLaunches);
-  Out->switched_to_alt = Get(N.ToAlt);
-  Out->free_launches = Get(N.FreeLaunches);
-  Out->switched_to_free = Get(N.ToFree);
+  Out->switched_to_light = Get(N.SwitchedTo[size_t(CloneKind::Light)]);
+  Out->switched_to_full = Get(N.SwitchedTo[size_t(CloneKind::Full)]);
+  Out->alt_launches = Get(N.FormLaunches[size_t(CloneKind::Alt)]);
+  Out->switched_to_alt = Get(N.SwitchedTo[size_t(CloneKind::Alt)]);
+  Out->free_launches = Get(N.FormLaunches[size_t(CloneKind::Free)]);
+  Out->switched_to_free = Get(N.SwitchedTo[size_t(CloneKind::Free)]);
 }
 
 } // namespace sched

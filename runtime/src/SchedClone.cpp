@@ -29,9 +29,9 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
              : Why.empty() ? std::string()
                            : std::string(", without its ") + What + ": " + Why;
     };
-    const std::string Twins = Twin(CI->hasLight(), Opts.Light, "light twin", CI->LightWhy) +
-                              Twin(CI->hasAlt(), Opts.Alt, "alternate form", CI->AltWhy) +
-                              Twin(CI->hasFree(), Opts.Free, "free form", CI->FreeWhy);
+    const std::string Twins = Twin(CI->hasLight(), Opts.Light, "light twin", CI->form(CloneKind::Light).Why) +
+                              Twin(CI->hasAlt(), Opts.Alt, "alternate form", CI->form(CloneKind::Alt).Why) +
+                              Twin(CI->hasFree(), Opts.Free, "free form", CI->form(CloneKind::Free).Why);
     log("kernel %s: preemptible clone, flags 0x%x, %u loop checkpoints, interval %u%s",
         E.Symbol.c_str(), CI->Flags, CI->LoopCheckpoints, CI->IntervalK, Twins.c_str());
   } else {
@@ -45,10 +45,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
 void Scheduler::mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original) {
   // A kernel's raised dynamic shared memory limit belongs to the original
   // function; each clone needs the same, before its occupancy is asked.
-  int &Mirrored = K == CloneKind::Light  ? CI.LightMirroredSmem
-                  : K == CloneKind::Alt  ? CI.AltMirroredSmem
-                  : K == CloneKind::Free ? CI.FreeMirroredSmem
-                                         : CI.MirroredSmem;
+  int &Mirrored = CI.form(K).MirroredSmem;
   if (Shmem <= 48 * 1024 || Mirrored >= int(Shmem) || !Original)
     return;
   int V = 0;

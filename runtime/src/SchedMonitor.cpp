@@ -57,11 +57,7 @@ void Scheduler::sampleTiming(Slot &S) {
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
   if (O.switched())
-    (O.To == CloneChooser::State::Light  ? N.ToLight
-     : O.To == CloneChooser::State::Alt  ? N.ToAlt
-     : O.To == CloneChooser::State::Free ? N.ToFree
-                                         : N.ToFull)
-        .fetch_add(1, std::memory_order_relaxed);
+    N.SwitchedTo[size_t(CloneChooser::kindOf(O.To))].fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
       "us; %s -> %s",
       S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, cloneKindName(Kind),

@@ -426,11 +426,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return Original();
   }
   if (CI->persistent())
-    (Choice.Kind == CloneKind::Light  ? N.LightLaunches
-     : Choice.Kind == CloneKind::Alt  ? N.AltLaunches
-     : Choice.Kind == CloneKind::Free ? N.FreeLaunches
-                                      : N.FullLaunches)
-        .fetch_add(1, std::memory_order_relaxed);
+    N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
   if (Timed)
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
   // After this point the clone is on the stream; if tracking fails the

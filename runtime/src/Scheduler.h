@@ -290,8 +290,10 @@ private:
         Suppressions{0}, Preemptions{0}, PreemptionsLoop{0}, Relaunches{0}, Forced{0},
         CloneFailures{0};
     // gmemSchedCloneStats.
-    std::atomic<uint64_t> FullLaunches{0}, LightLaunches{0}, TimedLaunches{0}, ToLight{0},
-        ToFull{0}, AltLaunches{0}, ToAlt{0}, FreeLaunches{0}, ToFree{0};
+    std::atomic<uint64_t> TimedLaunches{0};
+    /// By CloneKind: persistent launches of each form, and shapes switched
+    /// to it.
+    std::atomic<uint64_t> FormLaunches[CloneKindCount] = {}, SwitchedTo[CloneKindCount] = {};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

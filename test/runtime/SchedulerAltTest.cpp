@@ -65,26 +65,26 @@ struct AltTest : SchedTest {
 TEST_F(AltTest, AltFormIsResolvedOnlyWithItsFlag) {
   CloneInfo C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
-  EXPECT_EQ(uintptr_t(C.AltFn), FPersAlt);
-  EXPECT_EQ(uintptr_t(C.LightFn), FPersLight);
-  EXPECT_TRUE(C.AltWhy.empty());
+  EXPECT_EQ(uintptr_t(C.form(CloneKind::Alt).Fn), FPersAlt);
+  EXPECT_EQ(uintptr_t(C.form(CloneKind::Light).Fn), FPersLight);
+  EXPECT_TRUE(C.form(CloneKind::Alt).Why.empty());
   EXPECT_EQ(uintptr_t(C.function(CloneKind::Alt)), FPersAlt);
-  EXPECT_EQ(C.kindOf(C.AltFn), CloneKind::Alt);
-  EXPECT_EQ(C.kindOf(C.Fn), CloneKind::Full);
+  EXPECT_EQ(C.kindOf(C.form(CloneKind::Alt).Fn), CloneKind::Alt);
+  EXPECT_EQ(C.kindOf(C.function(CloneKind::Full)), CloneKind::Full);
   EXPECT_EQ(C.residentPerSm(D, 128, 0, CloneKind::Alt), 1);
   EXPECT_EQ(C.residentPerSm(D, 128, 0, CloneKind::Full), 2);
   KernelEntry Lib; // the library path finds it too
   entry(Lib, Pers, {8, 4});
   Lib.ViaLibrary = true;
   Lib.Library = reinterpret_cast<CUlibrary>(Mod);
-  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).AltFn), FPersAlt);
+  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).form(CloneKind::Alt).Fn), FPersAlt);
   // Without the flag the function is not looked at.
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
   C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasAlt());
   EXPECT_TRUE(C.hasLight());
-  EXPECT_TRUE(C.AltWhy.empty());
+  EXPECT_TRUE(C.form(CloneKind::Alt).Why.empty());
   // Only persistent clones have alternate forms.
   D.addKernel(FTrainAlt, Mod, alt(Train), D.Kernels[FTrainPre]);
   D.addInfo(Mod, Train, 1 | 4 | AltFlag);
@@ -102,13 +102,13 @@ TEST_F(AltTest, AltFormIsResolvedOnlyWithItsFlag) {
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasAlt());
   EXPECT_TRUE(C.hasLight());
-  EXPECT_NE(C.AltWhy.find("alternate clone's parameters"), std::string::npos) << C.AltWhy;
+  EXPECT_NE(C.form(CloneKind::Alt).Why.find("alternate clone's parameters"), std::string::npos) << C.form(CloneKind::Alt).Why;
   // A missing one too.
   D.Functions.erase({Mod, alt(Pers)});
   C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
   EXPECT_FALSE(C.hasAlt());
-  EXPECT_NE(C.AltWhy.find("no alternate clone " + alt(Pers)), std::string::npos) << C.AltWhy;
+  EXPECT_NE(C.form(CloneKind::Alt).Why.find("no alternate clone " + alt(Pers)), std::string::npos) << C.form(CloneKind::Alt).Why;
 }
 
 TEST_F(AltTest, FasterAltFormIsChosenAndLaunchedOnItsOwnGrid) {

@@ -108,11 +108,11 @@ struct FreeOnlyTest : FreeTestBase {
 TEST_F(FreeTest, FreeFormIsResolvedOnlyWithItsFlag) {
   CloneInfo C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
-  EXPECT_EQ(uintptr_t(C.FreeFn), FPersFree);
-  EXPECT_TRUE(C.FreeWhy.empty());
+  EXPECT_EQ(uintptr_t(C.form(CloneKind::Free).Fn), FPersFree);
+  EXPECT_TRUE(C.form(CloneKind::Free).Why.empty());
   EXPECT_EQ(uintptr_t(C.function(CloneKind::Free)), FPersFree);
-  EXPECT_EQ(C.kindOf(C.FreeFn), CloneKind::Free);
-  EXPECT_EQ(C.kindOf(C.AltFn), CloneKind::Alt);
+  EXPECT_EQ(C.kindOf(C.form(CloneKind::Free).Fn), CloneKind::Free);
+  EXPECT_EQ(C.kindOf(C.form(CloneKind::Alt).Fn), CloneKind::Alt);
   EXPECT_EQ(C.residentPerSm(D, 128, 0, CloneKind::Free), 4);
   ClonePlan Plan;
   const unsigned G[3] = {40, 1, 1}, B[3] = {128, 1, 1};
@@ -125,7 +125,7 @@ TEST_F(FreeTest, FreeFormIsResolvedOnlyWithItsFlag) {
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasFree());
   EXPECT_TRUE(C.hasAlt());
-  EXPECT_TRUE(C.FreeWhy.empty());
+  EXPECT_TRUE(C.form(CloneKind::Free).Why.empty());
   EXPECT_FALSE(planClone(D, C, 4, G, B, 0, Plan, CloneKind::Free)); // no such form
   // Only persistent clones have free forms.
   D.addKernel(FTrainFree, Mod, freeForm(Train), D.Kernels[FTrainPre]);
@@ -140,13 +140,13 @@ TEST_F(FreeTest, FreeFormIsResolvedOnlyWithItsFlag) {
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasFree());
   EXPECT_TRUE(C.hasAlt());
-  EXPECT_NE(C.FreeWhy.find("free clone's parameters"), std::string::npos) << C.FreeWhy;
+  EXPECT_NE(C.form(CloneKind::Free).Why.find("free clone's parameters"), std::string::npos) << C.form(CloneKind::Free).Why;
   // A missing one too.
   D.Functions.erase({Mod, freeForm(Pers)});
   C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
   EXPECT_FALSE(C.hasFree());
-  EXPECT_NE(C.FreeWhy.find("no free clone " + freeForm(Pers)), std::string::npos) << C.FreeWhy;
+  EXPECT_NE(C.form(CloneKind::Free).Why.find("no free clone " + freeForm(Pers)), std::string::npos) << C.form(CloneKind::Free).Why;
 }
 
 TEST_F(FreeTest, FasterFreeFormIsChosenAndLaunchedOnItsOwnGrid) {

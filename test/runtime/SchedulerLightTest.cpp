@@ -66,19 +66,19 @@ struct LightTest : SchedTest {
 TEST_F(LightTest, LightTwinIsResolvedOnlyWithItsFlag) {
   CloneInfo C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
-  EXPECT_EQ(uintptr_t(C.LightFn), FPersLight);
-  EXPECT_TRUE(C.LightWhy.empty());
+  EXPECT_EQ(uintptr_t(C.form(CloneKind::Light).Fn), FPersLight);
+  EXPECT_TRUE(C.form(CloneKind::Light).Why.empty());
   KernelEntry Lib; // the library path finds it too
   entry(Lib, Pers, {8, 4});
   Lib.ViaLibrary = true;
   Lib.Library = reinterpret_cast<CUlibrary>(Mod);
-  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).LightFn), FPersLight);
+  EXPECT_EQ(uintptr_t(resolveClone(D, Lib).form(CloneKind::Light).Fn), FPersLight);
   // Without the flag the function is not looked at.
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
   C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasLight());
-  EXPECT_TRUE(C.LightWhy.empty());
+  EXPECT_TRUE(C.form(CloneKind::Light).Why.empty());
   // Only persistent clones have light twins.
   FakeSchedDriver::Kernel T = D.Kernels[FTrainPre];
   D.addKernel(FTrainLight, Mod, light(Train), T);
@@ -92,7 +92,7 @@ TEST_F(LightTest, LightTwinIsResolvedOnlyWithItsFlag) {
   C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasLight());
-  EXPECT_NE(C.LightWhy.find("parameters"), std::string::npos) << C.LightWhy;
+  EXPECT_NE(C.form(CloneKind::Light).Why.find("parameters"), std::string::npos) << C.form(CloneKind::Light).Why;
 }
 
 TEST_F(LightTest, MissingLightTwinMeansFullOnly) {
@@ -100,7 +100,7 @@ TEST_F(LightTest, MissingLightTwinMeansFullOnly) {
   CloneInfo C = resolveClone(D, EPers);
   ASSERT_TRUE(C.Ok) << C.Why;
   EXPECT_FALSE(C.hasLight());
-  EXPECT_NE(C.LightWhy.find("no light clone " + light(Pers)), std::string::npos) << C.LightWhy;
+  EXPECT_NE(C.form(CloneKind::Light).Why.find("no light clone " + light(Pers)), std::string::npos) << C.form(CloneKind::Light).Why;
   expectThreeFullUntimed();
 }
 
