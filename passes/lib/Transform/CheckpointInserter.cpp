@@ -452,6 +452,12 @@ void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string 
   Function *T = createClone(M, K, Symbol);
   CloneBuild Build(M, Arch, *T);
   Build.prepare(Budget);
+  // Copies of short loop entries help some kernels and hurt others (ptxas
+  // compiles the strip-mined loop differently beside one; H200, bench/
+  // preempt/results/parts/loop-version: kmeans_assign +78% -> +23%,
+  // gemm_naive +24% -> +70%): only the main clone has them, and the runtime
+  // times it against these twins.
+  Build.Ctx.VersionShortLoops = false;
   if (LoopStops)
     insertLoopCheckpoints(*T, Build.Ctx);
   Build.buildPersistent(LoopStops, StateInShared, Free);

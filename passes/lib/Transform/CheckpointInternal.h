@@ -5,6 +5,7 @@
 // CheckpointLoops.cpp places the loop checkpoints and builds latch checks;
 // CheckpointBarriers.cpp builds the ones joined to a barrier;
 // CheckpointLoopCost.cpp is the cost model that spaces them;
+// CheckpointLoopVersion.cpp gives short loop entries an unchecked copy;
 // CheckpointIR.cpp holds the IR pieces they share.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
@@ -23,7 +25,9 @@
 #include <utility>
 
 namespace llvm {
+class DominatorTree;
 class Loop;
+class LoopInfo;
 class ScalarEvolution;
 } // namespace llvm
 
@@ -85,6 +89,11 @@ struct CloneContext {
   /// i32 counters of joined NVPTX barriers, one per site (promoted with the
   /// clone's other slots).
   llvm::SmallVector<llvm::AllocaInst *, 4> SiteCounters;
+  /// Whether short entries of strip-mined loops get an unchecked copy
+  /// (CheckpointLoopVersion.cpp): the main clone's loops do, its alternate
+  /// and barrier-free twins' do not, so that the runtime's timing picks
+  /// whichever ptxas compiled better for the kernel.
+  bool VersionShortLoops = true;
 };
 
 /// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).
@@ -95,12 +104,42 @@ struct LoopCheckpointStats {
   unsigned Merged = 0;     ///< of which joined a barrier
   unsigned MaxInterval = 0; ///< largest iterations between two checks of a site
   unsigned SkippedLoops = 0; ///< loops left without a checkpoint
+  unsigned Versioned = 0;  ///< loops whose short entries run an unchecked copy
 };
 
 /// Adds loop checkpoints to the clone. Every loop gets at most one kind:
 /// a barrier that runs every iteration becomes the check (CTA-uniform), else
 /// a per-thread check on the latch where no synchronisation can follow.
 LoopCheckpointStats insertLoopCheckpoints(llvm::Function &Clone, CloneContext &Ctx);
+
+/// Short-entry loop versions (CheckpointLoopVersion.cpp). A loop's exit
+/// test: its latch continues while `iv.next ContPred Bound`, iv stepping by
+/// the constant Step; Kind says how to tell that an entry ends within Steps
+/// iterations.
+struct ShortEntryTest {
+  enum KindTy { None, Signed, Unsigned, Equality } Kind = None;
+  llvm::CmpInst::Predicate ContPred = llvm::CmpInst::BAD_ICMP_PREDICATE;
+  llvm::Value *Bound = nullptr;
+  llvm::ConstantInt *Step = nullptr;
+  uint64_t Steps = 0;
+  /// A step that moves towards the bound (<: up, >: down), and Steps steps
+  /// far from wrapping.
+  bool usable() const;
+};
+/// Whether \p L can get an untouched copy: innermost, one latch, branches
+/// only, no tokens.
+bool canVersionLoop(llvm::Loop &L);
+/// Gives \p L dedicated exits and LCSSA form, keeping DT and LI current
+/// (call it for every loop to version before versioning any). False if
+/// \p L cannot be copied.
+bool prepareLoopVersion(llvm::Loop &L, llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+/// Gives the prepared loop \p L a copy that entries run when they end
+/// within T.Steps iterations (from the start value of \p IV); the original,
+/// which the caller then checkpoints, runs the others. Returns the guard
+/// block (the header's one entry from then on) or null. LI and DT are stale
+/// after it.
+llvm::BasicBlock *versionShortEntries(llvm::Function &F, llvm::Loop &L, llvm::PHINode *IV,
+                                      const ShortEntryTest &T);
 
 /// Makes the CTA barrier \p Bar, which runs in every iteration of the loop
 /// headed by \p Header, the loop's checkpoint (CheckpointBarriers.cpp);

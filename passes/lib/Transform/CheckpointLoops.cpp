@@ -22,7 +22,11 @@
 //    strip-mined into segments of at most K iterations (the last one up to
 //    1.5 K); the exit compare runs against the segment's limit, computed once
 //    per segment: no extra instruction per iteration, and the inner loop is
-//    a counted loop ptxas unrolls as it would the original;
+//    a counted loop ptxas unrolls as it would the original; entries of an
+//    innermost loop that run at most 2 K iterations in all (known at the
+//    entry) take an untouched copy instead (CheckpointLoopVersion.cpp;
+//    GMEM_CHECKPOINT_VERSION=0 turns it off), which ptxas compiles like the
+//    original: it does not see that a segment is a whole number of steps;
 //  * IV: an integer induction variable, iv.next != at (at = K steps ahead):
 //    one compare per iteration;
 //  * the per-thread work counter (gmem.work.left, starts at the budget, each
@@ -74,7 +78,39 @@ struct Site {
   Value *Bound = nullptr;
   uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
   bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
+  bool Versioned = false; ///< short entries run an unchecked copy
 };
+
+/// The site's exit test in the terms of CheckpointLoopVersion.cpp; Kind
+/// None where its short entries cannot be told (no Limit form, a step that
+/// is not a constant, or a loop that checks every iteration anyway).
+ShortEntryTest shortEntryTest(const Site &S, unsigned Budget) {
+  ShortEntryTest T;
+  auto *C = dyn_cast_or_null<ConstantInt>(S.Step);
+  if (S.NeverDue || S.Barrier || !S.IV || !C || S.Weight >= Budget)
+    return T;
+  switch (S.Form) {
+  case LatchForm::MinSigned:
+  case LatchForm::MaxSigned:
+    T.Kind = ShortEntryTest::Signed;
+    break;
+  case LatchForm::MinUnsigned:
+  case LatchForm::MaxUnsigned:
+    T.Kind = ShortEntryTest::Unsigned;
+    break;
+  case LatchForm::NeUp:
+  case LatchForm::NeDown:
+    T.Kind = ShortEntryTest::Equality;
+    break;
+  case LatchForm::None:
+    return T;
+  }
+  T.ContPred = S.ContPred;
+  T.Bound = S.Bound;
+  T.Step = C;
+  T.Steps = 2 * uint64_t(S.K);
+  return T;
+}
 
 /// The latch continues while `IVNext pred N` (N loop-invariant): which
 /// limit the segment may use instead of N (see Builder::checkLatch).
@@ -502,6 +538,20 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     }
     if (S.NeverDue)
       Counting.erase(S.L);
+  }
+
+  // Short entries of strip-mined innermost loops: an unchecked copy. Every
+  // loop is put in LCSSA form first, while DT and LI are current.
+  if (Ctx.VersionShortLoops && !envSaysOff("GMEM_CHECKPOINT_VERSION")) {
+    SmallVector<std::pair<Site *, ShortEntryTest>, 8> ToVersion;
+    for (Site &S : Sites)
+      if (ShortEntryTest T = shortEntryTest(S, Ctx.Budget);
+          T.usable() && prepareLoopVersion(*S.L, DT, LI))
+        ToVersion.push_back({&S, T});
+    for (auto &[S, T] : ToVersion)
+      S->Versioned = versionShortEntries(F, *S->L, S->IV, T) != nullptr;
+    for (auto &[S, T] : ToVersion)
+      Stats.Versioned += S->Versioned;
   }
 
   Builder B(F, Ctx);

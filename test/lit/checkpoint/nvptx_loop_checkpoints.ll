@@ -11,12 +11,14 @@
 ;    (512), loses the body's cost per iteration, checks below zero.
 ;  Limit kind (default): the loop is strip-mined;
 ;    its exit compare runs against the segment's `limit`, the nearer of the
-;    bound and K steps ahead: no extra instruction per iteration.
+;    bound and K steps ahead: no extra instruction per iteration. (Checked
+;    here without the short-entry copy, GMEM_CHECKPOINT_VERSION=0, which
+;    nvptx_loop_version.ll tests.)
 ; K = ceil(512 / body cost): scale_gs 22 -> 24, count_ne 5 -> 103,
 ; scan_until 13 -> 40, halve 11 -> 47, unrolled 9 -> 57 (x4 = 228 ahead);
 ; loads/stores cost 8, others 1.
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=LIMIT
 ; A smaller budget means more frequent checks (K = ceil(64/22) = 3); below a
 ; body's cost, every iteration checks, without any counter or bound.
