@@ -87,24 +87,11 @@ struct Site {
 ShortEntryTest shortEntryTest(const Site &S, unsigned Budget) {
   ShortEntryTest T;
   auto *C = dyn_cast_or_null<ConstantInt>(S.Step);
-  if (S.NeverDue || S.Barrier || !S.IV || !C || S.Weight >= Budget)
+  if (S.NeverDue || S.Barrier || !S.IV || !C || S.Weight >= Budget || S.Form == LatchForm::None)
     return T;
-  switch (S.Form) {
-  case LatchForm::MinSigned:
-  case LatchForm::MaxSigned:
-    T.Kind = ShortEntryTest::Signed;
-    break;
-  case LatchForm::MinUnsigned:
-  case LatchForm::MaxUnsigned:
-    T.Kind = ShortEntryTest::Unsigned;
-    break;
-  case LatchForm::NeUp:
-  case LatchForm::NeDown:
-    T.Kind = ShortEntryTest::Equality;
-    break;
-  case LatchForm::None:
-    return T;
-  }
+  T.Kind = S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown ? ShortEntryTest::Equality
+           : CmpInst::isSigned(S.ContPred)                          ? ShortEntryTest::Signed
+                                                                    : ShortEntryTest::Unsigned;
   T.ContPred = S.ContPred;
   T.Bound = S.Bound;
   T.Step = C;
