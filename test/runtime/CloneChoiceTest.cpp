@@ -20,10 +20,12 @@ constexpr uint64_t Shape = 0x5eed;
 // 40 virtual CTAs on 8 persistent CTAs: 5 rounds.
 constexpr uint64_t Total = 40, P = 8;
 
-/// Launches of Key until the next timed one; how many were untimed.
-unsigned untimedBeforeNextTimed(CloneChooser &C, uint64_t Key, CloneKind Expect) {
-  for (unsigned N = 0; N < 1000; ++N) {
-    CloneChoice Ch = C.choose(Key);
+/// Launches of Key (proved idempotent if \p Idempotent) until the next timed
+/// one; how many were untimed. Every one, the timed one too, is Expect.
+unsigned untimedBeforeNextTimed(CloneChooser &C, uint64_t Key, CloneKind Expect,
+                                bool Idempotent = false) {
+  for (unsigned N = 0; N < 2000; ++N) {
+    CloneChoice Ch = C.choose(Key, Idempotent);
     EXPECT_EQ(Ch.Kind, Expect);
     if (Ch.Timed)
       return N;
@@ -398,19 +400,6 @@ CloneChooser::Outcome timed(CloneChooser &C, uint64_t Key, CloneKind Kind, doubl
   return C.record(Key, Ch.Kind, ElapsedUs, Total, P);
 }
 
-/// Launches of Key proved idempotent until the next timed one, which must be
-/// Expect; how many were untimed.
-unsigned untimedIdempotent(CloneChooser &C, uint64_t Key, CloneKind Expect) {
-  for (unsigned N = 0; N < 2000; ++N) {
-    CloneChoice Ch = C.choose(Key, true);
-    EXPECT_EQ(Ch.Kind, Expect);
-    if (Ch.Timed)
-      return N;
-  }
-  ADD_FAILURE() << "never timed";
-  return 0;
-}
-
 } // namespace
 
 TEST(CloneChooserFree, OnlyFreeFormIsComparedFullFreeFullAgain) {
@@ -423,7 +412,7 @@ TEST(CloneChooserFree, OnlyFreeFormIsComparedFullFreeFullAgain) {
   EXPECT_TRUE(O.switched());
   EXPECT_STREQ(CloneChooser::name(O.To), "free");
   // Decided: the free form, its every 64th launch timed.
-  EXPECT_EQ(untimedIdempotent(C, Shape, CloneKind::Free), 63u);
+  EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Free, true), 63u);
 }
 
 TEST(CloneChooserFree, FreeOnlyWhenFasterThanTheFullCloneByMoreThanTheMargin) {
@@ -474,7 +463,7 @@ TEST(CloneChooserFree, LaunchNotProvedIdempotentNeverGetsTheFreeForm) {
   Ch = C.choose(Shape, false);
   EXPECT_EQ(Ch.Kind, CloneKind::Full);
   EXPECT_FALSE(Ch.Timed);
-  EXPECT_EQ(untimedIdempotent(C, Shape, CloneKind::Full), 62u);
+  EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Full, true), 62u);
   // ... decided free: full, untimed, also where the free form would be timed.
   CloneChooser F(withFree());
   timed(F, Shape, CloneKind::Full, 100);
@@ -556,7 +545,7 @@ TEST(CloneChooserFree, UnfitFreeForm) {
   ASSERT_EQ(C.choose(Shape, true).Kind, CloneKind::Free);
   C.freeUnfit(Shape);
   EXPECT_EQ(C.state(Shape), State::Full);
-  EXPECT_EQ(untimedIdempotent(C, Shape, CloneKind::Full), 62u);
+  EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Full, true), 62u);
   for (unsigned I = 0; I < 2048; ++I)
     ASSERT_EQ(C.choose(Shape, true).Kind, CloneKind::Full) << I;
   // Next to an alternate form: the comparison goes on without it (the

@@ -18,10 +18,6 @@ using namespace gmem::rt::sched::test;
 
 namespace {
 
-constexpr uintptr_t FPersLight = 0x19, FPersAlt = 0x1B, FTrainAlt = 0x1C;
-constexpr uint32_t LightFlag = 0x20, AltFlag = 0x40;
-std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
-std::string alt(const char *Sym) { return std::string("__gmem_pra_") + Sym; }
 
 // The fake GPU's clock is the timer (ElapsedMs unset): one step, 1 us. A
 // persistent clone takes about one step per iteration of a virtual CTA, so
@@ -95,20 +91,11 @@ TEST_F(AltTest, AltFormIsResolvedOnlyWithItsFlag) {
   const unsigned G[3] = {40, 1, 1}, B[3] = {128, 1, 1};
   C = resolveClone(D, EPers);
   EXPECT_FALSE(planClone(D, C, 4, G, B, 0, Plan, CloneKind::Alt)); // no such form
-  // A form whose parameters differ from the clone's is left out, with why.
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag | AltFlag);
-  D.Kernels[FPersAlt].ParamSizes = {8, 4, 8, 4, 4};
-  C = resolveClone(D, EPers);
-  ASSERT_TRUE(C.Ok);
-  EXPECT_FALSE(C.hasAlt());
-  EXPECT_TRUE(C.hasLight());
-  EXPECT_NE(C.form(CloneKind::Alt).Why.find("alternate clone's parameters"), std::string::npos) << C.form(CloneKind::Alt).Why;
-  // A missing one too.
-  D.Functions.erase({Mod, alt(Pers)});
-  C = resolveClone(D, EPers);
-  ASSERT_TRUE(C.Ok) << C.Why;
-  EXPECT_FALSE(C.hasAlt());
-  EXPECT_NE(C.form(CloneKind::Alt).Why.find("no alternate clone " + alt(Pers)), std::string::npos) << C.form(CloneKind::Alt).Why;
+  // A form whose parameters differ from the clone's is left out, with why;
+  // a missing one too.
+  expectFormLeftOut(D, EPers, CloneKind::Alt, FPersAlt, alt(Pers),
+                    1 | 4 | PersistentFlag | LightFlag | AltFlag, "alternate",
+                    [](const CloneInfo &C) { EXPECT_TRUE(C.hasLight()); });
 }
 
 TEST_F(AltTest, FasterAltFormIsChosenAndLaunchedOnItsOwnGrid) {
@@ -118,12 +105,7 @@ TEST_F(AltTest, FasterAltFormIsChosenAndLaunchedOnItsOwnGrid) {
   // The alternate form: P = 4 SMs x its 1 resident CTA, from its own
   // occupancy query, and a control block for its P.
   EXPECT_EQ(once(), alt(Pers));
-  EXPECT_EQ(last().Grid[0], 4u);
-  EXPECT_EQ(last().UserGrid[0], 40u);
-  EXPECT_EQ(last().Args.size(), D.CloneLaunches[0].Args.size());
-  EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * 4 + 1);
-  ASSERT_EQ(D.OccupancyQueries.size(), Queries + 2);
-  EXPECT_EQ(D.OccupancyQueries.back().F, FPersAlt);
+  expectOnOwnGrid(4, FPersAlt, Queries + 2);
   EXPECT_EQ(once(), pre(Pers)); // full once more: the first was cold
   // Decided: alternate from now on, untimed.
   gmemSchedCloneStats St = cloneStats();

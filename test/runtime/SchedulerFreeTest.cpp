@@ -19,11 +19,6 @@ using namespace gmem::rt::sched::test;
 
 namespace {
 
-constexpr uintptr_t FPersLight = 0x19, FPersAlt = 0x1B, FPersFree = 0x1D, FTrainFree = 0x1E;
-constexpr uint32_t LightFlag = 0x20, AltFlag = 0x40, FreeFlag = 0x80;
-std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
-std::string alt(const char *Sym) { return std::string("__gmem_pra_") + Sym; }
-std::string freeForm(const char *Sym) { return std::string("__gmem_prf_") + Sym; }
 
 // The fake GPU's clock is the timer (one step, 1 us) and runs one iteration
 // of one virtual CTA per step whatever P: a launch of 40 virtual CTAs of I
@@ -133,20 +128,11 @@ TEST_F(FreeTest, FreeFormIsResolvedOnlyWithItsFlag) {
   C = resolveClone(D, ETrain);
   ASSERT_TRUE(C.Ok);
   EXPECT_FALSE(C.hasFree());
-  // A form whose parameters differ from the clone's is left out, with why.
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag | AltFlag | FreeFlag);
-  D.Kernels[FPersFree].ParamSizes = {8, 4, 8, 4, 4};
-  C = resolveClone(D, EPers);
-  ASSERT_TRUE(C.Ok);
-  EXPECT_FALSE(C.hasFree());
-  EXPECT_TRUE(C.hasAlt());
-  EXPECT_NE(C.form(CloneKind::Free).Why.find("free clone's parameters"), std::string::npos) << C.form(CloneKind::Free).Why;
-  // A missing one too.
-  D.Functions.erase({Mod, freeForm(Pers)});
-  C = resolveClone(D, EPers);
-  ASSERT_TRUE(C.Ok) << C.Why;
-  EXPECT_FALSE(C.hasFree());
-  EXPECT_NE(C.form(CloneKind::Free).Why.find("no free clone " + freeForm(Pers)), std::string::npos) << C.form(CloneKind::Free).Why;
+  // A form whose parameters differ from the clone's is left out, with why;
+  // a missing one too.
+  expectFormLeftOut(D, EPers, CloneKind::Free, FPersFree, freeForm(Pers),
+                    1 | 4 | PersistentFlag | LightFlag | AltFlag | FreeFlag, "free",
+                    [](const CloneInfo &C) { EXPECT_TRUE(C.hasAlt()); });
 }
 
 TEST_F(FreeTest, FasterFreeFormIsChosenAndLaunchedOnItsOwnGrid) {
@@ -158,12 +144,7 @@ TEST_F(FreeTest, FasterFreeFormIsChosenAndLaunchedOnItsOwnGrid) {
   // The free form: P = 4 SMs x its 4 resident CTAs, from its own occupancy
   // query, and a control block for its P.
   EXPECT_EQ(once(), freeForm(Pers));
-  EXPECT_EQ(last().Grid[0], 16u);
-  EXPECT_EQ(last().UserGrid[0], 40u);
-  EXPECT_EQ(last().Args.size(), D.CloneLaunches[0].Args.size());
-  EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * 16 + 1);
-  ASSERT_EQ(D.OccupancyQueries.size(), Queries + 3);
-  EXPECT_EQ(D.OccupancyQueries.back().F, FPersFree);
+  expectOnOwnGrid(16, FPersFree, Queries + 3);
   EXPECT_EQ(once(), pre(Pers)); // full once more: the first was cold
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.switched_to_free, 1u);

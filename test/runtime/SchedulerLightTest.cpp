@@ -15,9 +15,6 @@ using namespace gmem::rt::sched::test;
 
 namespace {
 
-constexpr uintptr_t FPersLight = 0x19, FTrainLight = 0x1A;
-constexpr uint32_t LightFlag = 0x20;
-std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
 
 // Elapsed times for 40 virtual CTAs: on the full clone's P = 8 (5 rounds)
 // and the light clone's P = 12 (4 rounds).
@@ -146,11 +143,7 @@ TEST_F(LightTest, FastFullTimingSwitchesTheShapeToLight) {
   const size_t Queries = D.OccupancyQueries.size();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   EXPECT_EQ(last().Name, light(Pers));
-  EXPECT_EQ(last().Grid[0], 12u); // 4 SMs x the light clone's 3
-  EXPECT_EQ(last().UserGrid[0], 40u);
-  ASSERT_EQ(D.OccupancyQueries.size(), Queries + 1);
-  EXPECT_EQ(D.OccupancyQueries.back().F, FPersLight);
-  EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * 12 + 1);
+  expectOnOwnGrid(12, FPersLight, Queries + 1); // 4 SMs x the light clone's 3
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.switched_to_light, 1u);
   EXPECT_EQ(St.full_launches, 1u);

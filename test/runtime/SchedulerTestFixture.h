@@ -1,4 +1,5 @@
-// The scheduler test fixture (SchedulerTest.cpp, SchedulerPersistentTest.cpp):
+// The scheduler test fixture (SchedulerTest.cpp, SchedulerPersistentTest.cpp,
+// and the light, alternate and free form tests):
 // a scheduler over a simulated GPU (FakeSchedDriver.h) with a few kernels and
 // their clones (ordinary and persistent), a best-effort and a real-time
 // stream, launch helpers, and the check that every job ran every (virtual)
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +34,12 @@ inline constexpr const char *Train = "_Z5trainPfi", *Accum = "_Z5accumPfi", *Inf
 // The clone's parameters after the kernel's (ABI version 2).
 inline const std::vector<size_t> CtlAndGrid = {8, 4, 4, 4};
 inline constexpr uint32_t PersistentFlag = 0x10;
+// The persistent kernels' twin forms (light, alternate, free) and their
+// info flag bits (SchedulerLightTest.cpp, SchedulerAltTest.cpp,
+// SchedulerFreeTest.cpp).
+inline constexpr uintptr_t FPersLight = 0x19, FTrainLight = 0x1A, FPersAlt = 0x1B, FTrainAlt = 0x1C,
+                           FPersFree = 0x1D, FTrainFree = 0x1E;
+inline constexpr uint32_t LightFlag = 0x20, AltFlag = 0x40, FreeFlag = 0x80;
 
 struct SchedTest : ::testing::Test {
   FakeSchedDriver D;
@@ -207,6 +215,19 @@ struct SchedTest : ::testing::Test {
   const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
   /// Every clone launch from index First on (a launch and its relaunches)
   /// ran Name on P CTAs with control block Ctl and First's arguments.
+  /// The last clone launch ran a twin form on its own grid: P persistent
+  /// CTAs from the form's own occupancy query (function Fn, the Queries-th),
+  /// the user's grid of 40 CTAs, the clone's parameters, and a control block
+  /// sized for its P.
+  void expectOnOwnGrid(unsigned P, uintptr_t Fn, size_t Queries) {
+    EXPECT_EQ(last().Grid[0], P);
+    EXPECT_EQ(last().UserGrid[0], 40u);
+    EXPECT_EQ(last().Args.size(), D.CloneLaunches[0].Args.size());
+    EXPECT_GE(D.MemsetWords[last().Ctl], 2u + 2 * P + 1);
+    ASSERT_EQ(D.OccupancyQueries.size(), Queries);
+    EXPECT_EQ(D.OccupancyQueries.back().F, Fn);
+  }
+
   void expectRelaunchedAs(size_t First, const std::string &Name, unsigned P, uint64_t Ctl) {
     ASSERT_LT(First, D.CloneLaunches.size());
     for (size_t I = First; I < D.CloneLaunches.size(); ++I) {
@@ -219,8 +240,31 @@ struct SchedTest : ::testing::Test {
   }
 };
 
-
 inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sym; }
+inline std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
+inline std::string alt(const char *Sym) { return std::string("__gmem_pra_") + Sym; }
+inline std::string freeForm(const char *Sym) { return std::string("__gmem_prf_") + Sym; }
+
+/// Pers's form K (function Fn, named Symbol, called Name in the reasons,
+/// info flags Flags) is left out, with why, when its parameters differ from
+/// the clone's and when its function is missing. \p Others checks the
+/// other forms of the clone resolved with the mismatched parameters.
+inline void expectFormLeftOut(FakeSchedDriver &D, const KernelEntry &E, CloneKind K, uintptr_t Fn,
+                              const std::string &Symbol, uint32_t Flags, const std::string &Name,
+                              const std::function<void(const CloneInfo &)> &Others) {
+  D.addInfo(Mod, Pers, Flags);
+  D.Kernels[Fn].ParamSizes = {8, 4, 8, 4, 4};
+  CloneInfo C = resolveClone(D, E);
+  ASSERT_TRUE(C.Ok);
+  EXPECT_EQ(C.form(K).Fn, nullptr);
+  Others(C);
+  EXPECT_NE(C.form(K).Why.find(Name + " clone's parameters"), std::string::npos) << C.form(K).Why;
+  D.Functions.erase({Mod, Symbol});
+  C = resolveClone(D, E);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  EXPECT_EQ(C.form(K).Fn, nullptr);
+  EXPECT_NE(C.form(K).Why.find("no " + Name + " clone " + Symbol), std::string::npos) << C.form(K).Why;
+}
 
 } // namespace test
 } // namespace sched
