@@ -548,10 +548,17 @@ void **Launch::params(bool with_ctl) {
     slots_[n] = ctl_;
     for (int d = 0; d < 3; ++d)
       slots_[n + 1 + d] = grid_[d];
+    slots_[n + 3] |= uint64_t(batch_) << 16;
     for (int k = 0; k < 4; ++k)
       ptrs_.push_back(&slots_[n + k]);
   }
   return ptrs_.data();
+}
+
+unsigned batch_for(double tau_us) {
+  if (!(tau_us > 0))
+    return 1;
+  return (unsigned)std::clamp(std::floor(kBatchUs / tau_us), 1.0, 65535.0);
 }
 
 uint64_t Launch::total_bytes() const {

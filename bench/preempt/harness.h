@@ -160,6 +160,9 @@ public:
   /// the instance's grid (three uint32: grid_x, grid_y, grid_z).
   void **params(bool with_ctl);
   void set_ctl(CUdeviceptr ctl) { ctl_ = ctl; }
+  /// The check interval passed in grid_z's high bits (0: none; only for
+  /// clones with kFlagBatched).
+  void set_batch(unsigned k) { batch_ = k > 0xffff ? 0xffff : k; }
   const std::vector<CUdeviceptr> &bufs() const { return bufs_; }
   const std::vector<uint64_t> &bytes() const { return bytes_; }
   uint64_t total_bytes() const;
@@ -171,6 +174,7 @@ private:
   std::vector<void *> ptrs_;
   CUdeviceptr ctl_ = 0;
   unsigned grid_[3] = {1, 1, 1};  // the instance's grid (the clone's grid arguments)
+  unsigned batch_ = 0;
 };
 
 void launch(CUfunction f, const Instance &in, void **params, CUstream s);
@@ -191,7 +195,14 @@ constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
                    kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
-                   kFlagHasFree = 128u;
+                   kFlagHasFree = 128u, kFlagBatched = 256u;
+
+/// Batched clones (flag bit 8) take a check interval K in grid_z's high 16
+/// bits: between virtual CTAs they look at the request every K-th one.
+/// libgmemrt picks K = floor(kBatchUs / tau) (1..65535, GMEM_PREEMPT_BATCH_US's
+/// default) from the shape's measured virtual CTA time tau.
+constexpr double kBatchUs = 4.0;
+unsigned batch_for(double tau_us);
 
 /// Which of a kernel's preemptible clones: the full one __gmem_pre_<K>, its
 /// light twin __gmem_prl_<K> (no loop checkpoints), its alternate full

@@ -71,6 +71,12 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
 
   Launch L;
   L.setup(in, h, s);
+  // Batched clones run with a check interval of 3 virtual CTAs here (an odd
+  // one, so stops also land inside a batch): skipped checks must not lose or
+  // repeat work either.
+  if (cl.info.flags & kFlagBatched)
+    L.set_batch(3);
+  j.integer("batch_k", (cl.info.flags & kFlagBatched) ? 3 : 0);
   const auto &bufs = L.bufs();
   const auto &bytes = L.bytes();
   std::vector<CUdeviceptr> pristine(bufs.size(), 0), ref(bufs.size(), 0);

@@ -84,6 +84,15 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   const int kinds = (int)active.size();
   for (int k : active)
     run(k); // warm-up: caches, clocks, lazy loading
+  // As libgmemrt: a batched clone's check interval from a timing of the
+  // full clone with none (K = 1), then every clone launch with it.
+  unsigned batch = 0;
+  if (cl.persistent && cl.P && (cl.info.flags & kFlagBatched)) {
+    double t1 = run(1);
+    batch = batch_for(1000.0 * t1 / std::ceil((double)cl.total() / cl.P));
+    L.set_batch(batch);
+  }
+  j.integer("batch_k", batch);
   double first = run(0);
   int rounds = (int)std::clamp(0.3 / std::max(1e-3 * kinds * first, 1e-6), 5.0, 41.0);
   std::vector<double> t[5];

@@ -1,6 +1,7 @@
 #include "CloneChoice.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gmem {
 namespace rt {
@@ -148,6 +149,16 @@ void CloneChooser::decide(Entry &E, double FullRefUs) {
   enter(E, stateOf(Best));
 }
 
+unsigned CloneChooser::batchFor(uint64_t Key) const {
+  for (const Entry &E : Entries)
+    if (E.Key == Key) {
+      if (!(E.TauUs > 0) || !(Opts.BatchUs > 0))
+        return 1;
+      return unsigned(std::clamp(std::floor(Opts.BatchUs / E.TauUs), 1.0, 65535.0));
+    }
+  return 1;
+}
+
 CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk) {
   Entry *E = find(Key);
   if (!E) {
@@ -217,6 +228,7 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     return O; // forgotten since: the sample has no shape to decide
   O.Used = true;
   O.From = E->St;
+  E->TauUs = O.TauUs;
   if (Kind == CloneKind::Light) {
     // A light launch only ever sends a shape back: a margin of 2x keeps a
     // shape near the limit from flipping on noise (its latency stays within

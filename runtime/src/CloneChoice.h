@@ -79,6 +79,9 @@ struct ChooserOptions {
   /// than this fraction (timing noise must not make a shape flip between
   /// forms). Between the two of them the faster wins.
   double AltMargin = 0.02;
+  /// Batched clones: the time a check interval of virtual CTAs may take
+  /// (batchFor; GMEM_PREEMPT_BATCH_US, 0: every virtual CTA).
+  double BatchUs = 4.0;
 };
 
 class CloneChooser {
@@ -120,6 +123,11 @@ public:
 
   /// Shape Key's state (Unknown when not remembered).
   State state(uint64_t Key) const;
+  /// The check interval for shape Key's next batched launch: as many
+  /// virtual CTAs as fit in BatchUs at the latest undisturbed timing's tau
+  /// (1 .. 65535), 1 while the shape has none. A stop then waits for at most
+  /// about BatchUs more than one virtual CTA.
+  unsigned batchFor(uint64_t Key) const;
   size_t shapes() const { return Entries.size(); }
   const ChooserOptions &options() const { return Opts; }
 
@@ -145,6 +153,7 @@ private:
     /// Latest undisturbed run time of each full form, by CloneKind (0:
     /// none; Light unused). Whole launches, not tau: the forms' P differ.
     double Us[CloneKindCount] = {};
+    double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;

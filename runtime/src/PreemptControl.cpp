@@ -309,7 +309,7 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
 }
 
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
-               void **Extra) {
+               void **Extra, unsigned BatchK) {
   const size_t N = C.kernelParams();
   S.Args.assign(C.ArgBytes, 0);
   if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
@@ -321,7 +321,11 @@ bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **P
   // Always the user's grid: a persistent clone's virtual CTAs, ignored by
   // an ordinary clone (whose launch grid is the same).
   for (size_t I = 0; I < 3; ++I) {
-    const uint32_t G = UserGrid[I];
+    uint32_t G = UserGrid[I];
+    // grid_z < 2^16 for every persistent launch (planClone): its high bits
+    // are free for the interval.
+    if (I == 2 && (C.Flags & PreBatched) && C.persistent() && G <= 0xffff)
+      G |= std::min(BatchK, 0xffffu) << 16;
     std::memcpy(S.Args.data() + C.Offset[N + 1 + I], &G, sizeof G);
   }
   S.ArgSize = C.ArgBytes;

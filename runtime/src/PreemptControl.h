@@ -75,6 +75,10 @@ enum PreInfoFlag : uint32_t {
   PreHasLight = 1u << 5,   ///< a persistent clone's light twin __gmem_prl_<K> exists
   PreHasAlt = 1u << 6,     ///< a persistent clone's alternate form __gmem_pra_<K> exists
   PreHasFree = 1u << 7,    ///< a persistent clone's barrier-free form __gmem_prf_<K> exists
+  /// Every persistent form reads grid_z's low 16 bits only; the high 16
+  /// bits are a check interval K (0: 1): forms that can skip their check
+  /// between virtual CTAs look at the request every K-th one.
+  PreBatched = 1u << 8,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
@@ -251,8 +255,10 @@ private:
 /// (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE) at K's offsets, then the control
 /// block's address and the user's grid. False when the arguments cannot be
 /// read.
+/// BatchK: the check interval, passed in grid_z's high bits to a clone with
+/// PreBatched (ignored for others).
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
-               void **Extra);
+               void **Extra, unsigned BatchK = 0);
 
 /// The shape of a launch for the full / light choice: a hash of its grid,
 /// block, dynamic shared memory and K's argument bytes (those buildArgs
@@ -270,6 +276,8 @@ inline uint64_t ctaCount(const unsigned Grid[3]) {
 struct ClonePlan {
   unsigned Grid[3] = {1, 1, 1};
   uint64_t Words = 0;
+  /// Check interval for a clone with PreBatched (0 or 1: every virtual CTA).
+  unsigned BatchK = 0;
 };
 
 /// The plan for launching clone C (its full function, or for a persistent

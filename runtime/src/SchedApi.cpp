@@ -118,6 +118,7 @@ SchedOptions SchedOptions::fromEnvironment() {
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_LIGHT=%s is not 0 or 1; ignored\n", L);
   }
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
+  O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
   if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
     if (envIs(A, {"0", "no", "false", "off"}))
       O.Alt = false;

@@ -17,6 +17,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
   ChooserOptions CO;
   CO.LightMaxUs = Opts.LightMaxUs;
+  CO.BatchUs = Opts.BatchUs;
   CO.HasLight = Opts.Light && CI->hasLight();
   CO.HasAlt = Opts.Alt && CI->hasAlt();
   CO.HasFree = Opts.Free && CI->hasFree();
@@ -71,6 +72,9 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // pointers out, so launches of one shape may differ here: this is asked
   // per launch, never taken from the shape's state.
   const bool FreeOk = Opts.Free && CI.hasFree() && Rec.Idempotent;
+  // A batched clone's interval comes from its shape's timings, so batched
+  // shapes are timed even with no other form to choose from.
+  const bool Batched = CI.persistent() && (CI.Flags & PreBatched) && Opts.BatchUs > 0;
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
   Key = 0;
   // A launch not found idempotent is stopped with request 1, which arms no
@@ -78,7 +82,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // (all of them without a light twin) are timed per shape.
   if (Light && !(Rec.Idempotent && CI.loopStops()))
     Choice.Kind = CloneKind::Light;
-  else if ((Light || Alt || FreeOk) &&
+  else if ((Light || Alt || FreeOk || Batched) &&
            launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
     Choice = CI.Chooser.choose(Key, FreeOk);
   if (Choice.Kind == CloneKind::Free && !FreeOk)
@@ -88,6 +92,8 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
     return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
   };
   bool Planned = Make();
+  if (Batched && Key && Choice.Kind != CloneKind::Light)
+    Plan.BatchK = CI.Chooser.batchFor(Key);
   if (!Planned && Choice.Kind != CloneKind::Full) {
     // No resident grid for the light, alternate or free clone (its
     // registers, its shared memory): the full one may still have one.

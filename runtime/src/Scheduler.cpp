@@ -378,7 +378,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       recycleAll(C);
       Sl = C.Pool->acquire(Plan.Words);
     }
-    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra)) {
+    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra, Plan.BatchK)) {
       C.Pool->release(Sl);
       Sl = nullptr;
     }

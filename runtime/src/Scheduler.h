@@ -116,6 +116,10 @@ struct SchedOptions {
   /// proved idempotent only: GMEM_PREEMPT_FREE=0 never launches them; else
   /// they take part in the same timing as the alternate forms.
   bool Free = true;
+  /// Batched persistent clones (PreBatched): a check interval of about
+  /// BatchUs (GMEM_PREEMPT_BATCH_US; 0: look after every virtual CTA) from
+  /// the shape's measured virtual CTA time (CloneChooser::batchFor).
+  double BatchUs = 4.0;
   /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.

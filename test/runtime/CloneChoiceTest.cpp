@@ -8,6 +8,9 @@
 // with it (alone or beside the alternate form), and never for a launch not
 // proved idempotent.
 #include "CloneChoice.h"
+#include "PreemptControl.h"
+
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -579,4 +582,57 @@ TEST(CloneChooserFree, FastFreeTimingSendsTheShapeLight) {
   EXPECT_EQ(C.choose(Shape, true).Kind, CloneKind::Light);
   EXPECT_EQ(cloneKindName(CloneKind::Free), std::string("free"));
   EXPECT_EQ(CloneChooser::kindOf(State::Free), CloneKind::Free);
+}
+
+// Batched clones (PreBatched): the check interval is as many virtual CTAs as
+// fit in BatchUs at the latest undisturbed timing's tau, 1 without one.
+TEST(CloneChooserBatch, IntervalFromTheLatestTiming) {
+  ChooserOptions O;
+  O.HasLight = false;
+  O.BatchUs = 4.0;
+  CloneChooser C(O);
+  EXPECT_EQ(C.batchFor(Shape), 1u); // not known
+  C.choose(Shape);
+  EXPECT_EQ(C.batchFor(Shape), 1u); // known, not timed yet
+  C.record(Shape, CloneKind::Full, 2.5, Total, P); // tau 0.5 us
+  EXPECT_EQ(C.batchFor(Shape), 8u);
+  C.record(Shape, CloneKind::Full, 15.0, Total, P); // tau 3 us: one fits
+  EXPECT_EQ(C.batchFor(Shape), 1u);
+  C.record(Shape, CloneKind::Full, 100.0, Total, P); // tau 20 us: never 0
+  EXPECT_EQ(C.batchFor(Shape), 1u);
+  C.record(Shape, CloneKind::Full, 1e-6, Total, P); // capped at 16 bits
+  EXPECT_EQ(C.batchFor(Shape), 65535u);
+  EXPECT_EQ(C.batchFor(Shape + 1), 1u); // other shapes keep their own
+  O.BatchUs = 0; // GMEM_PREEMPT_BATCH_US=0: every virtual CTA
+  CloneChooser Off(O);
+  Off.choose(Shape);
+  Off.record(Shape, CloneKind::Full, 2.5, Total, P);
+  EXPECT_EQ(Off.batchFor(Shape), 1u);
+}
+
+// The interval travels in grid_z's high 16 bits, only to batched persistent
+// clones and only where grid_z leaves them free.
+TEST(CloneArgs, IntervalInGridZHighBitsOnlyForBatchedClones) {
+  CloneInfo C;
+  C.Offset = {0, 8, 16, 24, 28, 32}; // (ptr, i32) + ctl + grid x, y, z
+  C.Size = {8, 4, 8, 4, 4, 4};
+  C.ArgBytes = 36;
+  uint64_t Ptr = 0x1234;
+  int32_t N = 7;
+  void *Params[2] = {&Ptr, &N};
+  const unsigned Grid[3] = {40, 3, 5};
+  auto GridZ = [&](uint32_t Flags, unsigned K, const unsigned *G) {
+    C.Flags = Flags;
+    Slot S;
+    EXPECT_TRUE(buildArgs(S, C, G, Params, nullptr, K));
+    uint32_t Z = 0;
+    std::memcpy(&Z, S.Args.data() + 32, 4);
+    return Z;
+  };
+  EXPECT_EQ(GridZ(PrePersistent | PreBatched, 6, Grid), 5u | (6u << 16));
+  EXPECT_EQ(GridZ(PrePersistent | PreBatched, 1u << 20, Grid), 5u | (0xffffu << 16));
+  EXPECT_EQ(GridZ(PrePersistent, 6, Grid), 5u);  // a clone that would not mask it
+  EXPECT_EQ(GridZ(PreBatched, 6, Grid), 5u);     // not persistent: grid ignored
+  const unsigned Big[3] = {1, 1, 70000};          // no persistent launch has it
+  EXPECT_EQ(GridZ(PrePersistent | PreBatched, 6, Big), 70000u);
 }

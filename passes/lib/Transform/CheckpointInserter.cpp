@@ -97,6 +97,16 @@ bool altClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_ALT"); }
 /// barrier per virtual CTA everywhere).
 bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 
+/// GMEM_CHECKPOINT_BATCH=0: no check intervals (flag Batched); every
+/// persistent form then looks at the request after every virtual CTA.
+bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }
+
+/// How a persistent form treats grid_z's high bits (flag Batched).
+struct BatchMode {
+  bool Mask = false;  ///< the kernel's flag is set: mask them off
+  bool Batch = false; ///< and skip checks between virtual CTAs by them
+};
+
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
 /// shared memory too (the alternate form's; for experiments).
 bool mainStateInShared() {
@@ -374,13 +384,15 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent(bool LoopStops, bool StateInShared, bool Free = false) {
+  void buildPersistent(bool LoopStops, bool StateInShared, BatchMode Mode, bool Free = false) {
     if (!Free)
       dropUnusedCache(); // the free form's latch reads the cache too
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
     Parts.StateInShared = StateInShared;
     Parts.Free = Free;
+    Parts.MaskGridZ = Mode.Mask;
+    Parts.Batch = Mode.Mask && Mode.Batch;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -448,7 +460,8 @@ void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
 /// parameters and control block): with loop checkpoints or not, its loop
 /// state in registers or in shared memory, or the free form.
 void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string &Symbol,
-                        unsigned Budget, bool LoopStops, bool StateInShared, bool Free = false) {
+                        unsigned Budget, bool LoopStops, bool StateInShared, BatchMode Mode,
+                        bool Free = false) {
   Function *T = createClone(M, K, Symbol);
   CloneBuild Build(M, Arch, *T);
   Build.prepare(Budget);
@@ -458,9 +471,12 @@ void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string 
   // gemm_naive +24% -> +70%): only the main clone has them, and the runtime
   // times it against these twins.
   Build.Ctx.VersionShortLoops = false;
-  if (LoopStops)
-    insertLoopCheckpoints(*T, Build.Ctx);
-  Build.buildPersistent(LoopStops, StateInShared, Free);
+  if (LoopStops) {
+    LoopCheckpointStats S = insertLoopCheckpoints(*T, Build.Ctx);
+    if (S.Sites != S.Merged && !Free)
+      Mode.Batch = false; // a per-thread loop stop needs the barrier after it
+  }
+  Build.buildPersistent(LoopStops, StateInShared, Mode, Free);
   if (Free)
     Build.dropUnusedCache();
   Build.promote();
@@ -523,10 +539,12 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     Function *C = createClone(M, *K, checkpointCloneSymbol(K->getName()));
     CloneBuild Build(M, Arch, *C);
     Build.prepare(Budget);
+    bool PerThreadLoopStops = false;
     if (Sync.Opaque || !loopCheckpointsEnabled()) {
       Info.Flags |= CheckpointInfo::EntryOnly;
     } else {
       LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);
+      PerThreadLoopStops = S.Sites != S.Merged;
       Info.LoopCheckpoints = S.Sites;
       Info.IntervalK = S.MaxInterval;
       if (S.Sites)
@@ -534,22 +552,38 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     }
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
+      // Check intervals (flag Batched): the barrier at the end of a virtual
+      // CTA costs short ones most of their overhead (H200, bench/preempt/
+      // micro: a grid-stride vec_add +2.2% with it after every virtual CTA,
+      // -1.5% after every 4th, -4.2% with none). Without it a thread may
+      // start the next virtual CTA while others finish this one: sound only
+      // where no shared memory is reused across them.
+      BatchMode Mode;
+      Mode.Mask = batchingEnabled();
+      Mode.Batch = sharedMemoryBlocker(*K).empty();
+      if (Mode.Mask)
+        Info.Flags |= CheckpointInfo::Batched;
+      BatchMode MainMode = Mode;
+      MainMode.Batch = Mode.Batch && !PerThreadLoopStops && !mainStateInShared();
       Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints,
-                            mainStateInShared());
+                            mainStateInShared(), MainMode);
       if ((Info.Flags & CheckpointInfo::HasLoopCheckpoints) && lightTwinsEnabled()) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
-                           /*LoopStops=*/false, /*StateInShared=*/false);
+                           /*LoopStops=*/false, /*StateInShared=*/false, Mode);
         Info.Flags |= CheckpointInfo::HasLight;
         if (altClonesEnabled() && !mainStateInShared()) {
           // Where a clone's loop checks cost most, ptxas's register choices
           // decide it, and neither state form wins everywhere (H200, bench/
           // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
           // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
+          // Its latch reads the shared state before a barrier and writes it
+          // after: it keeps the barrier after every virtual CTA.
           emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
-                             /*LoopStops=*/true, /*StateInShared=*/true);
+                             /*LoopStops=*/true, /*StateInShared=*/true,
+                             BatchMode{Mode.Mask, false});
           Info.Flags |= CheckpointInfo::HasAlt;
         }
       }
@@ -560,7 +594,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // runtime may time a form without them for idempotent launches.
         emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget,
                            Info.Flags & CheckpointInfo::HasLoopCheckpoints,
-                           /*StateInShared=*/false, /*Free=*/true);
+                           /*StateInShared=*/false, BatchMode{Mode.Mask, true}, /*Free=*/true);
         Info.Flags |= CheckpointInfo::HasFree;
       }
     } else {

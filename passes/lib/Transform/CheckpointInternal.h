@@ -166,6 +166,12 @@ std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary
 /// it calls.
 std::string freeBlocker(llvm::Function &K, const SyncSummary &Sync);
 
+/// Why K's threads may not run ahead into the next virtual CTA before the
+/// others have finished the current one, or "" when they may: shared memory
+/// (a thread ahead would overwrite words a slower one has yet to read) or
+/// inline asm (which might touch it) in K or anything it calls.
+std::string sharedMemoryBlocker(llvm::Function &K);
+
 /// For the special-register reads a persistent clone rewrites
 /// (%ctaid.x/y/z, %nctaid.x/y/z): the axis, and in IsCount whether it is a
 /// count; -1 for any other intrinsic.
@@ -184,6 +190,17 @@ struct PersistentParts {
   /// The free form (`__gmem_prf_`): every thread loops and stops on its
   /// own; for kernels freeBlocker() accepts, launches proved idempotent.
   bool Free = false;
+  /// The grid's z word carries a check interval in its high 16 bits (info
+  /// flag Batched): the clone masks it off (every form of a kernel whose
+  /// flag is set must).
+  bool MaskGridZ = false;
+  /// Between virtual CTAs, look at the request (and, in the CTA protocol,
+  /// hold the barrier that decides) only every K-th one, K = grid_z >> 16
+  /// (0 counts as 1). The CTA protocol may do so only where nothing needs
+  /// the end-of-virtual-CTA barrier: no shared memory of the kernel's (see
+  /// sharedMemoryBlocker), loop stops uniform per CTA (barrier-joined only),
+  /// state in registers.
+  bool Batch = false;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

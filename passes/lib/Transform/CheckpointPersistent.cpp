@@ -53,6 +53,10 @@ struct LoopBuilder {
   Value *Grid[3] = {};
   Value *Tid0 = nullptr, *Total = nullptr, *Stride = nullptr, *Word[2] = {};
   AllocaInst *Req = nullptr;
+  /// Parts.Batch: the check interval K (>= 1, from grid_z's high bits) and
+  /// the virtual CTAs left until the next check, this one included.
+  Value *BatchK = nullptr;
+  AllocaInst *Left = nullptr;
   /// The loop's state: allocas (promoted to registers) or, with
   /// GMEM_CHECKPOINT_STATE=shared, words of a shared array read and written
   /// with volatile accesses, so nothing holds them in a register across the
@@ -163,6 +167,20 @@ struct LoopBuilder {
       Grid[I] = C.getArg(N - 3 + I);
     Module &M = *C.getParent();
     Type *I32 = Type::getInt32Ty(LC);
+    if (Parts.MaskGridZ) {
+      // A kernel parameter: ptxas knows the interval, hence the counter and
+      // every branch on it, is the same in every thread (a value loaded
+      // from memory would make the loop look divergent to it).
+      Value *GZ = Grid[2];
+      Grid[2] = B.CreateAnd(GZ, B.getInt32(0xffff), "gmem.grid.z.lo");
+      if (Parts.Batch) {
+        BatchK = B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLShr(GZ, B.getInt32(16)),
+                                         B.getInt32(1), nullptr, "gmem.batch");
+        Left = B.CreateAlloca(I32, M.getDataLayout().getAllocaAddrSpace(), nullptr, "gmem.left");
+        B.CreateStore(BatchK, Left);
+        Allocas.push_back(Left);
+      }
+    }
 
     // The body's view of the grid: virtual CTA coordinates, computed in the
     // loop header from the ticket (x fastest, as the hardware numbers them).
@@ -329,7 +347,10 @@ struct LoopBuilder {
     // register across the body cost hotspot a quarter of its CTAs:
     // bench/preempt/results/parts.)
     BasicBlock *Take = block("gmem.p.req");
-    HB.CreateCondBr(Tid0, Take, Parts.OldEntry);
+    Value *ReadNow = Tid0;
+    if (Left) // only before a virtual CTA whose end looks
+      ReadNow = HB.CreateAnd(Tid0, HB.CreateICmpEQ(HB.CreateLoad(I32, Left), HB.getInt32(1)));
+    HB.CreateCondBr(ReadNow, Take, Parts.OldEntry);
     IRBuilder<> TB(Take);
     TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
     TB.CreateBr(Parts.OldEntry);
@@ -345,8 +366,23 @@ struct LoopBuilder {
     for (unsigned I = 0; Carried && I < 3; ++I)
       Here[I] = ld(LB, Coord[I]);
     Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
-    Value *Stop = barrierOr(LB, LB.CreateOr(LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted), Asked));
+    Value *Ab = LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted);
     BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
+    if (Left) {
+      // K - 1 of every K virtual CTAs end without the barrier: the counter
+      // is the same in every thread, and so is Aborted (only barrier-joined
+      // loop checks abort here), so the CTA's threads agree on the branch.
+      Value *LeftV = LB.CreateLoad(I32, Left, "gmem.left.v");
+      Value *Due = LB.CreateOr(Ab, LB.CreateICmpEQ(LeftV, LB.getInt32(1)), "gmem.p.due");
+      BasicBlock *Look = block("gmem.p.look"), *Skip = block("gmem.p.skip");
+      LB.CreateCondBr(Due, Look, Skip);
+      IRBuilder<> SkB(Skip);
+      SkB.CreateStore(SkB.CreateSub(LeftV, SkB.getInt32(1)), Left);
+      SkB.CreateBr(Cont);
+      LB.SetInsertPoint(Look);
+      LB.CreateStore(BatchK, Left);
+    }
+    Value *Stop = barrierOr(LB, LB.CreateOr(Ab, Asked));
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
     Value *Stepped = Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(Cur, Stride)) : nullptr;
@@ -417,7 +453,7 @@ struct LoopBuilder {
 
     // A per-thread deadline for looking at the request (GMEM_CHECKPOINT_
     // FREE_GATE=0: look after every virtual CTA).
-    if (Ctx.ReqCache && !envSaysOff("GMEM_CHECKPOINT_FREE_GATE")) {
+    if (Ctx.ReqCache && !Left && !envSaysOff("GMEM_CHECKPOINT_FREE_GATE")) {
       Deadline = B.CreateAlloca(I32, C.getParent()->getDataLayout().getAllocaAddrSpace(), nullptr,
                                 "gmem.f.deadline");
       Allocas.push_back(Deadline);
@@ -469,7 +505,23 @@ struct LoopBuilder {
     BasicBlock *StopLoop = block("gmem.f.stop"), *Cont = block("gmem.f.cont");
     BranchInst *ToCont = LB.CreateBr(Cont);
     Value *Asked;
-    if (Deadline) {
+    if (Left) {
+      // Every K-th virtual CTA (the runtime's K, from the shape's measured
+      // virtual CTA time) looks through the CTA's request cache; the others
+      // cost a decrement and a compare.
+      IRBuilder<> GB(ToCont);
+      Value *LeftV = GB.CreateLoad(I32, Left, "gmem.left.v");
+      Value *Due = GB.CreateICmpEQ(LeftV, GB.getInt32(1), "gmem.f.due");
+      GB.CreateStore(GB.CreateSelect(Due, BatchK, GB.CreateSub(LeftV, GB.getInt32(1))), Left);
+      Instruction *Then = SplitBlockAndInsertIfThen(Due, ToCont, false);
+      Then->getParent()->setName("gmem.f.look");
+      Value *Seen = emitRequestTest(Then, Ctx, /*NonZero=*/true, /*Cached=*/true);
+      IRBuilder<> JB(ToCont);
+      PHINode *Phi = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.f.asked");
+      Phi->addIncoming(JB.getFalse(), cast<Instruction>(Due)->getParent());
+      Phi->addIncoming(Seen, Then->getParent());
+      Asked = Phi;
+    } else if (Deadline) {
       // Only when this thread's own deadline has passed does it look at the
       // CTA's cache: the common case is a clock read and a compare, no
       // memory access (two dependent shared loads per virtual CTA cost

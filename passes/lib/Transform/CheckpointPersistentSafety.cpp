@@ -267,9 +267,7 @@ static bool mentionsSharedGlobal(const Value *V, SmallPtrSetImpl<const Value *> 
 /// after a stop), no shared memory (its contents belong to one CTA), and no
 /// inline asm, whose text the pass does not read. Functions K calls are
 /// looked at too.
-std::string freeBlocker(Function &K, const SyncSummary &Sync) {
-  if (Sync.Barriers || Sync.Collectives || Sync.Opaque || Sync.Unsupported)
-    return "synchronises threads";
+std::string sharedMemoryBlocker(Function &K) {
   SmallVector<const Function *, 8> Work{&K};
   SmallPtrSet<const Function *, 8> Done{&K};
   SmallPtrSet<const Value *, 32> Seen;
@@ -294,6 +292,12 @@ std::string freeBlocker(Function &K, const SyncSummary &Sync) {
     }
   }
   return "";
+}
+
+std::string freeBlocker(Function &K, const SyncSummary &Sync) {
+  if (Sync.Barriers || Sync.Collectives || Sync.Opaque || Sync.Unsupported)
+    return "synchronises threads";
+  return sharedMemoryBlocker(K);
 }
 
 /// The CTA's place in the grid, which a persistent clone rewrites.

@@ -8,12 +8,12 @@
 ; virtual CTA it has not finished, + 1, with an unsigned atomic min (the
 ; current one when a loop checkpoint cut it, else the next of its own, at
 ; most the total). The redo word is never touched.
-; RUN: env GMEM_CHECKPOINT_FREE_GATE=0 opt -load-pass-plugin=%gmem_plugin \
+; RUN: env GMEM_CHECKPOINT_FREE_GATE=0 GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin \
 ; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=NOGATE
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; RUN: env GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_FREE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_FREE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -95,6 +95,16 @@ struct CheckpointInfo {
     /// kernels without barriers, warp collectives, shared memory or inline
     /// asm, with or without loop checkpoints.
     HasFree = 1u << 7,
+    /// Every persistent form of the kernel reads only the low 16 bits of
+    /// its grid_z parameter; the high 16 bits are a check interval K (0 or
+    /// 1: every virtual CTA). Forms that can skip their between-virtual-CTA
+    /// check (the request read and the barrier that decides) do so for K - 1
+    /// of every K virtual CTAs: the barrier-free form always, the others
+    /// when the kernel has no shared memory, its loop checkpoints all join a
+    /// barrier and the loop state is in registers. A stop then waits for up
+    /// to K virtual CTAs; the runtime picks K from the shape's measured
+    /// virtual CTA time. GMEM_CHECKPOINT_BATCH=0: not emitted.
+    Batched = 1u << 8,
   };
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
