@@ -437,6 +437,22 @@ struct LoopBuilder {
   Value *PCtaValue = nullptr;
   AllocaInst *Deadline = nullptr; ///< free form: when this thread looks next
 
+  /// The free form's latch: only when \p Due does a thread look at the
+  /// request (through the CTA's cache), after \p Before's bookkeeping; i1
+  /// "asked to stop" at \p At (false when it did not look).
+  template <typename Fn> Value *lookWhen(Value *Due, Instruction *At, Fn Before) {
+    Instruction *Then = SplitBlockAndInsertIfThen(Due, At, false);
+    Then->getParent()->setName("gmem.f.look");
+    IRBuilder<> TB(Then);
+    Before(TB);
+    Value *Seen = emitRequestTest(Then, Ctx, /*NonZero=*/true, /*Cached=*/true);
+    IRBuilder<> JB(At);
+    PHINode *Phi = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.f.asked");
+    Phi->addIncoming(JB.getFalse(), cast<Instruction>(Due)->getParent());
+    Phi->addIncoming(Seen, Then->getParent());
+    return Phi;
+  }
+
   /// The free form (`__gmem_prf_`, kernels without barriers, warp
   /// collectives or shared memory): every thread loops over the virtual
   /// CTAs on its own and decides its own stop, so a virtual CTA costs no
@@ -513,14 +529,7 @@ struct LoopBuilder {
       Value *LeftV = GB.CreateLoad(I32, Left, "gmem.left.v");
       Value *Due = GB.CreateICmpEQ(LeftV, GB.getInt32(1), "gmem.f.due");
       GB.CreateStore(GB.CreateSelect(Due, BatchK, GB.CreateSub(LeftV, GB.getInt32(1))), Left);
-      Instruction *Then = SplitBlockAndInsertIfThen(Due, ToCont, false);
-      Then->getParent()->setName("gmem.f.look");
-      Value *Seen = emitRequestTest(Then, Ctx, /*NonZero=*/true, /*Cached=*/true);
-      IRBuilder<> JB(ToCont);
-      PHINode *Phi = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.f.asked");
-      Phi->addIncoming(JB.getFalse(), cast<Instruction>(Due)->getParent());
-      Phi->addIncoming(Seen, Then->getParent());
-      Asked = Phi;
+      Asked = lookWhen(Due, ToCont, [](IRBuilder<> &) {});
     } else if (Deadline) {
       // Only when this thread's own deadline has passed does it look at the
       // CTA's cache: the common case is a clock read and a compare, no
@@ -530,16 +539,9 @@ struct LoopBuilder {
       Value *Now = readClock(GB);
       Value *Due = GB.CreateICmpSGE(GB.CreateSub(Now, GB.CreateLoad(I32, Deadline)),
                                     GB.getInt32(0), "gmem.f.due");
-      Instruction *Then = SplitBlockAndInsertIfThen(Due, ToCont, false);
-      Then->getParent()->setName("gmem.f.look");
-      IRBuilder<> DB2(Then);
-      DB2.CreateStore(DB2.CreateAdd(Now, DB2.getInt32(Ctx.RefreshCycles)), Deadline);
-      Value *Seen = emitRequestTest(Then, Ctx, /*NonZero=*/true, /*Cached=*/true);
-      IRBuilder<> JB(ToCont);
-      PHINode *Phi = JB.CreatePHI(JB.getInt1Ty(), 2, "gmem.f.asked");
-      Phi->addIncoming(JB.getFalse(), cast<Instruction>(Due)->getParent());
-      Phi->addIncoming(Seen, Then->getParent());
-      Asked = Phi;
+      Asked = lookWhen(Due, ToCont, [&](IRBuilder<> &DB2) {
+        DB2.CreateStore(DB2.CreateAdd(Now, DB2.getInt32(Ctx.RefreshCycles)), Deadline);
+      });
     } else {
       Asked = emitRequestTest(ToCont, Ctx, /*NonZero=*/true, /*Cached=*/true);
     }
