@@ -43,15 +43,21 @@ CloneChooser::State stateOf(CloneKind K) {
 }
 } // namespace
 
-CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
+const CloneChooser::Entry *CloneChooser::lookup(uint64_t Key) const {
   if (Last < Entries.size() && Entries[Last].Key == Key)
     return &Entries[Last];
-  for (size_t I = 0; I < Entries.size(); ++I)
-    if (Entries[I].Key == Key) {
-      Last = I;
-      return &Entries[I];
-    }
+  for (const Entry &E : Entries)
+    if (E.Key == Key)
+      return &E;
   return nullptr;
+}
+
+CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
+  const Entry *E = lookup(Key);
+  if (!E)
+    return nullptr;
+  Last = size_t(E - Entries.data());
+  return const_cast<Entry *>(E);
 }
 
 bool CloneChooser::available(const Entry &E, CloneKind K) const {
@@ -150,13 +156,11 @@ void CloneChooser::decide(Entry &E, double FullRefUs) {
 }
 
 unsigned CloneChooser::batchFor(uint64_t Key) const {
-  for (const Entry &E : Entries)
-    if (E.Key == Key) {
-      if (!(E.TauUs > 0) || !(Opts.BatchUs > 0))
-        return 1;
-      return unsigned(std::clamp(std::floor(Opts.BatchUs / E.TauUs), 1.0, 65535.0));
-    }
-  return 1;
+  // Asked right after choose() for the same key: the remembered entry.
+  const Entry *E = lookup(Key);
+  if (!E || !(E->TauUs > 0) || !(Opts.BatchUs > 0))
+    return 1;
+  return unsigned(std::clamp(std::floor(Opts.BatchUs / E->TauUs), 1.0, 65535.0));
 }
 
 CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk) {
@@ -280,10 +284,8 @@ void CloneChooser::unfit(uint64_t Key, CloneKind Kind) {
 }
 
 CloneChooser::State CloneChooser::state(uint64_t Key) const {
-  for (const Entry &E : Entries)
-    if (E.Key == Key)
-      return E.St;
-  return State::Unknown;
+  const Entry *E = lookup(Key);
+  return E ? E->St : State::Unknown;
 }
 
 double CloneChooser::tauUs(double ElapsedUs, uint64_t Total, uint64_t P) {

@@ -160,7 +160,9 @@ private:
   size_t Next = 0; ///< the entry replaced when full
   size_t Last = 0; ///< the entry found last (programs repeat one shape)
 
-  Entry *find(uint64_t Key);
+  /// The entry of Key (the one found last first), null when not remembered.
+  const Entry *lookup(uint64_t Key) const;
+  Entry *find(uint64_t Key); ///< lookup() that also remembers the entry as Last
   /// Whether E's launches may use full form K (the full clone always).
   bool available(const Entry &E, CloneKind K) const;
   void enter(Entry &E, State S);
