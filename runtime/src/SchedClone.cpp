@@ -92,8 +92,6 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
     return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
   };
   bool Planned = Make();
-  if (Batched && Key && Choice.Kind != CloneKind::Light)
-    Plan.BatchK = CI.Chooser.batchFor(Key);
   if (!Planned && Choice.Kind != CloneKind::Full) {
     // No resident grid for the light, alternate or free clone (its
     // registers, its shared memory): the full one may still have one.
@@ -108,6 +106,9 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
     }
     Planned = Make();
   }
+  // On the plan finally made (a fallback above plans afresh).
+  if (Planned && Batched && Key && Choice.Kind != CloneKind::Light)
+    Plan.BatchK = CI.Chooser.batchFor(Key);
   if (!Planned && CI.persistent())
     log("launch of %s (%llu CTAs) not preemptible: no persistent grid (%d SMs)",
         Rec.Entry->Symbol.c_str(), (unsigned long long)ctaCount(L.Grid), Sms);
