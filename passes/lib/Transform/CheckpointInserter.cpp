@@ -558,16 +558,23 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       // -1.5% after every 4th, -4.2% with none). Without it a thread may
       // start the next virtual CTA while others finish this one: sound only
       // where no shared memory is reused across them.
+      const bool HasLoops = Info.Flags & CheckpointInfo::HasLoopCheckpoints;
+      const bool EmitLight = HasLoops && lightTwinsEnabled();
+      const bool EmitFree = freeClonesEnabled() && freeBlocker(*K, Sync).empty();
       BatchMode Mode;
-      Mode.Mask = batchingEnabled();
-      Mode.Batch = sharedMemoryBlocker(*K).empty();
-      if (Mode.Mask)
-        Info.Flags |= CheckpointInfo::Batched;
+      Mode.Batch = batchingEnabled() && sharedMemoryBlocker(*K).empty();
       BatchMode MainMode = Mode;
       MainMode.Batch = Mode.Batch && !PerThreadLoopStops && !mainStateInShared();
-      Build.buildPersistent(Info.Flags & CheckpointInfo::HasLoopCheckpoints,
-                            mainStateInShared(), MainMode);
-      if ((Info.Flags & CheckpointInfo::HasLoopCheckpoints) && lightTwinsEnabled()) {
+      // The flag (and with it grid_z's mask in every form) only where some
+      // form batches: the mask alone changed ptxas's registers for a
+      // kernel that could not batch (transpose_tiled 30 -> 32, +3.6% ->
+      // +18.9% on the H200), and a flagged shape is timed by the runtime.
+      Mode.Mask = MainMode.Batch || (EmitLight && Mode.Batch) || (EmitFree && batchingEnabled());
+      if (Mode.Mask)
+        Info.Flags |= CheckpointInfo::Batched;
+      MainMode.Mask = Mode.Mask;
+      Build.buildPersistent(HasLoops, mainStateInShared(), MainMode);
+      if (EmitLight) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
@@ -587,14 +594,14 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
           Info.Flags |= CheckpointInfo::HasAlt;
         }
       }
-      if (freeClonesEnabled() && freeBlocker(*K, Sync).empty()) {
+      if (EmitFree) {
         // The per-virtual-CTA barrier and request read are what short
         // virtual CTAs pay for (bench/preempt/results/parts/ptx-variants):
         // where nothing in the body needs a CTA's threads together, the
         // runtime may time a form without them for idempotent launches.
-        emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget,
-                           Info.Flags & CheckpointInfo::HasLoopCheckpoints,
-                           /*StateInShared=*/false, BatchMode{Mode.Mask, true}, /*Free=*/true);
+        emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget, HasLoops,
+                           /*StateInShared=*/false, BatchMode{Mode.Mask, true},
+                           /*Free=*/true);
         Info.Flags |= CheckpointInfo::HasFree;
       }
     } else {

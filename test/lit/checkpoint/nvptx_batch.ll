@@ -1,5 +1,6 @@
-; Check intervals (info flag bit 8, Batched): every persistent form masks
-; grid_z to its low 16 bits; the high 16 bits are K (0 counts as 1). Forms
+; Check intervals (info flag bit 8, Batched): set where some form of the
+; kernel may skip checks; then every persistent form masks grid_z to its low
+; 16 bits; the high 16 bits are K (0 counts as 1). Forms
 ; that may skip their between-virtual-CTA check do so for K - 1 of every K
 ; virtual CTAs, with a counter every thread keeps alike: the CTA protocol's
 ; skip path has no barrier and no request read, so it is taken only where
@@ -18,11 +19,11 @@ target triple = "nvptx64-nvidia-cuda"
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 
-; Flags: 16 persistent + 128 free + 256 batched; tiled adds barriers (4) and
-; has no free form; gstride has loop checkpoints (1), a light (32) and an
+; Flags: 16 persistent + 128 free + 256 batched; tiled has barriers (4), no
+; free form and no form that may skip (shared memory): not batched; gstride has loop checkpoints (1), a light (32) and an
 ; alternate (64) twin.
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
-; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 276,
+; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
 ; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 497,
 ; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 144,
 ; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
@@ -62,9 +63,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    select i1 %gmem.f.due, i32 %gmem.batch, i32 %[[NEXT]]
 ; CHECK-NEXT:    br i1 %gmem.f.due, label %gmem.f.look,
 
-; tiled: shared memory reused by the next virtual CTA: masked, never skipped.
+; tiled: shared memory reused by the next virtual CTA: no form skips, so
+; grid_z is the user's, unmasked (the runtime passes no interval).
 ; CHECK-LABEL: define void @__gmem_pre_tiled(
-; CHECK:         %gmem.grid.z.lo = and i32 %gmem.grid.z, 65535
+; CHECK-NOT:     gmem.grid.z.lo
 ; CHECK-NOT:     gmem.batch
 ; CHECK-NOT:     gmem.p.skip
 ; CHECK-LABEL: define void @__gmem_pre_gstride(
