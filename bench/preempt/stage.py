@@ -110,8 +110,9 @@ def predict_overhead(tool, src, sym, rest, lineno):
 
 
 def ptxas(ptx):
-    # As gmem-clang++ does before assembling: with GMEM_FIT_CLONE_REGS=1,
-    # clones that would hold fewer warps per SM than their kernel get .maxnreg.
+    # As gmem-clang++ does before assembling: clones of the forms
+    # GMEM_FIT_CLONE_REGS names (default: the alternate and barrier-free
+    # twins) that would hold fewer warps per SM than their kernel get .maxnreg.
     for name, had, cap in ptx_fit.fit_clone_registers(ptx, os.path.join(CUDA, "bin", "ptxas"),
                                                       "sm_90"):
         FITTED.append("%s: %d -> %d" % (name, had, cap))

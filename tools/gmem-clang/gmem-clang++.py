@@ -747,16 +747,18 @@ class Build:
         self.runner.run(f"ptxas {arch}", cmd, src)
 
     def fit_clones(self, src, arch, ptx):
-        """GMEM_FIT_CLONE_REGS=1: keeps preemptible clones at their kernel's
-        occupancy (ptx_fit.py: .maxnreg where ptxas gave a clone registers
-        enough to hold fewer warps per SM; off by default, see there). The
-        PTX image in the fatbin is the fitted one."""
+        """GMEM_FIT_CLONE_REGS (default twins): keeps the preemptible clones
+        of those forms at their kernel's occupancy (ptx_fit.py: .maxnreg
+        where ptxas gave a clone registers enough to hold fewer warps per
+        SM). The PTX image in the fatbin is the fitted one."""
         o = self.opts
         fit = load_ptx_fit()
         if o.dry_run or fit is None or o.device_debug:
             return
         try:
             caps = fit.fit_clone_registers(ptx, self.tc.ptxas, arch, o.ptxas_flags)
+        except ValueError as e:
+            raise DriverError(str(e))
         except RuntimeError:
             return  # the ptxas run that follows reports the error
         if o.verbose:

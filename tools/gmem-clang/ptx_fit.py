@@ -16,14 +16,19 @@ and the PTX is assembled again by the caller.
 Clones that already carry .maxnreg, .minnctapersm or .maxntid are left
 alone (the programmer's launch bounds decide there).
 
-Off by default; GMEM_FIT_CLONE_REGS=1 turns it on. Measured on the H200
+GMEM_FIT_CLONE_REGS says which clones: `twins` (the default) only the
+alternate and barrier-free forms, `all` (or 1) every form, 0 none. Measured on the H200 with `all`
 (bench/preempt/results/fit-regs): it restores P wherever it caps and helps
 where the grid is larger than what fits at once (gemm_naive +58% -> +41%,
 gemm_tiled16 +19% -> +11%), but the spills it causes cost more where
 occupancy did not matter or the loop is hot (nbody, 128 CTAs: +1% -> +67%;
 kmeans_assign +87% -> +116%): geomean over 45 kernels +15.4% -> +16.3%.
 Whether occupancy matters depends on the launch's grid, which only the
-runtime knows.
+runtime knows: with `twins` the main clone keeps ptxas's choice and the
+runtime, which times every form per launch shape, takes a fitted twin
+only where it runs faster. Same-call A/B on the H200 (bench/preempt/
+results/parts/fit-twins): im2col's twins 40 -> 32 registers, P 792 -> 1056,
++37% -> +24%; as launched, geomean over 45 kernels +2.84% -> +2.60%.
 """
 
 import os
@@ -39,8 +44,24 @@ _ENTRY = re.compile(r"Compiling entry function '([^']+)'")
 _USED = re.compile(r"Used (\d+) registers")
 
 
+TWIN_PREFIXES = ("__gmem_pra_", "__gmem_prf_")
+
+
+def fitted_prefixes():
+    """The clone prefixes GMEM_FIT_CLONE_REGS asks to fit (empty: none);
+    ValueError for a value it does not know."""
+    v = os.environ.get("GMEM_FIT_CLONE_REGS", "twins").strip().lower()
+    if v in ("1", "on", "yes", "true", "all"):
+        return CLONE_PREFIXES
+    if v == "twins":
+        return TWIN_PREFIXES
+    if v in ("", "0", "off", "no", "false", "none"):
+        return ()
+    raise ValueError("GMEM_FIT_CLONE_REGS=%s: expected twins, all or 0" % v)
+
+
 def enabled():
-    return os.environ.get("GMEM_FIT_CLONE_REGS", "0").lower() in ("1", "on", "yes", "true")
+    return bool(fitted_prefixes())
 
 
 def warps_per_sm(regs):
@@ -72,11 +93,11 @@ def entry_registers(ptxas_output):
     return regs
 
 
-def plan(regs, ptx_text):
-    """[(clone, registers, cap)] for clones that need a cap."""
+def plan(regs, ptx_text, prefixes=CLONE_PREFIXES):
+    """[(clone, registers, cap)] for clones of the given forms that need a cap."""
     out = []
     for name, used in sorted(regs.items()):
-        prefix = next((p for p in CLONE_PREFIXES if name.startswith(p)), None)
+        prefix = next((p for p in prefixes if name.startswith(p)), None)
         if not prefix:
             continue
         kernel = name[len(prefix):]
@@ -122,16 +143,19 @@ def fit_clone_registers(ptx_path, ptxas, arch, flags=()):
     """Caps the clones of PTX file ptx_path in place; returns what it did.
     Raises RuntimeError when ptxas fails (the caller's own ptxas run would
     fail the same way and say why)."""
-    if not enabled():
+    prefixes = fitted_prefixes()
+    if not prefixes:
         return []
+    with open(ptx_path) as f:
+        text = f.read()
+    if not any(".entry " + p in text for p in prefixes):
+        return []  # nothing to fit: spare the second ptxas run
     cmd = [ptxas, "-arch=%s" % arch, "-m64", "-v"] + list(flags) + ["-o", os.devnull, ptx_path]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     if p.returncode != 0:
         raise RuntimeError("ptxas -v failed on %s:\n%s" % (ptx_path, p.stdout[-2000:]))
-    with open(ptx_path) as f:
-        text = f.read()
-    caps = plan(entry_registers(p.stdout), text)
+    caps = plan(entry_registers(p.stdout), text, prefixes)
     if caps:
         with open(ptx_path, "w") as f:
             f.write(apply(text, caps))

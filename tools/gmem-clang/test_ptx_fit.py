@@ -67,6 +67,25 @@ class Planning(unittest.TestCase):
         # The light twin has launch bounds: the programmer's, left alone.
         self.assertEqual(ptx_fit.plan(regs, PTX), [("__gmem_pre__Z1kPf", 40, 32)])
 
+    def test_twins_fit_only_the_alternate_and_free_forms(self):
+        regs = {"_Z1kPf": 32, "__gmem_pre__Z1kPf": 40, "__gmem_pra__Z1kPf": 40,
+                "__gmem_prf__Z1kPf": 48}
+        ptx = PTX + PTX.replace("__gmem_pre_", "__gmem_pra_").split(".visible .entry __gmem_prl_")[0] \
+            + PTX.replace("__gmem_pre_", "__gmem_prf_").split(".visible .entry __gmem_prl_")[0]
+        self.assertEqual(ptx_fit.plan(regs, ptx, ptx_fit.TWIN_PREFIXES),
+                         [("__gmem_pra__Z1kPf", 40, 32), ("__gmem_prf__Z1kPf", 48, 32)])
+        self.assertEqual([c[0] for c in ptx_fit.plan(regs, ptx)],
+                         ["__gmem_pra__Z1kPf", "__gmem_pre__Z1kPf", "__gmem_prf__Z1kPf"])
+
+    def test_ptx_without_twins_needs_no_ptxas_run(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
+            f.write(PTX)  # a full clone and a light twin only
+        try:
+            self.assertEqual(ptx_fit.fit_clone_registers(f.name, "/nonexistent/ptxas", "sm_90"), [])
+        finally:
+            os.unlink(f.name)
+
     def test_same_occupancy_needs_no_cap(self):
         regs = {"_Z1kPf": 16, "__gmem_pre__Z1kPf": 30}
         self.assertEqual(ptx_fit.plan(regs, PTX), [])
@@ -83,15 +102,21 @@ class Planning(unittest.TestCase):
         self.assertTrue(ptx_fit.has_bounds(out, "__gmem_pre__Z1kPf"))
         self.assertFalse(ptx_fit.has_bounds(out, "_Z1kPf"))
 
-    def test_off_unless_asked(self):
+    def test_twins_by_default_and_off_when_asked(self):
         saved = os.environ.pop("GMEM_FIT_CLONE_REGS", None)
         try:
-            self.assertFalse(ptx_fit.enabled())
-            self.assertEqual(ptx_fit.fit_clone_registers("/nonexistent.ptx", "ptxas", "sm_90"), [])
+            self.assertEqual(ptx_fit.fitted_prefixes(), ptx_fit.TWIN_PREFIXES)
             os.environ["GMEM_FIT_CLONE_REGS"] = "0"
             self.assertFalse(ptx_fit.enabled())
+            self.assertEqual(ptx_fit.fit_clone_registers("/nonexistent.ptx", "ptxas", "sm_90"), [])
             os.environ["GMEM_FIT_CLONE_REGS"] = "1"
             self.assertTrue(ptx_fit.enabled())
+            self.assertEqual(ptx_fit.fitted_prefixes(), ptx_fit.CLONE_PREFIXES)
+            os.environ["GMEM_FIT_CLONE_REGS"] = "twins"
+            self.assertEqual(ptx_fit.fitted_prefixes(), ptx_fit.TWIN_PREFIXES)
+            os.environ["GMEM_FIT_CLONE_REGS"] = "bogus"
+            with self.assertRaises(ValueError):
+                ptx_fit.enabled()
         finally:
             os.environ.pop("GMEM_FIT_CLONE_REGS", None)
             if saved is not None:
