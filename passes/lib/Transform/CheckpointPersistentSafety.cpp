@@ -13,6 +13,8 @@
 #include "CheckpointInternal.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -261,12 +263,123 @@ static bool mentionsSharedGlobal(const Value *V, SmallPtrSetImpl<const Value *> 
   return false;
 }
 
+/// PTX opcodes that compute on registers and immediates only: no memory,
+/// no barrier or collective, no special register of their own.
+static bool isRegisterArithmetic(StringRef Op) {
+  static const StringSet<> Ops = {
+      "add",  "sub",  "mul",   "mad",   "mul24", "mad24", "sad",  "div",  "rem",  "abs",
+      "neg",  "min",  "max",   "popc",  "clz",   "bfind", "fns",  "brev", "bfe",  "bfi",
+      "dp4a", "dp2a", "copysign", "fma", "rcp",  "sqrt",  "rsqrt", "sin", "cos",  "lg2",
+      "ex2",  "tanh", "testp", "set",   "setp",  "selp",  "slct", "and",  "or",   "xor",
+      "not",  "cnot", "lop3",  "shf",   "shl",   "shr",   "prmt", "cvt",  "mov",  "addc",
+      "subc", "madc"};
+  return Ops.contains(Op);
+}
+
+/// Whether inline asm only computes on registers: not volatile, no memory
+/// operand or clobber, and every PTX statement register arithmetic whose
+/// operands are the asm's own ($N), immediates, or registers it declares
+/// itself (a special register such as %laneid or %clock, a symbol, an
+/// address in brackets: not). Such asm (CUDA's tanhf `rcp.approx.ftz.f32`,
+/// cuda_fp16.h's conversions) can neither share nor synchronise anything.
+/// The text is read by an allowlist: what it does not know is not pure.
+static bool registerOnlyAsm(const InlineAsm &IA) {
+  if (IA.hasSideEffects())
+    return false;
+  for (const InlineAsm::ConstraintInfo &CI : IA.ParseConstraints()) {
+    if (CI.isIndirect)
+      return false;
+    if (CI.Type == InlineAsm::isClobber)
+      for (const std::string &Code : CI.Codes)
+        if (StringRef(Code).contains("memory"))
+          return false;
+  }
+  SmallVector<StringRef, 8> Statements;
+  StringRef(IA.getAsmString()).split(Statements, ';');
+  SmallVector<StringRef, 8> Locals, LocalRanges; // `.reg .b32 a, %r<4>;`
+  auto IsSpace = [](char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r'; };
+  auto Tokens = [](StringRef S, SmallVectorImpl<StringRef> &Out) {
+    SmallVector<StringRef, 8> Raw;
+    S.split(Raw, ',');
+    for (StringRef R : Raw) {
+      SmallVector<StringRef, 4> Parts;
+      R.split(Parts, ' ', -1, false);
+      for (StringRef P : Parts) {
+        P = P.trim(" \t\n\r{}|!");
+        // `p|q` (setp's two results) and `{a, b}` (a vector): each name.
+        SmallVector<StringRef, 2> Sub;
+        P.split(Sub, '|', -1, false);
+        for (StringRef T : Sub)
+          if (!T.trim(" \t\n\r{}!").empty())
+            Out.push_back(T.trim(" \t\n\r{}!"));
+      }
+    }
+  };
+  auto IsLocal = [&](StringRef T) {
+    if (is_contained(Locals, T))
+      return true;
+    for (StringRef Prefix : LocalRanges)
+      if (T.starts_with(Prefix) && T.size() > Prefix.size() &&
+          all_of(T.drop_front(Prefix.size()), isDigit))
+        return true;
+    return false;
+  };
+  auto IsImmediate = [](StringRef T) {
+    T.consume_front("-");
+    return !T.empty() && isDigit(T[0]) && all_of(T, [](char C) { return isAlnum(C) || C == '.'; });
+  };
+  for (StringRef S : Statements) {
+    S = S.trim(" \t\n\r{}");
+    if (S.empty())
+      continue;
+    if (S.starts_with(".reg")) {
+      SmallVector<StringRef, 4> Names;
+      // `.reg .TYPE NAME, NAME<N>`: the names follow the type.
+      StringRef Rest = S.drop_front(4).ltrim(" \t\n\r");
+      if (!Rest.consume_front("."))
+        return false;
+      Rest = Rest.drop_until(IsSpace);
+      Tokens(Rest, Names);
+      for (StringRef N : Names) {
+        if (N.ends_with(">")) {
+          LocalRanges.push_back(N.take_until([](char C) { return C == '<'; }));
+        } else {
+          Locals.push_back(N);
+        }
+      }
+      continue;
+    }
+    SmallVector<StringRef, 8> Operands;
+    if (S.starts_with("@")) { // a guard: `@p` or `@!p`
+      StringRef Guard = S.take_until(IsSpace).drop_front(1);
+      Guard.consume_front("!");
+      if (!(Guard.starts_with("$") || IsLocal(Guard)))
+        return false;
+      S = S.drop_until(IsSpace).ltrim(" \t\n\r");
+    }
+    StringRef Opcode = S.take_until(IsSpace);
+    if (!isRegisterArithmetic(Opcode.split('.').first))
+      return false;
+    StringRef Rest = S.drop_front(Opcode.size());
+    if (Rest.contains('[') || Rest.contains('{') != Rest.contains('}'))
+      return false;
+    Tokens(Rest, Operands);
+    for (StringRef T : Operands) {
+      bool Ok = (T.size() > 1 && T[0] == '$' && all_of(T.drop_front(), isDigit)) || T == "_" ||
+                IsImmediate(T) || IsLocal(T);
+      if (!Ok)
+        return false;
+    }
+  }
+  return true;
+}
+
 /// A free clone's threads run different virtual CTAs at the same time, so
 /// nothing in the body may make threads of a CTA meet or share: no barrier
 /// or warp collective (a warp's lanes may be on different virtual CTAs
 /// after a stop), no shared memory (its contents belong to one CTA), and no
-/// inline asm, whose text the pass does not read. Functions K calls are
-/// looked at too.
+/// inline asm but register arithmetic (registerOnlyAsm). Functions K calls
+/// are looked at too.
 std::string sharedMemoryBlocker(Function &K) {
   SmallVector<const Function *, 8> Work{&K};
   SmallPtrSet<const Function *, 8> Done{&K};
@@ -275,7 +388,8 @@ std::string sharedMemoryBlocker(Function &K) {
     const Function *F = Work.pop_back_val();
     for (const Instruction &I : instructions(*F)) {
       if (auto *CB = dyn_cast<CallBase>(&I)) {
-        if (CB->isInlineAsm())
+        if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand());
+            IA && !registerOnlyAsm(*IA))
           return "inline asm";
         if (const Function *G = CB->getCalledFunction();
             G && !G->isDeclaration() && Done.insert(G).second)
