@@ -630,29 +630,43 @@ CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes) {
   return c;
 }
 
-uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P) {
+uint64_t tail_static_end(uint64_t total, unsigned P, unsigned tail_percent) {
+  uint64_t pool = total * tail_percent / 100;
+  return std::min<uint64_t>(total, std::max<uint64_t>(P, total - pool));
+}
+
+uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P,
+                       unsigned tail_percent) {
   if (P == 0) {
     uint64_t c = 0;
     for (uint64_t i = 0; i < total && 2 + i / 32 < nwords; ++i)
       c += (words[2 + i / 32] >> (i % 32)) & 1;
     return c;
   }
-  // Persistent (ABI v2): CTA p runs p, p + P, ...; its words are redo
-  // (+1) and resume (+1, 0 = never ran).
-  uint64_t done = 0;
+  // Persistent (ABI v2): CTA p runs p, p + P, ... below the static end (the
+  // total without a balanced tail), then tickets it claimed from word 1; its
+  // words are redo (+1) and resume (+1, 0 = never ran): the next ticket it
+  // owns, static or claimed, or past the total when it finished.
+  const uint64_t end = tail_percent ? tail_static_end(total, P, tail_percent) : total;
+  uint64_t done = 0, held = 0, redos = 0;
   for (unsigned p = 0; p < P && 2 + 2 * (size_t)p + 1 < nwords; ++p) {
     uint32_t redo = words[2 + 2 * p], resume = words[3 + 2 * p];
-    uint64_t upto = std::min<uint64_t>(resume ? resume - 1 : p, total);
-    uint64_t mine = upto > p ? (upto - p + P - 1) / P : 0;
-    done += mine - (redo && mine ? 1 : 0);
+    uint64_t next = resume ? resume - 1 : p;
+    uint64_t upto = std::min<uint64_t>(next, end);
+    done += upto > p ? (upto - p + P - 1) / P : 0;
+    held += next >= end && next < total; // claimed, not started
+    redos += redo != 0; // started, counted above or among the claimed
   }
-  return done;
+  if (tail_percent)
+    done += std::min<uint64_t>(words[1], total - end);
+  return done >= held + redos ? done - held - redos : 0;
 }
 
-void Ctl::alloc(uint64_t n, unsigned persistent_ctas) {
+void Ctl::alloc(uint64_t n, unsigned persistent_ctas, unsigned tail) {
   release();
   ctas = n;
   P = persistent_ctas;
+  tail_percent = tail;
   uint64_t words = std::max<uint64_t>((n + 31) / 32, 2 * (uint64_t)P);
   bytes = 8 + 4 * words;
   bytes = (bytes + 255) / 256 * 256;
@@ -674,7 +688,7 @@ uint64_t Ctl::done_count() {
   size_t n = 2 + (P ? 2 * (size_t)P : (size_t)((ctas + 31) / 32));
   std::vector<uint32_t> words(n);
   CU(cuMemcpyDtoH(words.data(), ptr, n * 4));
-  return ctl_work_done(words.data(), n, ctas, P);
+  return ctl_work_done(words.data(), n, ctas, P, tail_percent);
 }
 
 Module *CloneLaunch::open(const Instance &in, int sms,
@@ -703,6 +717,7 @@ std::string CloneLaunch::open_form(const Module &m, const Instance &in, int sms,
 }
 
 std::string CloneLaunch::find(const Module &m, const std::string &sym, Form form) {
+  this->form = form;
   name = (form == Form::Light  ? "__gmem_prl_"
           : form == Form::Alt  ? "__gmem_pra_"
           : form == Form::Free ? "__gmem_prf_"
@@ -749,7 +764,7 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
                     b[0] * b[1] * b[2]);
     P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm);
   }
-  ctl.alloc(n, P);
+  ctl.alloc(n, P, form == Form::Alt ? info.tail_percent() : 0); // only that form claims
   return "";
 }
 

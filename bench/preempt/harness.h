@@ -195,7 +195,9 @@ constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
                    kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
-                   kFlagHasFree = 128u, kFlagBatched = 256u;
+                   kFlagHasFree = 128u, kFlagBatched = 256u, kFlagBalancedTail = 512u;
+/// Bits 16..23 of the flags: the balanced tail's share of the grid, percent.
+constexpr unsigned kTailPercentShift = 16;
 
 /// Batched clones (flag bit 8) take a check interval K in grid_z's high 16
 /// bits: between virtual CTAs they look at the request every K-th one.
@@ -226,7 +228,15 @@ struct CloneInfo {
   /// A barrier-free clone __gmem_prf_<sym> exists (also for kernels without
   /// loop checkpoints: it does not imply a light twin). Idempotent launches only.
   bool has_free() const { return (flags & kFlagHasFree) && persistent(); }
+  /// Percent of the virtual CTAs the alternate form claims one by one at
+  /// the end (0: none; the other forms never do).
+  unsigned tail_percent() const {
+    return (flags & kFlagBalancedTail) && persistent() ? (flags >> kTailPercentShift) & 0xff : 0;
+  }
 };
+/// First claimed ticket of a clone with a balanced tail: min(total, max(P,
+/// total - total * percent / 100)), as the clone computes it.
+uint64_t tail_static_end(uint64_t total, unsigned P, unsigned tail_percent);
 /// Decodes an info global's bytes (empty: none found); sets error when they
 /// are missing, short, of another magic or of a version other than 2.
 CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes);
@@ -235,8 +245,11 @@ CloneInfo parse_clone_info(const std::vector<uint8_t> &bytes);
 /// `reserved`/`next`, then the done bitmap / the redo list). P = 0: not
 /// persistent, popcount of the bitmap's first `total` bits (needs
 /// ceil(total/32) words after the header). P > 0: min(next, total) minus the
-/// non-zero redo words (needs 2P words after the header).
-uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P);
+/// non-zero redo words (needs 2P words after the header); with a balanced
+/// tail (tail_percent > 0) the static tickets below the static end, plus the
+/// claimed ones (word 1) less those still held in resume words.
+uint64_t ctl_work_done(const uint32_t *words, size_t nwords, uint64_t total, unsigned P,
+                       unsigned tail_percent = 0);
 
 /// Per-launch control block. Not persistent (P = 0): {request, reserved,
 /// done bitmap}; persistent (P > 0): {request, next, redo[2P]}. Sized for
@@ -245,8 +258,9 @@ struct Ctl {
   CUdeviceptr ptr = 0;
   uint64_t ctas = 0; // virtual CTAs: the user's grid
   unsigned P = 0;    // persistent CTAs of the clone's launch, 0 = not persistent
+  unsigned tail_percent = 0; // balanced tail (CloneInfo::tail_percent)
   size_t bytes = 0;
-  void alloc(uint64_t ctas, unsigned P = 0);
+  void alloc(uint64_t ctas, unsigned P = 0, unsigned tail_percent = 0);
   void release();
   void reset(CUstream s);                      // all zero: request 0, nothing done
   void set_request(CUstream s, uint32_t value); // memset (stream-ordered)
@@ -265,6 +279,7 @@ struct CloneLaunch {
   std::string name; // __gmem_pre_<sym>
   CUfunction fn = nullptr;
   CloneInfo info;
+  Form form = Form::Full; // which clone find() took
   bool persistent = false;
   unsigned P = 0; // persistent: CTAs launched; 0 otherwise
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};

@@ -184,6 +184,25 @@ int self_test() {
     // (a stop between virtual CTAs past the end may fold more than total + 1).
     uint32_t f[6] = {2, 0, 0, 7, 0, 103};
     EXPECT(ctl_work_done(f, 6, 100, 2) == 3 + 50);
+    // Balanced tail of 25%: tickets 75..99 are claimed. CTA 0 ran its 38
+    // static ones and claimed 80 (held in its resume word, not started);
+    // CTA 1 ran 1..9 (5). Six claims (75..80): five done.
+    EXPECT(tail_static_end(100, 2, 25) == 75);
+    EXPECT(tail_static_end(3, 2, 90) == 2); // at least P
+    EXPECT(tail_static_end(2, 4, 50) == 2); // at most the total
+    uint32_t t[6] = {1, 6, 0, 81, 0, 12};
+    EXPECT(ctl_work_done(t, 6, 100, 2, 25) == 38 + 5 + 5);
+    // CTA 0 is to redo claimed ticket 79 and then run 80; CTA 1 finished
+    // its static ones (resume past the total): 38 + 37 + 4 claimed run.
+    uint32_t r[6] = {2, 6, 80, 81, 0, 101};
+    EXPECT(ctl_work_done(r, 6, 100, 2, 25) == 38 + 37 + 4);
+    // Everything done: every claim past the total.
+    uint32_t a[6] = {0, 27, 0, 101, 0, 101};
+    EXPECT(ctl_work_done(a, 6, 100, 2, 25) == 100);
+    ci = info({0x31504d47u, 2, 0x10u | 0x200u | (25u << 16), 0, 0});
+    EXPECT(ci.tail_percent() == 25);
+    ci = info({0x31504d47u, 2, 0x200u | (25u << 16), 0, 0});
+    EXPECT(ci.tail_percent() == 0); // not persistent
   }
   const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
   {

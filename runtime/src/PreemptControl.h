@@ -79,6 +79,11 @@ enum PreInfoFlag : uint32_t {
   /// bits are a check interval K (0: 1): forms that can skip their check
   /// between virtual CTAs look at the request every K-th one.
   PreBatched = 1u << 8,
+  /// The alternate form hands out its last share of the virtual CTAs
+  /// (percent in bits 16..23) on demand from word 1 (`next`), which the
+  /// per-launch memset zeroes and a relaunch keeps; a stopped CTA keeps a
+  /// claimed ticket in its resume word. Nothing for the runtime to do.
+  PreBalancedTail = 1u << 9,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.

@@ -101,11 +101,32 @@ bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 /// persistent form then looks at the request after every virtual CTA.
 bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }
 
-/// How a persistent form treats grid_z's high bits (flag Batched).
+/// How a persistent form treats grid_z's high bits (flag Batched), and its
+/// balanced tail (flag BalancedTail).
 struct BatchMode {
   bool Mask = false;  ///< the kernel's flag is set: mask them off
   bool Batch = false; ///< and skip checks between virtual CTAs by them
+  unsigned Tail = 0;  ///< percent of the tickets claimed at the end (CTA protocol)
 };
+
+/// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the alternate form of a
+/// barrier kernel that cannot batch hands out on demand at the end (default
+/// 25, at most 100, 0: none). Every CTA-protocol form with it, on the H200
+/// (bench/preempt/results/parts/tail-25): scan +31% -> +11%, gemm_tiled16
+/// +19% -> +8%, bitonic sort's twin +36% -> +19%, softmax +6% -> +2%, but
+/// one atomic per short virtual CTA serialised reduce (+12% -> +32%) and
+/// transpose_tiled (+4% -> +25%), and the carried state cost nbody's loop
+/// its registers (+1% -> +64%). So only the form the runtime chooses by
+/// timing has it.
+unsigned tailPercentFromEnv() {
+  if (const char *V = std::getenv("GMEM_CHECKPOINT_TAIL")) {
+    char *End = nullptr;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (End != V && *End == '\0' && N <= 100)
+      return unsigned(N);
+  }
+  return 25;
+}
 
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
 /// shared memory too (the alternate form's; for experiments).
@@ -393,6 +414,7 @@ struct CloneBuild {
     Parts.Free = Free;
     Parts.MaskGridZ = Mode.Mask;
     Parts.Batch = Mode.Mask && Mode.Batch;
+    Parts.TailPercent = Free || Parts.Batch ? 0 : Mode.Tail;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -562,7 +584,18 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       const bool EmitLight = HasLoops && lightTwinsEnabled();
       const bool EmitFree = freeClonesEnabled() && freeBlocker(*K, Sync).empty();
       BatchMode Mode;
-      Mode.Batch = batchingEnabled() && sharedMemoryBlocker(*K).empty();
+      const bool SharedMemory = !sharedMemoryBlocker(*K).empty();
+      Mode.Batch = batchingEnabled() && !SharedMemory;
+      // Kernels that share memory across a barrier cannot batch; they are
+      // the barrier-heavy ones whose CTAs static ticket order leaves
+      // unevenly loaded (scan, bitonic sort, tiled GEMM). Only the
+      // alternate form hands out its tail: the runtime launches that form
+      // only where its timing finds it faster (tailPercentFromEnv says what
+      // the tail cost where it was not).
+      const bool EmitAlt = EmitLight && altClonesEnabled() && !mainStateInShared();
+      const unsigned AltTail = SharedMemory && Sync.Barriers && EmitAlt ? tailPercentFromEnv() : 0;
+      if (AltTail)
+        Info.Flags |= CheckpointInfo::BalancedTail | (AltTail << CheckpointInfo::TailPercentShift);
       BatchMode MainMode = Mode;
       MainMode.Batch = Mode.Batch && !PerThreadLoopStops && !mainStateInShared();
       // The flag (and with it grid_z's mask in every form) only where some
@@ -581,7 +614,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
                            /*LoopStops=*/false, /*StateInShared=*/false, Mode);
         Info.Flags |= CheckpointInfo::HasLight;
-        if (altClonesEnabled() && !mainStateInShared()) {
+        if (EmitAlt) {
           // Where a clone's loop checks cost most, ptxas's register choices
           // decide it, and neither state form wins everywhere (H200, bench/
           // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
@@ -590,7 +623,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
           // after: it keeps the barrier after every virtual CTA.
           emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
                              /*LoopStops=*/true, /*StateInShared=*/true,
-                             BatchMode{Mode.Mask, false});
+                             BatchMode{Mode.Mask, false, AltTail});
           Info.Flags |= CheckpointInfo::HasAlt;
         }
       }
@@ -600,7 +633,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // where nothing in the body needs a CTA's threads together, the
         // runtime may time a form without them for idempotent launches.
         emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget, HasLoops,
-                           /*StateInShared=*/false, BatchMode{Mode.Mask, true},
+                           /*StateInShared=*/false, BatchMode{Mode.Mask, true, 0},
                            /*Free=*/true);
         Info.Flags |= CheckpointInfo::HasFree;
       }

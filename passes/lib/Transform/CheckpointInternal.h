@@ -201,6 +201,10 @@ struct PersistentParts {
   /// sharedMemoryBlocker), loop stops uniform per CTA (barrier-joined only),
   /// state in registers.
   bool Batch = false;
+  /// Balanced tail (info flag BalancedTail): the last TailPercent of the
+  /// virtual CTAs are claimed from control word 1 (CTA protocol only, not
+  /// with Batch: the claim is published at the end-of-virtual-CTA barrier).
+  unsigned TailPercent = 0;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

@@ -67,6 +67,13 @@ struct LoopBuilder {
   Value *StepBy[3] = {};
   bool Carried = false; ///< coordinates carried from one virtual CTA to the next
   BasicBlock *Header = nullptr, *Ret = nullptr;
+  /// Balanced tail (Parts.TailPercent): tickets from StaticEnd on are
+  /// claimed from control word 1. Claim: this virtual CTA's thread 0
+  /// claims the next ticket (into Mine, published in ClaimSlots[Par]);
+  /// Fixed: Next came from the CTA's resume word and needs no claim.
+  Value *StaticEnd = nullptr, *ClaimWord = nullptr;
+  GlobalVariable *ClaimSlots = nullptr;
+  AllocaInst *Claim = nullptr, *Fixed = nullptr, *Mine = nullptr, *Par = nullptr;
 
   LoopBuilder(Function &C, CloneContext &Ctx, const PersistentParts &Parts)
       : C(C), Ctx(Ctx), Parts(Parts), LC(C.getContext()) {}
@@ -135,6 +142,11 @@ struct LoopBuilder {
     }
     B.CreateAlignedStore(Redo, W0, Align(4));
     B.CreateAlignedStore(B.CreateAdd(NextTicket, B.getInt32(1)), W1, Align(4));
+  }
+
+  Value *claimSlot(IRBuilder<> &B) {
+    return B.CreateInBoundsGEP(ClaimSlots->getValueType(), ClaimSlots,
+                               {B.getInt32(0), B.CreateLoad(B.getInt32Ty(), Par)});
   }
 
   /// Control words of persistent CTA P (redo; resume is 4 bytes on).
@@ -273,6 +285,39 @@ struct LoopBuilder {
     Word[0] = wordsOf(B, PCta);
     Word[1] = B.CreateInBoundsGEP(B.getInt8Ty(), Word[0], B.getInt64(4), "gmem.resume");
     Total = B.CreateMul(B.CreateMul(Grid[0], Grid[1]), Grid[2], "gmem.total");
+    if (Parts.TailPercent && !Parts.Free && !Parts.Batch) {
+      // Static order leaves the CTAs of barrier-heavy kernels unevenly
+      // loaded (ncu: achieved occupancy 91% -> 83% in scan's clone; the
+      // warp scheduler favours some CTAs of an SM throughout, and they
+      // finish their share early). So the last TailPercent of the tickets
+      // (from StaticEnd, at least P so that every CTA's first ticket is
+      // static) go to whichever CTA asks first. One atomic per virtual CTA
+      // on one address is cheap only where virtual CTAs are not ~1 us
+      // (bench/preempt/results/parts/balanced-tail): the inserter asks for
+      // it only where the kernel's shared memory rules out batching.
+      Value *Pool = B.CreateTrunc(
+          B.CreateUDiv(B.CreateMul(B.CreateZExt(Total, B.getInt64Ty()),
+                                   B.getInt64(Parts.TailPercent)),
+                       B.getInt64(100)),
+          I32);
+      StaticEnd = B.CreateBinaryIntrinsic(
+          Intrinsic::umin, Total,
+          B.CreateBinaryIntrinsic(Intrinsic::umax, Stride, B.CreateSub(Total, Pool)), nullptr,
+          "gmem.static.end");
+      ClaimWord = B.CreateInBoundsGEP(B.getInt8Ty(), Ctx.Ctl, B.getInt64(4), "gmem.claimed");
+      ClaimSlots = createSharedPair(M, C, "__gmem_claim_");
+      const DataLayout &DL = M.getDataLayout();
+      auto Flag = [&](Type *Ty, const char *Name) {
+        AllocaInst *AI = B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), nullptr, Name);
+        B.CreateStore(Constant::getNullValue(Ty), AI);
+        Allocas.push_back(AI);
+        return AI;
+      };
+      Claim = Flag(B.getInt1Ty(), "gmem.claim");
+      Fixed = Flag(B.getInt1Ty(), "gmem.fixed");
+      Mine = Flag(I32, "gmem.mine");
+      Par = Flag(I32, "gmem.par");
+    }
     if (Carried) {
       Value *PQ = B.CreateUDiv(Stride, Grid[0]);
       StepBy[0] = B.CreateURem(Stride, Grid[0], "gmem.step.x");
@@ -326,6 +371,8 @@ struct LoopBuilder {
     if (Carried)
       storeCoords(DB, First);
     st(DB, DB.CreateSelect(HasRedo, Resume, DB.CreateAdd(Resume, Stride)), Next);
+    if (Fixed)
+      DB.CreateStore(HasRedo, Fixed); // the resume word's ticket is this CTA's
     BasicBlock *Start = block("gmem.p.start"), *Clear = block("gmem.p.clear"),
                *Check = block("gmem.p.check");
     DB.CreateCondBr(StopAtEntry, Ret, Start);
@@ -350,10 +397,28 @@ struct LoopBuilder {
     Value *ReadNow = Tid0;
     if (Left) // only before a virtual CTA whose end looks
       ReadNow = HB.CreateAnd(Tid0, HB.CreateICmpEQ(HB.CreateLoad(I32, Left), HB.getInt32(1)));
+    Value *ClaimNow = nullptr;
+    if (Claim) {
+      // Past the static part thread 0 claims the next ticket now; the
+      // atomic's latency hides behind the body like the request's.
+      ClaimNow = HB.CreateAnd(HB.CreateNot(HB.CreateLoad(HB.getInt1Ty(), Fixed)),
+                              HB.CreateICmpUGE(ld(HB, Next), StaticEnd), "gmem.claim.now");
+      HB.CreateStore(ClaimNow, Claim);
+    }
     HB.CreateCondBr(ReadNow, Take, Parts.OldEntry);
     IRBuilder<> TB(Take);
     TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
-    TB.CreateBr(Parts.OldEntry);
+    if (Claim) {
+      BasicBlock *Claiming = block("gmem.p.claim");
+      TB.CreateCondBr(ClaimNow, Claiming, Parts.OldEntry);
+      IRBuilder<> AB(Claiming);
+      Value *Got = AB.CreateAtomicRMW(AtomicRMWInst::Add, ClaimWord, AB.getInt32(1), Align(4),
+                                      AtomicOrdering::Monotonic);
+      AB.CreateStore(AB.CreateAdd(StaticEnd, Got), Mine);
+      AB.CreateBr(Parts.OldEntry);
+    } else {
+      TB.CreateBr(Parts.OldEntry);
+    }
 
     // Latch: every return and every loop checkpoint abort arrives here.
     // The state is read before the barrier and written after it: in shared
@@ -365,6 +430,18 @@ struct LoopBuilder {
     Value *Here[3] = {};
     for (unsigned I = 0; Carried && I < 3; ++I)
       Here[I] = ld(LB, Coord[I]);
+    if (Claim) {
+      // Thread 0 publishes its claim before the barrier, everyone reads it
+      // after. Two slots in turn: a thread still to read slot Par after
+      // this barrier holds up the next one, before which slot Par is not
+      // written again.
+      BasicBlock *Publish = block("gmem.p.publish"), *Latch = block("gmem.p.latch");
+      LB.CreateCondBr(LB.CreateAnd(Tid0, LB.CreateLoad(LB.getInt1Ty(), Claim)), Publish, Latch);
+      IRBuilder<> PB(Publish);
+      PB.CreateStore(PB.CreateLoad(I32, Mine), claimSlot(PB));
+      PB.CreateBr(Latch);
+      LB.SetInsertPoint(Latch);
+    }
     Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
     Value *Ab = LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted);
     BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
@@ -385,6 +462,22 @@ struct LoopBuilder {
     Value *Stop = barrierOr(LB, LB.CreateOr(Ab, Asked));
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
+    Value *Own = VN; // the stop path's next ticket: its own, or its claim
+    if (Claim) {
+      Value *Claimed = CB.CreateLoad(CB.getInt1Ty(), Claim);
+      BasicBlock *Read = block("gmem.p.claimed"), *Got = block("gmem.p.next");
+      CB.CreateCondBr(Claimed, Read, Got);
+      IRBuilder<> RB2(Read);
+      Value *Ticket = RB2.CreateLoad(I32, claimSlot(RB2), "gmem.v.claimed");
+      RB2.CreateStore(RB2.CreateXor(RB2.CreateLoad(I32, Par), RB2.getInt32(1)), Par);
+      RB2.CreateBr(Got);
+      CB.SetInsertPoint(Got);
+      PHINode *Phi = CB.CreatePHI(I32, 2, "gmem.v.next");
+      Phi->addIncoming(VN, Cont);
+      Phi->addIncoming(Ticket, Read);
+      VN = Phi;
+      CB.CreateStore(CB.getFalse(), Fixed);
+    }
     Value *Stepped = Carried ? CB.CreateICmpEQ(VN, CB.CreateAdd(Cur, Stride)) : nullptr;
     st(CB, VN, Vcta);
     st(CB, CB.CreateAdd(VN, Stride), Next);
@@ -422,7 +515,9 @@ struct LoopBuilder {
       Redo = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), SL.CreateAdd(Cur, SL.getInt32(1)),
                              SL.getInt32(0));
     }
-    record(SL, Redo, VN);
+    if (Claim) // a claimed ticket is this CTA's to run: kept in its resume word
+      Own = SL.CreateSelect(SL.CreateLoad(SL.getInt1Ty(), Claim), SL.CreateLoad(I32, Mine), Own);
+    record(SL, Redo, Own);
     SL.CreateBr(Ret);
 
     // Done: the CTA's position past the total, so a relaunch (another stop

@@ -4,7 +4,7 @@
 ; tree loops of reductions and scans; the pass bounds them itself from the
 ; range of what they compare against (blockDim.x <= 1024: at most 10
 ; iterations).
-; RUN: env GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 
 ; Doubling up to blockDim.x, a barrier per iteration: 10 x ~20 units. No site.
 ; CHECK: @__gmem_pre_info__Z6doublePf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20, i32 0, i32 0]

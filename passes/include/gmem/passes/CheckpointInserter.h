@@ -105,7 +105,21 @@ struct CheckpointInfo {
     /// to K virtual CTAs; the runtime picks K from the shape's measured
     /// virtual CTA time. GMEM_CHECKPOINT_BATCH=0: not emitted.
     Batched = 1u << 8,
+    /// The alternate form hands out the last share of the virtual CTAs
+    /// (percent in bits 16..23, at least P from the start) to whichever
+    /// persistent CTA asks first: one `atom.add` on control word 1 per
+    /// virtual CTA there, by thread 0 at the start of the previous one,
+    /// published through shared memory at the end-of-virtual-CTA barrier
+    /// (static order leaves the CTAs of barrier-heavy kernels unevenly
+    /// loaded). A stopped CTA keeps the ticket it claimed in its resume
+    /// word. Only for kernels whose shared memory rules out Batched and that
+    /// have barriers and an alternate form; the runtime launches that form
+    /// only where its timing finds it faster. GMEM_CHECKPOINT_TAIL=percent
+    /// (default 25; 0: not emitted).
+    BalancedTail = 1u << 9,
   };
+  /// Bits 16..23 of the flags: BalancedTail's share, percent.
+  static constexpr unsigned TailPercentShift = 16;
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
   uint32_t IntervalK = 0;       ///< largest iterations-between-checks of a site
