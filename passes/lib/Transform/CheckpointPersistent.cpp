@@ -292,9 +292,11 @@ struct LoopBuilder {
       // finish their share early). So the last TailPercent of the tickets
       // (from StaticEnd, at least P so that every CTA's first ticket is
       // static) go to whichever CTA asks first. One atomic per virtual CTA
-      // on one address is cheap only where virtual CTAs are not ~1 us
-      // (bench/preempt/results/parts/balanced-tail): the inserter asks for
-      // it only where the kernel's shared memory rules out batching.
+      // on one address is cheap only where virtual CTAs are long, and the
+      // state costs some loops their registers (bench/preempt/results/
+      // parts/tail-25): the inserter asks for it only in the alternate form
+      // of barrier kernels with shared memory, which the runtime launches
+      // only where its timing finds it faster.
       Value *Pool = B.CreateTrunc(
           B.CreateUDiv(B.CreateMul(B.CreateZExt(Total, B.getInt64Ty()),
                                    B.getInt64(Parts.TailPercent)),
