@@ -219,8 +219,12 @@ void dropReservation(Module &M, Function *D) {
 Function *createClone(Module &M, Function &K, const std::string &Name) {
   FunctionType *FT = cloneType(K);
   Function *C = M.getFunction(Name);
-  if (C && !(C->isDeclaration() && C->getFunctionType() == FT))
+  if (C && C->isDeclaration() && C->getFunctionType() != FT) {
+    dropReservation(M, C); // K changed type since: a fresh one, by this name
     C = nullptr;
+  } else if (C && !C->isDeclaration()) {
+    C = nullptr;
+  }
   bool Reserved = C != nullptr;
   if (!C)
     C = Function::Create(FT, K.getLinkage(), K.getAddressSpace(), Name, &M);
@@ -516,12 +520,24 @@ PreservedAnalyses CheckpointReservePass::run(Module &M, ModuleAnalysisManager &)
     if (!K->hasName() || !K->getReturnType()->isVoidTy() || K->isVarArg() ||
         M.getFunction(checkpointCloneSymbol(K->getName())))
       continue;
-    Function *D = Function::Create(cloneType(*K), GlobalValue::ExternalLinkage,
-                                   K->getAddressSpace(), checkpointCloneSymbol(K->getName()), &M);
-    D->setCallingConv(K->getCallingConv());
-    copyNVVMAnnotations(M, *K, *D);
-    appendToCompilerUsed(M, {D}); // GlobalDCE would drop an unused declaration
-    Changed = true;
+    // Every form the inserter may build, twins too: a function created at
+    // OptimizerLast can land where a function deleted during optimisation
+    // was, whose (empty) entry in LLVM 19's NVPTX annotation cache then
+    // makes it a .func, not an .entry (seen: 1 build in 12 of
+    // constant_memory.cu lost its free clone). The inserter drops the
+    // declarations it does not fill.
+    for (const std::string &Name :
+         {checkpointCloneSymbol(K->getName()), checkpointLightSymbol(K->getName()),
+          checkpointAltSymbol(K->getName()), checkpointFreeSymbol(K->getName())}) {
+      if (M.getFunction(Name))
+        continue;
+      Function *D = Function::Create(cloneType(*K), GlobalValue::ExternalLinkage,
+                                     K->getAddressSpace(), Name, &M);
+      D->setCallingConv(K->getCallingConv());
+      copyNVVMAnnotations(M, *K, *D);
+      appendToCompilerUsed(M, {D}); // GlobalDCE would drop an unused declaration
+      Changed = true;
+    }
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
@@ -651,7 +667,11 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
   // reach the backend as undefined entries.
   SmallVector<Function *, 4> Orphans;
   for (Function &F : M)
-    if (F.isDeclaration() && F.getName().starts_with(CheckpointClonePrefix))
+    if (F.isDeclaration() &&
+        (F.getName().starts_with(CheckpointClonePrefix) ||
+         F.getName().starts_with(checkpointLightSymbol("")) ||
+         F.getName().starts_with(checkpointAltSymbol("")) ||
+         F.getName().starts_with(checkpointFreeSymbol(""))))
       Orphans.push_back(&F);
   for (Function *F : Orphans) {
     dropReservation(M, F);
