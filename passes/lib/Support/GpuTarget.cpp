@@ -1,6 +1,7 @@
 //===- GpuTarget.cpp - Kernels and thread-geometry intrinsics -------------===//
 
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/CheckpointInserter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -75,10 +76,7 @@ SmallVector<Function *, 8> findKernels(Module &M) {
   if (getGpuArch(M) == GpuArch::None)
     return Kernels; // host halves of CUDA/HIP compiles: nothing to do
   for (Function &F : M)
-    if (isKernel(F) && !F.getName().starts_with("__gmem_pre_") &&
-        !F.getName().starts_with("__gmem_prl_") &&
-        !F.getName().starts_with("__gmem_pra_") &&
-        !F.getName().starts_with("__gmem_prf_")) // gmem's own clones
+    if (isKernel(F) && !isCheckpointCloneName(F.getName())) // gmem's own clones
       Kernels.push_back(&F);
   return Kernels;
 }

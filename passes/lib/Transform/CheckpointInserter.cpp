@@ -667,11 +667,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
   // reach the backend as undefined entries.
   SmallVector<Function *, 4> Orphans;
   for (Function &F : M)
-    if (F.isDeclaration() &&
-        (F.getName().starts_with(CheckpointClonePrefix) ||
-         F.getName().starts_with(checkpointLightSymbol("")) ||
-         F.getName().starts_with(checkpointAltSymbol("")) ||
-         F.getName().starts_with(checkpointFreeSymbol(""))))
+    if (F.isDeclaration() && isCheckpointCloneName(F.getName()))
       Orphans.push_back(&F);
   for (Function *F : Orphans) {
     dropReservation(M, F);

@@ -48,6 +48,15 @@ inline constexpr const char *CheckpointAltPrefix = "__gmem_pra_";
 /// over the virtual CTAs and stops on its own; idempotent launches only.
 inline constexpr const char *CheckpointFreePrefix = "__gmem_prf_";
 
+/// Whether Name is a function of the pass's own: a clone of any form.
+inline bool isCheckpointCloneName(llvm::StringRef Name) {
+  for (const char *Prefix :
+       {CheckpointClonePrefix, CheckpointLightPrefix, CheckpointAltPrefix, CheckpointFreePrefix})
+    if (Name.starts_with(Prefix))
+      return true;
+  return false;
+}
+
 std::string checkpointCloneSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointLightSymbol(llvm::StringRef KernelSymbol);
 std::string checkpointAltSymbol(llvm::StringRef KernelSymbol);
