@@ -764,7 +764,7 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
                     b[0] * b[1] * b[2]);
     P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm);
   }
-  ctl.alloc(n, P, form == Form::Alt ? info.tail_percent() : 0); // only that form claims
+  ctl.alloc(n, P, info.tail_percent(form)); // only the forms that claim
   return "";
 }
 

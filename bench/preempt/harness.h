@@ -195,8 +195,11 @@ constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
 constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
                    kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
-                   kFlagHasFree = 128u, kFlagBatched = 256u, kFlagBalancedTail = 512u;
-/// Bits 16..23 of the flags: the balanced tail's share of the grid, percent.
+                   kFlagHasFree = 128u, kFlagBatched = 256u, kFlagBalancedTail = 512u,
+                   kFlagLightTail = 1024u;
+/// Bits 16..23 of the flags: the balanced tail's share of the grid, percent
+/// (the alternate form's with kFlagBalancedTail, the light twin's with
+/// kFlagLightTail).
 constexpr unsigned kTailPercentShift = 16;
 
 /// Batched clones (flag bit 8) take a check interval K in grid_z's high 16
@@ -228,10 +231,11 @@ struct CloneInfo {
   /// A barrier-free clone __gmem_prf_<sym> exists (also for kernels without
   /// loop checkpoints: it does not imply a light twin). Idempotent launches only.
   bool has_free() const { return (flags & kFlagHasFree) && persistent(); }
-  /// Percent of the virtual CTAs the alternate form claims one by one at
-  /// the end (0: none; the other forms never do).
-  unsigned tail_percent() const {
-    return (flags & kFlagBalancedTail) && persistent() ? (flags >> kTailPercentShift) & 0xff : 0;
+  /// Percent of the virtual CTAs form f claims one by one at the end (0:
+  /// none; the full clone and the free form never do).
+  unsigned tail_percent(Form f) const {
+    const uint32_t bit = f == Form::Alt ? kFlagBalancedTail : f == Form::Light ? kFlagLightTail : 0;
+    return bit && (flags & bit) && persistent() ? (flags >> kTailPercentShift) & 0xff : 0;
   }
 };
 /// First claimed ticket of a clone with a balanced tail: min(total, max(P,

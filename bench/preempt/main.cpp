@@ -200,9 +200,12 @@ int self_test() {
     uint32_t a[6] = {0, 27, 0, 101, 0, 101};
     EXPECT(ctl_work_done(a, 6, 100, 2, 25) == 100);
     ci = info({0x31504d47u, 2, 0x10u | 0x200u | (25u << 16), 0, 0});
-    EXPECT(ci.tail_percent() == 25);
+    EXPECT(ci.tail_percent(Form::Alt) == 25 && ci.tail_percent(Form::Light) == 0 &&
+           ci.tail_percent(Form::Full) == 0);
+    ci = info({0x31504d47u, 2, 0x10u | 0x600u | (25u << 16), 0, 0});
+    EXPECT(ci.tail_percent(Form::Light) == 25 && ci.tail_percent(Form::Free) == 0);
     ci = info({0x31504d47u, 2, 0x200u | (25u << 16), 0, 0});
-    EXPECT(ci.tail_percent() == 0); // not persistent
+    EXPECT(ci.tail_percent(Form::Alt) == 0); // not persistent
   }
   const char *path = "/tmp/preempt_bench_selftest_manifest.txt";
   {

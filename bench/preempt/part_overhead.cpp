@@ -49,7 +49,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   // exists also for kernels without loop checkpoints (then without twins).
   CloneLaunch lite, alt, fre;
   bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
-  bool has_alt = has_light && cl.info.has_alt() &&
+  bool has_alt = cl.info.has_alt() &&
                  alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
   bool has_free = cl.info.has_free() && fre.open_form(*mod, in, gpu.sms, j, Form::Free).empty();
   CUevent e0, e1;
@@ -113,10 +113,11 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       .num("clone_p10_ms", percentile(tc, 10)).num("clone_p90_ms", percentile(tc, 90));
   // What libgmemrt would launch (Scheduler.cpp, runtime/src/CloneChoice):
   // the light twin for a launch not found idempotent (it is stopped with
-  // request 1, which arms no loop checkpoint), and for an idempotent one
-  // when a virtual CTA of the full clone takes at most kLightMaxUs, since
-  // the twin can only stop between virtual CTAs. The manifest's pred= is
-  // gmem-analyze's instance check of this very launch (stage.py).
+  // request 1, which arms no loop checkpoint) unless its timing is slower
+  // than the shape's own form, and for an idempotent one when a virtual CTA
+  // of the full clone takes at most kLightMaxUs, since the twin can only
+  // stop between virtual CTAs. The manifest's pred= is gmem-analyze's
+  // instance check of this very launch (stage.py).
   j.str("pred", in.pred.empty() ? "none" : in.pred);
   const bool idempotent = in.pred == "idempotent";
   double chosen = mc / mo - 1.0;
@@ -138,26 +139,27 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       j.boolean("free_all_done", fre.ctl.all_done()).num("free_ms", mf)
           .num("overhead_free", mf / mo - 1.0).num("free_p90_ms", percentile(t[4], 90));
     if (has_light || has_alt || has_free) {
-      // The light rule first, unchanged. Else a full-form launch: libgmemrt
-      // times the forms per launch shape and keeps the fastest, a form other
-      // than the full clone only when it runs more than 2% faster than it;
-      // the barrier-free form only for a launch found idempotent (a
-      // relaunch re-runs virtual CTAs some of its threads had finished).
-      bool light = has_light && (!idempotent || tau_us <= kLightMaxUs);
+      // A full-form launch: libgmemrt times the forms per launch shape and
+      // keeps the fastest, a form other than the full clone only when it
+      // runs more than 2% faster than it; the barrier-free form only for a
+      // launch found idempotent (a relaunch re-runs virtual CTAs some of its
+      // threads had finished). The light twin where tau is short; and for a
+      // launch not found idempotent (stopped with request 1, which arms no
+      // loop checkpoint) where it is within 2% of that form's time.
       const char *pick = "full";
       double best = mc;
-      if (light) {
+      if (has_alt && ma < 0.98 * mc && ma < best) {
+        pick = "alt";
+        best = ma;
+      }
+      if (has_free && idempotent && mf < 0.98 * mc && mf < best) {
+        pick = "free";
+        best = mf;
+      }
+      if (has_light && ((idempotent && tau_us <= kLightMaxUs) ||
+                        (!idempotent && ml <= 1.02 * best))) {
         pick = "light";
         best = ml;
-      } else {
-        if (has_alt && ma < 0.98 * mc && ma < best) {
-          pick = "alt";
-          best = ma;
-        }
-        if (has_free && idempotent && mf < 0.98 * mc && mf < best) {
-          pick = "free";
-          best = mf;
-        }
       }
       j.str("chosen", pick);
       chosen = best / mo - 1.0;

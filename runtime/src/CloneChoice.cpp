@@ -163,7 +163,7 @@ unsigned CloneChooser::batchFor(uint64_t Key) const {
   return unsigned(std::clamp(std::floor(Opts.BatchUs / E->TauUs), 1.0, 65535.0));
 }
 
-CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk) {
+CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
   Entry *E = find(Key);
   if (!E) {
     if (Entries.size() < MaxShapes) {
@@ -178,6 +178,28 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk) {
     E->Key = Key;
   }
   CloneChoice C;
+  if (LightOk && Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && E->St != State::Light &&
+      !E->NProbes) {
+    // The light twin stops this launch as early as any form: it runs where
+    // its latest time is within the margin of the shape's own form's. Each
+    // gets a time first; a comparison in progress goes first.
+    const CloneKind Own = kindOf(E->St) == CloneKind::Free && !FreeOk ? CloneKind::Full
+                                                                      : kindOf(E->St);
+    const double LightUs = E->Us[idx(CloneKind::Light)], OwnUs = E->Us[idx(Own)];
+    if (!(LightUs > 0) || (E->St != State::Unknown && !(OwnUs > 0))) {
+      C.Kind = LightUs > 0 ? Own : CloneKind::Light;
+      C.Timed = true;
+      ++E->Launches;
+      return C;
+    }
+    if (E->St != State::Unknown && LightUs <= (1 + Opts.AltMargin) * OwnUs) {
+      C.Kind = CloneKind::Light;
+      C.Timed = Opts.LightTimingEvery && ++E->LightOkRuns % Opts.LightTimingEvery == 0;
+      ++E->Launches;
+      return C;
+    }
+    // Else the shape's own form, as any launch (Unknown: full and timed).
+  }
   switch (E->St) {
   case State::Unknown:
     // Every launch until a timing arrives: the first may be preempted (its
@@ -242,11 +264,12 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
         Us = 0; // from before it ran light: another regime
       enterFullForms(*E);
     }
+    E->Us[idx(CloneKind::Light)] = ElapsedUs; // what LightOk launches compare
   } else {
     double &Latest = E->Us[idx(Kind)];
     const double Prev = Latest;
     Latest = ElapsedUs;
-    if (Opts.HasLight && O.TauUs <= Opts.LightMaxUs) {
+    if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && O.TauUs <= Opts.LightMaxUs) {
       // Any full form's time decides both ways: its stops are no earlier
       // than the light clone's on such a shape.
       if (E->St != State::Light)
@@ -270,12 +293,19 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
 }
 
 void CloneChooser::unfit(uint64_t Key, CloneKind Kind) {
-  if (Kind != CloneKind::Alt && Kind != CloneKind::Free)
+  if (Kind == CloneKind::Full)
     return;
   Entry *E = find(Key);
   if (!E || (E->Unfit & bit(Kind)))
     return;
   E->Unfit |= bit(Kind);
+  if (Kind == CloneKind::Light) {
+    // Never light again, by tau or for LightOk launches.
+    E->Us[idx(Kind)] = 0;
+    if (E->St == State::Light)
+      enterFullForms(*E);
+    return;
+  }
   if (kindOf(E->St) == Kind)
     enter(*E, State::Full);
   else if (E->NProbes)

@@ -28,6 +28,15 @@
 // is told per launch (choose's FreeOk) and never picks it otherwise; the
 // scheduler checks again.
 //
+// A launch not proved idempotent (or of a clone without loop checkpoints)
+// stops only between virtual CTAs in every form, so the light twin stops it
+// as early as any (choose's LightOk). The twin is usually the fastest form
+// then, but not always: a balanced tail (PreLightTail) costs some loops
+// their registers (H200: nbody's twin +5% -> +62%). Such launches time it:
+// the first runs it, timed; once the shape's own form has a time too, they
+// run light while its latest time is within AltMargin of the own form's,
+// else the own form, and light is re-timed every LightTimingEvery of them.
+//
 // tau depends on the launch (grid, block, shared memory, arguments), so the
 // choice is made per launch shape: the first launch of a shape runs the
 // full clone and is timed; its tau decides light or not. A shape that stays
@@ -109,14 +118,18 @@ public:
   /// (never otherwise: where the shape's state says free it gets the full
   /// clone, untimed, and a comparison waiting for a free timing goes on
   /// without one).
-  CloneChoice choose(uint64_t Key, bool FreeOk = false);
+  /// LightOk: the launch stops only between virtual CTAs in every form (not
+  /// proved idempotent, or no loop checkpoints to arm): light by timing
+  /// (above) even where the shape's tau does not send it light.
+  CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false);
   /// A timed launch of shape Key, made with Kind, ran ElapsedUs without
   /// being preempted, over Total virtual CTAs on P persistent CTAs.
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total, uint64_t P);
-  /// Shape Key's launches cannot use form Kind, alternate or free (no
+  /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared
   /// memory only): never chosen again for it; a shape on that form goes
-  /// back to the full clone, a comparison goes on without it.
+  /// back to the full clone (from light: to the full forms' comparison), a
+  /// comparison goes on without it.
   void unfit(uint64_t Key, CloneKind Kind);
   void altUnfit(uint64_t Key) { unfit(Key, CloneKind::Alt); }
   void freeUnfit(uint64_t Key) { unfit(Key, CloneKind::Free); }
@@ -150,9 +163,10 @@ private:
     bool First = false;    ///< the shape's first comparison (Full timed once more, last)
     uint8_t Unfit = 0;     ///< bit per CloneKind: unfit()
     uint32_t Launches = 0; ///< since the shape entered St or was last compared
-    /// Latest undisturbed run time of each full form, by CloneKind (0:
-    /// none; Light unused). Whole launches, not tau: the forms' P differ.
+    /// Latest undisturbed run time of each form, by CloneKind (0: none).
+    /// Whole launches, not tau: the forms' P differ.
     double Us[CloneKindCount] = {};
+    uint32_t LightOkRuns = 0; ///< light launches chosen for LightOk (timing cadence)
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
   };
   ChooserOptions Opts;

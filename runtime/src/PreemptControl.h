@@ -84,6 +84,8 @@ enum PreInfoFlag : uint32_t {
   /// per-launch memset zeroes and a relaunch keeps; a stopped CTA keeps a
   /// claimed ticket in its resume word. Nothing for the runtime to do.
   PreBalancedTail = 1u << 9,
+  /// The light twin does the same (the same share). Nothing to do either.
+  PreLightTail = 1u << 10,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.

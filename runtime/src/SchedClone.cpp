@@ -78,13 +78,15 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
   Key = 0;
   // A launch not found idempotent is stopped with request 1, which arms no
-  // loop checkpoint: the light clone stops it as early, and faster. Others
-  // (all of them without a light twin) are timed per shape.
-  if (Light && !(Rec.Idempotent && CI.loopStops()))
+  // loop checkpoint: the light clone stops it as early, and is usually
+  // faster; the chooser times it against the shape's own form (a balanced
+  // tail may cost the twin its registers). Without a shape key it runs light.
+  const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
+  if ((Light || Alt || FreeOk || Batched) &&
+      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
+    Choice = CI.Chooser.choose(Key, FreeOk, LightOk);
+  else if (LightOk)
     Choice.Kind = CloneKind::Light;
-  else if ((Light || Alt || FreeOk || Batched) &&
-           launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
-    Choice = CI.Chooser.choose(Key, FreeOk);
   if (Choice.Kind == CloneKind::Free && !FreeOk)
     Choice = CloneChoice(); // (the chooser was told; whatever it says, never free here)
   auto Make = [&] {
@@ -102,6 +104,8 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
       CI.Chooser.unfit(Key, Choice.Kind);
       Choice.Kind = CloneKind::Full;
     } else {
+      if (Key)
+        CI.Chooser.unfit(Key, CloneKind::Light);
       Choice = CloneChoice();
     }
     Planned = Make();

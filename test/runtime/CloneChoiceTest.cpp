@@ -6,7 +6,8 @@
 // its margin, the other form timed every 1024th launch, and the light rule
 // for the alternate form's timings. With a barrier-free form: the comparison
 // with it (alone or beside the alternate form), and never for a launch not
-// proved idempotent.
+// proved idempotent. Launches that stop only between virtual CTAs anyway
+// (LightOk): the light twin timed against the shape's own form.
 #include "CloneChoice.h"
 #include "PreemptControl.h"
 
@@ -26,9 +27,9 @@ constexpr uint64_t Total = 40, P = 8;
 /// Launches of Key (proved idempotent if \p Idempotent) until the next timed
 /// one; how many were untimed. Every one, the timed one too, is Expect.
 unsigned untimedBeforeNextTimed(CloneChooser &C, uint64_t Key, CloneKind Expect,
-                                bool Idempotent = false) {
+                                bool Idempotent = false, bool LightOk = false) {
   for (unsigned N = 0; N < 2000; ++N) {
-    CloneChoice Ch = C.choose(Key, Idempotent);
+    CloneChoice Ch = C.choose(Key, Idempotent, LightOk);
     EXPECT_EQ(Ch.Kind, Expect);
     if (Ch.Timed)
       return N;
@@ -635,4 +636,88 @@ TEST(CloneArgs, IntervalInGridZHighBitsOnlyForBatchedClones) {
   EXPECT_EQ(GridZ(PreBatched, 6, Grid), 5u);     // not persistent: grid ignored
   const unsigned Big[3] = {1, 1, 70000};          // no persistent launch has it
   EXPECT_EQ(GridZ(PrePersistent | PreBatched, 6, Big), 70000u);
+}
+
+// Launches that stop only between virtual CTAs in every form (LightOk): the
+// light twin by timing against the shape's own form.
+TEST(CloneChooserLightOk, LightFirstThenTheOwnFormThenTheFaster) {
+  CloneChooser C;
+  // Light at once, timed until a timing arrives.
+  for (int I = 0; I < 2; ++I) {
+    CloneChoice Ch = C.choose(Shape, false, /*LightOk=*/true);
+    EXPECT_EQ(Ch.Kind, CloneKind::Light);
+    EXPECT_TRUE(Ch.Timed);
+  }
+  // 5 rounds of 40 us: far above the light limit; the shape compares.
+  C.record(Shape, CloneKind::Light, 200, Total, P);
+  EXPECT_EQ(C.state(Shape), State::Full);
+  // The own form (full) gets a time next.
+  CloneChoice Ch = C.choose(Shape, false, true);
+  EXPECT_EQ(Ch.Kind, CloneKind::Full);
+  EXPECT_TRUE(Ch.Timed);
+  C.record(Shape, CloneKind::Full, 300, Total, P);
+  // Light within the margin of full (here faster): light, every 16th timed.
+  EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Light, false, true), 15u);
+  // An idempotent launch of the shape (LightOk false) runs the shape's form.
+  EXPECT_EQ(C.choose(Shape, true, false).Kind, CloneKind::Full);
+  // Light turned slower than full by more than the margin: full.
+  C.record(Shape, CloneKind::Light, 307, Total, P);
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Full);
+  C.record(Shape, CloneKind::Light, 305, Total, P); // within 2% of 300
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Light);
+}
+
+TEST(CloneChooserLightOk, ComparesWithTheFullCloneWhereTheShapeRunsFree) {
+  ChooserOptions O;
+  O.HasFree = true;
+  CloneChooser C(O);
+  C.choose(Shape, true);
+  C.record(Shape, CloneKind::Full, 300, Total, P);          // full forms: free, full
+  EXPECT_EQ(C.choose(Shape, true).Kind, CloneKind::Free);
+  C.record(Shape, CloneKind::Free, 100, Total, P);
+  EXPECT_EQ(C.choose(Shape, true).Kind, CloneKind::Full);
+  C.record(Shape, CloneKind::Full, 300, Total, P);
+  ASSERT_EQ(C.state(Shape), State::Free);
+  // Not idempotent: light first, then compared with full (not free).
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Light);
+  C.record(Shape, CloneKind::Light, 250, Total, P);
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Light);
+  C.record(Shape, CloneKind::Light, 350, Total, P);
+  CloneChoice Ch = C.choose(Shape, false, true);
+  EXPECT_EQ(Ch.Kind, CloneKind::Full);
+  EXPECT_FALSE(Ch.Timed);
+  EXPECT_EQ(C.choose(Shape, true, true).Kind, CloneKind::Free); // idempotent: free
+}
+
+TEST(CloneChooserLightOk, ComparisonInProgressGoesFirst) {
+  ChooserOptions O;
+  O.HasAlt = true;
+  CloneChooser C(O);
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 300, Total, P); // comparison: alt, full
+  CloneChoice Ch = C.choose(Shape, false, true);
+  EXPECT_EQ(Ch.Kind, CloneKind::Alt);
+  EXPECT_TRUE(Ch.Timed);
+}
+
+TEST(CloneChooserLightOk, UnfitLightTwinIsNeverChosenAgain) {
+  CloneChooser C;
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 10, Total, P); // tau 2 us: light
+  ASSERT_EQ(C.state(Shape), State::Light);
+  C.unfit(Shape, CloneKind::Light);
+  EXPECT_EQ(C.state(Shape), State::Full);
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Full);
+  C.record(Shape, CloneKind::Full, 10, Total, P); // fast again: stays full
+  EXPECT_EQ(C.state(Shape), State::Full);
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Full);
+}
+
+TEST(CloneChooserLightOk, WithoutTheLightTwinNothingChanges) {
+  ChooserOptions O;
+  O.HasLight = false;
+  CloneChooser C(O);
+  CloneChoice Ch = C.choose(Shape, false, true);
+  EXPECT_EQ(Ch.Kind, CloneKind::Full);
+  EXPECT_TRUE(Ch.Timed);
 }

@@ -124,17 +124,72 @@ TEST_F(LightTest, FirstLaunchOfAShapeIsFullAndTimed) {
   expectExactlyOnce();
 }
 
-TEST_F(LightTest, NonIdempotentLaunchIsLightAtOnceAndUntimed) {
+TEST_F(LightTest, NonIdempotentLaunchIsLightAtOnceAndTimed) {
   // Request 1 arms no loop checkpoint, so the full clone could stop it no
-  // earlier than the light one: no timing needed.
+  // earlier than the light one: light at once, timed (CloneChoice.h: it is
+  // compared with the shape's own form once that has a time).
   ASSERT_EQ(pers(BE, {40, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
   EXPECT_EQ(last().Name, light(Pers));
   EXPECT_EQ(last().Grid[0], 12u);
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.light_launches, 1u);
-  EXPECT_EQ(St.timed_launches, 0u);
+  EXPECT_EQ(St.timed_launches, 1u);
   finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, NonIdempotentLaunchesTimeTheFullCloneOnceThenStayLight) {
+  // 100 us a launch for the light twin, 200 for the full clone: tau far
+  // above the light limit, so only the comparison sends these launches light.
+  D.ElapsedMs = 0.1f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  D.ElapsedMs = 0.2f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers)); // the shape's own form gets its time
+  finish();
+  EXPECT_EQ(cloneStats().timed_launches, 2u);
+  for (int I = 0; I < 5; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, light(Pers)) << I;
+  }
+  EXPECT_EQ(cloneStats().timed_launches, 2u);
+  // Every 16th light launch is timed again.
+  for (int I = 0; I < 11; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(cloneStats().timed_launches, 3u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, NonIdempotentLaunchesLeaveASlowerLightTwin) {
+  // The light twin 3% slower than the full clone (a balanced tail that cost
+  // its loop registers): beyond the 2% margin, the full clone it is.
+  D.ElapsedMs = 0.103f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  D.ElapsedMs = 0.1f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  finish();
+  for (int I = 0; I < 5; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers)) << I;
+  }
+  // Within the margin it would have stayed light.
+  D.ElapsedMs = 0.1019f;
+  ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS); // another shape
+  finish();
+  D.ElapsedMs = 0.1f;
+  ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS);
+  finish();
+  ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  D.ElapsedMs.reset();
   expectExactlyOnce();
 }
 

@@ -604,14 +604,23 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Mode.Batch = batchingEnabled() && !SharedMemory;
       // Kernels that share memory across a barrier cannot batch; they are
       // the barrier-heavy ones whose CTAs static ticket order leaves
-      // unevenly loaded (scan, bitonic sort, tiled GEMM). Only the
-      // alternate form hands out its tail: the runtime launches that form
-      // only where its timing finds it faster (tailPercentFromEnv says what
-      // the tail cost where it was not).
-      const bool EmitAlt = EmitLight && altClonesEnabled() && !mainStateInShared();
-      const unsigned AltTail = SharedMemory && Sync.Barriers && EmitAlt ? tailPercentFromEnv() : 0;
+      // unevenly loaded (scan, bitonic sort, tiled GEMM). The twins hand out
+      // their tail, the main clone never: the runtime times the forms per
+      // launch shape (tailPercentFromEnv says what the tail cost where it
+      // was not wanted). Such a kernel without loop checkpoints gets an
+      // alternate form for its tail alone (its state in registers, as the
+      // main clone's).
+      const unsigned Tail = SharedMemory && Sync.Barriers ? tailPercentFromEnv() : 0;
+      const bool EmitAlt =
+          (EmitLight || (!HasLoops && Tail)) && altClonesEnabled() && !mainStateInShared();
+      const unsigned AltTail = EmitAlt ? Tail : 0;
+      const unsigned LightTail = EmitLight ? Tail : 0;
       if (AltTail)
-        Info.Flags |= CheckpointInfo::BalancedTail | (AltTail << CheckpointInfo::TailPercentShift);
+        Info.Flags |= CheckpointInfo::BalancedTail;
+      if (LightTail)
+        Info.Flags |= CheckpointInfo::LightTail;
+      if (AltTail || LightTail)
+        Info.Flags |= Tail << CheckpointInfo::TailPercentShift;
       BatchMode MainMode = Mode;
       MainMode.Batch = Mode.Batch && !PerThreadLoopStops && !mainStateInShared();
       // The flag (and with it grid_z's mask in every form) only where some
@@ -628,20 +637,21 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
-                           /*LoopStops=*/false, /*StateInShared=*/false, Mode);
+                           /*LoopStops=*/false, /*StateInShared=*/false,
+                           BatchMode{Mode.Mask, Mode.Batch, LightTail});
         Info.Flags |= CheckpointInfo::HasLight;
-        if (EmitAlt) {
-          // Where a clone's loop checks cost most, ptxas's register choices
-          // decide it, and neither state form wins everywhere (H200, bench/
-          // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
-          // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
-          // Its latch reads the shared state before a barrier and writes it
-          // after: it keeps the barrier after every virtual CTA.
-          emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
-                             /*LoopStops=*/true, /*StateInShared=*/true,
-                             BatchMode{Mode.Mask, false, AltTail});
-          Info.Flags |= CheckpointInfo::HasAlt;
-        }
+      }
+      if (EmitAlt) {
+        // Where a clone's loop checks cost most, ptxas's register choices
+        // decide it, and neither state form wins everywhere (H200, bench/
+        // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
+        // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
+        // Its latch reads the shared state before a barrier and writes it
+        // after: it keeps the barrier after every virtual CTA.
+        emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
+                           /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
+                           BatchMode{Mode.Mask, false, AltTail});
+        Info.Flags |= CheckpointInfo::HasAlt;
       }
       if (EmitFree) {
         // The per-virtual-CTA barrier and request read are what short

@@ -5,8 +5,10 @@
 ; ticket with an atomic on control word 1 at the start of the virtual CTA
 ; before it (from the static end on), publishes it in a shared slot before
 ; the end-of-virtual-CTA barrier, and every thread reads it after; a stop
-; keeps the claimed ticket in the CTA's resume word. The other forms keep
-; static order (the runtime times the alternate form against them).
+; keeps the claimed ticket in the CTA's resume word. The light twin does the
+; same (bit 10, LightTail); such a kernel without loop checkpoints gets an
+; alternate form for the tail alone, its state in registers. The full clone
+; keeps static order (the runtime times the forms against each other).
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
@@ -21,15 +23,23 @@ target triple = "nvptx64-nvidia-cuda"
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 
 ; steps: 1 loop checkpoints + 4 barriers + 16 persistent + 32 light + 64
-; alternate + 512 tail + 25 << 16 = 1639029. tiled (no loop checkpoints,
-; hence no alternate form) and relu (no shared memory: it batches) have none.
-; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1639029,
-; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
+; alternate + 512 tail + 1024 light tail + 25 << 16 = 1640053. tiled (no loop
+; checkpoints, hence no light twin): 4 + 16 + 64 + 512 + 25 << 16 = 1638996.
+; relu (no shared memory: it batches) has none.
+; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640053,
+; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1638996,
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
-; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 655989,
+; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657013,
+; TEN-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 655956,
 ; OFF-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
+; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
 ; OFF-NOT: gmem.claim
 ; OFF-NOT: atomicrmw add
+; OFF-NOT: define void @__gmem_pra_tiled(
+
+; The alternate form's loop state lives in shared memory only where there
+; are loop checkpoints.
+; CHECK-NOT: @__gmem_pstate___gmem_pra_tiled
 
 ; relu's forms have none.
 ; CHECK-LABEL: define void @__gmem_pre_relu(
@@ -37,11 +47,18 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @__gmem_prf_relu(
 ; CHECK-NOT:     atomicrmw add
 
-; The full clone and the light twin have none.
+; tiled: the full clone has none, its alternate form claims.
+; CHECK-LABEL: define void @__gmem_pre_tiled(
+; CHECK-NOT:     atomicrmw add
+; CHECK-LABEL: define void @__gmem_pra_tiled(
+; CHECK:         %gmem.static.end = call i32 @llvm.umin.i32(
+; CHECK:         atomicrmw add ptr addrspace(1) %gmem.claimed, i32 1 monotonic
+
+; steps: the full clone has none, the light twin claims.
 ; CHECK-LABEL: define void @__gmem_pre_steps(
 ; CHECK-NOT:     atomicrmw add
 ; CHECK-LABEL: define void @__gmem_prl_steps(
-; CHECK-NOT:     atomicrmw add
+; CHECK:         atomicrmw add ptr addrspace(1) %gmem.claimed, i32 1 monotonic
 
 ; The static end: min(total, max(P, total - total * 25 / 100)), in 64 bits.
 ; CHECK-LABEL: define void @__gmem_pra_steps(
@@ -87,6 +104,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    store i32 %[[PLUS]], ptr addrspace(1)
 
 
+; PTX-LABEL: .entry __gmem_pra_tiled(
+; PTX:         atom.global.add.u32
+; PTX-LABEL: .entry __gmem_prl_steps(
+; PTX:         atom.global.add.u32
 ; PTX-LABEL: .entry __gmem_pra_steps(
 ; PTX:         atom.global.add.u32
 ; PTX:         bar.red.or.pred

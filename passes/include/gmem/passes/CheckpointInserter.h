@@ -122,12 +122,16 @@ struct CheckpointInfo {
     /// (static order leaves the CTAs of barrier-heavy kernels unevenly
     /// loaded). A stopped CTA keeps the ticket it claimed in its resume
     /// word. Only for kernels whose shared memory rules out Batched and that
-    /// have barriers and an alternate form; the runtime launches that form
+    /// have barriers; such a kernel without loop checkpoints gets an
+    /// alternate form for the tail alone. The runtime launches that form
     /// only where its timing finds it faster. GMEM_CHECKPOINT_TAIL=percent
     /// (default 25; 0: not emitted).
     BalancedTail = 1u << 9,
+    /// The light twin hands out its tail too (the same share), chosen by
+    /// the same timing.
+    LightTail = 1u << 10,
   };
-  /// Bits 16..23 of the flags: BalancedTail's share, percent.
+  /// Bits 16..23 of the flags: BalancedTail's and LightTail's share, percent.
   static constexpr unsigned TailPercentShift = 16;
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
