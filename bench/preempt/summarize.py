@@ -127,7 +127,8 @@ def overhead(doc, lines):
               ""]
     if chosen:
         lines.insert(len(lines) - 1, "* **what the runtime launches** (the light twin for "
-                     "launches not found idempotent and where a virtual CTA of the full clone "
+                     "launches not found idempotent unless over 2%% slower than the form below, "
+                     "and where a virtual CTA of the full clone "
                      "takes <= 3 us, %d of %d kernels; else the fastest of the full clone, the "
                      "alternate full clone and, for idempotent launches, the barrier-free one, "
                      "a form other than the full clone only where it ran over 2%% faster: "

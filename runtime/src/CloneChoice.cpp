@@ -178,27 +178,35 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     E->Key = Key;
   }
   CloneChoice C;
-  if (LightOk && Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && E->St != State::Light &&
-      !E->NProbes) {
-    // The light twin stops this launch as early as any form: it runs where
-    // its latest time is within the margin of the shape's own form's. Each
-    // gets a time first; a comparison in progress goes first.
+  if (LightOk && Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && E->St != State::Light) {
+    // The light twin stops this launch as early as any form and is usually
+    // the fastest: it runs unless its latest time is slower than the
+    // shape's own form's by more than the margin. Such launches do not wait
+    // for a comparison in progress, and the own form's time, while missing,
+    // is asked for by the 1st, 2nd, 4th, 8th, ... of them: a long launch
+    // that is preempted every time (its timing dropped) then runs light
+    // nearly always, as a shape that never gets a time should.
     const CloneKind Own = kindOf(E->St) == CloneKind::Free && !FreeOk ? CloneKind::Full
                                                                       : kindOf(E->St);
     const double LightUs = E->Us[idx(CloneKind::Light)], OwnUs = E->Us[idx(Own)];
-    if (!(LightUs > 0) || (E->St != State::Unknown && !(OwnUs > 0))) {
-      C.Kind = LightUs > 0 ? Own : CloneKind::Light;
+    const bool OwnKnown = E->St != State::Unknown && OwnUs > 0;
+    bool RunLight = true;
+    if (!(LightUs > 0)) {
+      C.Kind = CloneKind::Light;
       C.Timed = true;
-      ++E->Launches;
-      return C;
-    }
-    if (E->St != State::Unknown && LightUs <= (1 + Opts.AltMargin) * OwnUs) {
+    } else if (!OwnKnown && (++E->OwnAsks & (E->OwnAsks - 1)) == 0) {
+      C.Kind = Own; // Unknown: the full clone, timed as that state's launches
+      C.Timed = true;
+    } else if (!OwnKnown || LightUs <= (1 + Opts.AltMargin) * OwnUs) {
       C.Kind = CloneKind::Light;
       C.Timed = Opts.LightTimingEvery && ++E->LightOkRuns % Opts.LightTimingEvery == 0;
+    } else {
+      RunLight = false; // the own form, as any launch
+    }
+    if (RunLight) {
       ++E->Launches;
       return C;
     }
-    // Else the shape's own form, as any launch (Unknown: full and timed).
   }
   switch (E->St) {
   case State::Unknown:

@@ -33,9 +33,11 @@
 // as early as any (choose's LightOk). The twin is usually the fastest form
 // then, but not always: a balanced tail (PreLightTail) costs some loops
 // their registers (H200: nbody's twin +5% -> +62%). Such launches time it:
-// the first runs it, timed; once the shape's own form has a time too, they
-// run light while its latest time is within AltMargin of the own form's,
-// else the own form, and light is re-timed every LightTimingEvery of them.
+// the first runs it, timed; they run light unless its latest time is slower
+// than the shape's own form's by more than AltMargin, and re-time it every
+// LightTimingEvery of them. While the own form has no time, the 1st, 2nd,
+// 4th, 8th, ... of them run it, timed (a launch preempted every time never
+// reports one); they never wait for a comparison in progress.
 //
 // tau depends on the launch (grid, block, shared memory, arguments), so the
 // choice is made per launch shape: the first launch of a shape runs the
@@ -167,6 +169,7 @@ private:
     /// Whole launches, not tau: the forms' P differ.
     double Us[CloneKindCount] = {};
     uint32_t LightOkRuns = 0; ///< light launches chosen for LightOk (timing cadence)
+    uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
   };
   ChooserOptions Opts;

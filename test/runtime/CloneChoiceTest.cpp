@@ -12,6 +12,7 @@
 #include "PreemptControl.h"
 
 #include <cstring>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -689,15 +690,41 @@ TEST(CloneChooserLightOk, ComparesWithTheFullCloneWhereTheShapeRunsFree) {
   EXPECT_EQ(C.choose(Shape, true, true).Kind, CloneKind::Free); // idempotent: free
 }
 
-TEST(CloneChooserLightOk, ComparisonInProgressGoesFirst) {
+TEST(CloneChooserLightOk, DoNotWaitForAComparisonInProgress) {
   ChooserOptions O;
   O.HasAlt = true;
   CloneChooser C(O);
   C.choose(Shape);
   C.record(Shape, CloneKind::Full, 300, Total, P); // comparison: alt, full
   CloneChoice Ch = C.choose(Shape, false, true);
+  EXPECT_EQ(Ch.Kind, CloneKind::Light);
+  EXPECT_TRUE(Ch.Timed);
+  C.record(Shape, CloneKind::Light, 200, Total, P);
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Light); // full has a time
+  // An idempotent launch serves the comparison.
+  Ch = C.choose(Shape, true, false);
   EXPECT_EQ(Ch.Kind, CloneKind::Alt);
   EXPECT_TRUE(Ch.Timed);
+}
+
+TEST(CloneChooserLightOk, OwnFormWithoutATimeIsAskedForAtPowersOfTwo) {
+  CloneChooser C;
+  EXPECT_EQ(C.choose(Shape, false, true).Kind, CloneKind::Light);
+  C.record(Shape, CloneKind::Light, 200, Total, P); // tau 40 us: full forms
+  ASSERT_EQ(C.state(Shape), State::Full);
+  // Every timing of the full clone is lost (preempted launches): it is
+  // asked for by the 1st, 2nd, 4th, 8th and 16th launch, light otherwise.
+  std::vector<unsigned> FullAt;
+  for (unsigned I = 1; I <= 20; ++I) {
+    CloneChoice Ch = C.choose(Shape, false, true);
+    if (Ch.Kind == CloneKind::Full) {
+      EXPECT_TRUE(Ch.Timed);
+      FullAt.push_back(I);
+    } else {
+      EXPECT_EQ(Ch.Kind, CloneKind::Light);
+    }
+  }
+  EXPECT_EQ(FullAt, (std::vector<unsigned>{1, 2, 4, 8, 16}));
 }
 
 TEST(CloneChooserLightOk, UnfitLightTwinIsNeverChosenAgain) {

@@ -109,15 +109,15 @@ struct BatchMode {
   unsigned Tail = 0;  ///< percent of the tickets claimed at the end (CTA protocol)
 };
 
-/// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the alternate form of a
-/// barrier kernel that cannot batch hands out on demand at the end (default
-/// 25, at most 100, 0: none). Every CTA-protocol form with it, on the H200
-/// (bench/preempt/results/parts/tail-25): scan +31% -> +11%, gemm_tiled16
-/// +19% -> +8%, bitonic sort's twin +36% -> +19%, softmax +6% -> +2%, but
-/// one atomic per short virtual CTA serialised reduce (+12% -> +32%) and
-/// transpose_tiled (+4% -> +25%), and the carried state cost nbody's loop
-/// its registers (+1% -> +64%). So only the form the runtime chooses by
-/// timing has it.
+/// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the twins (alternate
+/// form, light twin) of a barrier kernel that cannot batch hand out on
+/// demand at the end (default 25, at most 100, 0: none). Every CTA-protocol
+/// form with it, on the H200 (bench/preempt/results/parts/tail-25): scan
+/// +31% -> +11%, gemm_tiled16 +19% -> +8%, bitonic sort's twin +36% ->
+/// +19%, softmax +6% -> +2%, but one atomic per short virtual CTA
+/// serialised reduce (+12% -> +32%) and transpose_tiled (+4% -> +25%), and
+/// the carried state cost nbody's loop its registers (+1% -> +64%). So only
+/// the forms the runtime chooses by timing have it, never the main clone.
 unsigned tailPercentFromEnv() {
   if (const char *V = std::getenv("GMEM_CHECKPOINT_TAIL")) {
     char *End = nullptr;
