@@ -647,7 +647,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // preempt/results/parts/shared-state: stencil3d +26% -> +4% in
         // shared state, gemm_tiled16 +19% -> +43%): the runtime times both.
         // Its latch reads the shared state before a barrier and writes it
-        // after: it keeps the barrier after every virtual CTA.
+        // after: it keeps the barrier after every virtual CTA. Without loop
+        // checkpoints it is the main clone with the balanced tail.
         emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
                            /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
                            BatchMode{Mode.Mask, false, AltTail});
