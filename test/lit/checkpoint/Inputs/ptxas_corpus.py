@@ -17,7 +17,11 @@ the runtime relies on in each PTX:
     same persistent protocol; any `__gmem_prl_X` belongs to such a kernel;
   * such a kernel also has, unless GMEM_CHECKPOINT_ALT=0, its alternate full
     clone `.entry __gmem_pra_X` (flags bit 6): same parameters and protocol,
-    its loop state in a shared array `__gmem_pstate___gmem_pra_X`;
+    its loop state in a shared array `__gmem_pstate___gmem_pra_X`; so does a
+    persistent barrier kernel without loop checkpoints whose alternate form
+    hands out a balanced tail (bit 9), its state in registers;
+  * a form with a balanced tail (bit 9 the alternate form, bit 10 the light
+    twin) claims tickets with atom.global.add.u32;
   * a persistent clone may have (flags bit 7, unless GMEM_CHECKPOINT_FREE=0)
     its free form `.entry __gmem_prf_X`: same parameters, no bar.red.or per
     virtual CTA but one at entry, and the resume word folded with
@@ -131,8 +135,11 @@ def check_file(src, tool, ptxas, tmp):
             for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"):
                 if needle not in light[1]:
                     errors.append("%s: light twin lacks %s" % (k, needle))
+        if light is not None and flags & 1024 and "atom.global.add.u32" not in light[1]:
+            errors.append("%s: light twin with a tail lacks atom.global.add.u32" % k)
         alt = entries.get(ALT + k)
-        want_alt = bool(flags & 32) and os.environ.get("GMEM_CHECKPOINT_ALT") != "0"
+        tail_only = (flags & 16) and (flags & 4) and not (flags & 1) and (flags & 512)
+        want_alt = bool((flags & 32) or tail_only) and os.environ.get("GMEM_CHECKPOINT_ALT") != "0"
         if bool(flags & 64) != (alt is not None) or bool(flags & 64) != want_alt:
             errors.append("%s: flags %d, alternate clone %s" % (k, flags,
                                                               "present" if alt else "absent"))
@@ -141,10 +148,17 @@ def check_file(src, tool, ptxas, tmp):
             if alt[0] != clone[0]:
                 errors.append("%s: alternate clone has %d parameters, clone %d" % (k, alt[0],
                                                                                    clone[0]))
-            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x",
-                           "ld.volatile.shared.u32", "__gmem_pstate_" + ALT + k):
+            needles = ["ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"]
+            if flags & 1:  # loop checkpoints: the loop state in shared memory
+                needles += ["ld.volatile.shared.u32", "__gmem_pstate_" + ALT + k]
+            if flags & 512:
+                needles.append("atom.global.add.u32")
+            for needle in needles:
                 if needle not in alt[1]:
                     errors.append("%s: alternate clone lacks %s" % (k, needle))
+            if not flags & 1 and "__gmem_pstate_" + ALT + k in alt[1]:
+                errors.append("%s: alternate clone without loop checkpoints keeps its state "
+                              "in shared memory" % k)
         free = entries.get(FREE + k)
         if bool(flags & 128) != (free is not None) or (free is not None and not flags & 16) or \
                 (free is not None and os.environ.get("GMEM_CHECKPOINT_FREE") == "0"):
