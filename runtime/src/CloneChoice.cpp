@@ -307,16 +307,11 @@ void CloneChooser::unfit(uint64_t Key, CloneKind Kind) {
   if (!E || (E->Unfit & bit(Kind)))
     return;
   E->Unfit |= bit(Kind);
-  if (Kind == CloneKind::Light) {
-    // Never light again, by tau or for LightOk launches.
-    E->Us[idx(Kind)] = 0;
-    if (E->St == State::Light)
-      enterFullForms(*E);
-    return;
-  }
+  // A light shape (never light again, by tau or for LightOk launches)
+  // compares the full forms; light is never among a comparison's probes.
   if (kindOf(E->St) == Kind)
-    enter(*E, State::Full);
-  else if (E->NProbes)
+    Kind == CloneKind::Light ? enterFullForms(*E) : enter(*E, State::Full);
+  else if (E->NProbes && Kind != CloneKind::Light)
     dropProbe(*E, Kind);
   E->Us[idx(Kind)] = 0;
 }

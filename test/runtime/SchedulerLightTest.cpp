@@ -56,6 +56,19 @@ struct LightTest : SchedTest {
     finish();
     D.ElapsedMs.reset();
   }
+  /// Two launches of pers(BE, Grid) not proved idempotent, each finished
+  /// and timed: the light twin's (LightMs), then the full clone's (FullMs),
+  /// the time the chooser asks for next.
+  void timeLightThenFull(float LightMs, float FullMs, std::array<unsigned, 3> Grid = {40, 1, 1}) {
+    D.ElapsedMs = LightMs;
+    ASSERT_EQ(pers(BE, Grid, false), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, light(Pers));
+    finish();
+    D.ElapsedMs = FullMs;
+    ASSERT_EQ(pers(BE, Grid, false), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers)); // the shape's own form gets its time
+    finish();
+  }
 };
 
 } // namespace
@@ -142,14 +155,7 @@ TEST_F(LightTest, NonIdempotentLaunchIsLightAtOnceAndTimed) {
 TEST_F(LightTest, NonIdempotentLaunchesTimeTheFullCloneOnceThenStayLight) {
   // 100 us a launch for the light twin, 200 for the full clone: tau far
   // above the light limit, so only the comparison sends these launches light.
-  D.ElapsedMs = 0.1f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers));
-  finish();
-  D.ElapsedMs = 0.2f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, pre(Pers)); // the shape's own form gets its time
-  finish();
+  timeLightThenFull(0.1f, 0.2f);
   EXPECT_EQ(cloneStats().timed_launches, 2u);
   for (int I = 0; I < 5; ++I) {
     ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
@@ -167,25 +173,13 @@ TEST_F(LightTest, NonIdempotentLaunchesTimeTheFullCloneOnceThenStayLight) {
 TEST_F(LightTest, NonIdempotentLaunchesLeaveASlowerLightTwin) {
   // The light twin 3% slower than the full clone (a balanced tail that cost
   // its loop registers): beyond the 2% margin, the full clone it is.
-  D.ElapsedMs = 0.103f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers));
-  finish();
-  D.ElapsedMs = 0.1f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, pre(Pers));
-  finish();
+  timeLightThenFull(0.103f, 0.1f);
   for (int I = 0; I < 5; ++I) {
     ASSERT_EQ(pers(BE, {40, 1, 1}, false), CUDA_SUCCESS);
     EXPECT_EQ(last().Name, pre(Pers)) << I;
   }
   // Within the margin it would have stayed light.
-  D.ElapsedMs = 0.1019f;
-  ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS); // another shape
-  finish();
-  D.ElapsedMs = 0.1f;
-  ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS);
-  finish();
+  timeLightThenFull(0.1019f, 0.1f, {40, 2, 1}); // another shape
   ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS);
   EXPECT_EQ(last().Name, light(Pers));
   finish();
