@@ -22,6 +22,9 @@
 #include <cuda_runtime.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -178,7 +181,8 @@ double now() {
                "colocation: %s\n"
                "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
                "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
-               "                  [--be-sync spin|block] [--evict-l2] [--persist-l2] [--label TEXT] [--out FILE]\n"
+               "                  [--be-sync spin|block] [--evict-l2] [--persist-l2] [--pin] [--no-sleep]\n"
+               "                  [--label TEXT] [--out FILE]\n"
                "                  | --calibrate [--be-ms MS]\n",
                Why);
   std::exit(2);
@@ -189,6 +193,10 @@ struct Options {
   bool Gmem = false, Calibrate = false;
   bool EvictL2 = false; ///< write 128 MB through L2 after each request (a cold cache)
   bool PersistL2 = false; ///< the chain's weights persisting in L2 (stream access policy)
+  /// Host placement experiments: the request thread on the first CPU and the
+  /// training thread on the last (--pin); the request thread spinning
+  /// between requests instead of sleeping until 1 ms before each (--no-sleep).
+  bool Pin = false, NoSleep = false;
   int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
   double BeMs = 25;
 };
@@ -224,6 +232,10 @@ Options parse(int Argc, char **Argv) {
       O.EvictL2 = true;
     } else if (A == "--persist-l2") {
       O.PersistL2 = true;
+    } else if (A == "--pin") {
+      O.Pin = true;
+    } else if (A == "--no-sleep") {
+      O.NoSleep = true;
     } else if (A == "--calibrate") {
       O.Calibrate = true;
     } else if (A == "--requests") {
@@ -251,6 +263,15 @@ Options parse(int Argc, char **Argv) {
   if (!O.Calibrate && O.Mode != "alone" && O.Iters == 0)
     usage("--iters is required with best-effort work (get it from --calibrate)");
   return O;
+}
+
+/// Pins the calling thread to one CPU (an experiment: --pin).
+void pinTo(int Cpu) {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  CPU_SET(Cpu, &Set);
+  if (pthread_setaffinity_np(pthread_self(), sizeof Set, &Set) != 0)
+    std::fprintf(stderr, "colocation: cannot pin a thread to CPU %d\n", Cpu);
 }
 
 template <typename Fn> Fn gmemFn(const char *Name) {
@@ -432,6 +453,8 @@ int main(int Argc, char **Argv) {
   if (O.Mode != "alone") {
     BeThread = std::thread([&] {
       CK(cudaSetDevice(0));
+      if (O.Pin)
+        pinTo(int(sysconf(_SC_NPROCESSORS_ONLN)) - 1);
       cudaEvent_t Ev[3];
       for (auto &E : Ev)
         // spin: the default, the thread polls the event in the driver;
@@ -467,6 +490,8 @@ int main(int Argc, char **Argv) {
                                   std::chrono::duration<double>(TEnd - now()));
   } else {
     Lat.reserve(O.Requests);
+    if (O.Pin)
+      pinTo(0);
     for (int R = 0; R < O.Requests; ++R) {
       const double Arrive = T0 + R * Period;
       // Sleep until SpinMargin before the arrival, then spin: this VM's
@@ -476,7 +501,7 @@ int main(int Argc, char **Argv) {
       constexpr double SpinMargin = 1e-3;
       double T;
       while ((T = now()) < Arrive) {
-        if (Arrive - T > SpinMargin + 200e-6)
+        if (!O.NoSleep && Arrive - T > SpinMargin + 200e-6)
           std::this_thread::sleep_for(std::chrono::duration<double>(Arrive - T - SpinMargin));
       }
       StartLate.push_back((T - Arrive) * 1e6);

@@ -108,6 +108,8 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.MaxHoldNs = envNumber("GMEM_SCHED_MAX_HOLD_MS", O.MaxHoldNs / 1000000) * 1000000;
   O.ResumeLingerNs = envNumber("GMEM_SCHED_RESUME_US", O.ResumeLingerNs / 1000) * 1000;
   O.PollIntervalNs = envNumber("GMEM_SCHED_POLL_US", O.PollIntervalNs / 1000) * 1000;
+  O.WatchIntervalNs =
+      envNumber("GMEM_SCHED_WATCH_US", std::max(O.WatchIntervalNs, O.PollIntervalNs) / 1000) * 1000;
   O.DrainSampleEvery = unsigned(
       std::clamp<uint64_t>(envNumber("GMEM_SCHED_DRAIN_SAMPLE", O.DrainSampleEvery), 1, 1u << 20));
   O.MaxSlots = unsigned(std::min<uint64_t>(envNumber("GMEM_SCHED_MAX_SLOTS", O.MaxSlots), 1u << 20));

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 
 namespace gmem {
@@ -19,8 +21,18 @@ namespace {
 /// released with the launch incomplete, reported). Relaunches only fail
 /// when the context itself is broken.
 constexpr unsigned MaxRelaunchFailures = 100;
-/// Poll interval multiple while only relaunches are watched.
-constexpr uint64_t RelaunchWatchFactor = 4;
+
+/// The CPUs the process could use when libgmemrt was loaded (on the loading
+/// thread, normally the main thread before the program places any thread).
+/// The monitor runs there rather than where the thread that first needed it
+/// was placed: a program that pins its urgent thread to one CPU would
+/// otherwise have the monitor share it.
+struct LoadAffinity {
+  cpu_set_t Set;
+  bool Ok;
+  LoadAffinity() { Ok = sched_getaffinity(0, sizeof Set, &Set) == 0; }
+};
+const LoadAffinity ProcessCpus;
 } // namespace
 
 void Scheduler::sampleDrain(Context &C, Slot &S) {
@@ -318,6 +330,8 @@ void Scheduler::monitorMain() {
   // Poll intervals of tens of microseconds: the default 50 us timer slack
   // would triple them.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+  if (ProcessCpus.Ok)
+    pthread_setaffinity_np(pthread_self(), sizeof ProcessCpus.Set, &ProcessCpus.Set);
   std::unique_lock<std::mutex> Lock(MonMu);
   uint64_t Seen = 0;
   while (!MonStop) {
@@ -332,12 +346,10 @@ void Scheduler::monitorMain() {
     if (More) {
       // The poll interval, or longer while nothing can be due before then
       // (at most one linger: a new suppression meanwhile waits that long).
-      uint64_t Sleep = Opts.PollIntervalNs;
       // Nothing suppressed: only relaunches to see finish, which release
       // their streams. Slower polls leave the driver to the program (each
       // query shares its locks with the program's launches).
-      if (!H.Urgent)
-        Sleep *= RelaunchWatchFactor;
+      uint64_t Sleep = H.Urgent ? Opts.PollIntervalNs : Opts.WatchIntervalNs;
       const uint64_t Now = nowNs();
       if (H.NotBeforeNs > Now)
         Sleep = std::max(Sleep, H.NotBeforeNs - Now);

@@ -99,6 +99,10 @@ struct SchedOptions {
   bool LogErrors = true;     ///< GMEM_LOG is not "none"
   bool MonitorThread = true; ///< tests drive poll() themselves
   uint64_t PollIntervalNs = 20'000;
+  /// Poll interval while only relaunches are watched (nothing suppressed;
+  /// GMEM_SCHED_WATCH_US): each poll's driver queries share the driver with
+  /// the program's launches.
+  uint64_t WatchIntervalNs = 80'000;
   /// Time the drain of one preemption in DrainSampleEvery (GMEM_SCHED_DRAIN_SAMPLE):
   /// the event that starts the timing costs the urgent launch a driver
   /// call (~3 us on the H200's host), so not every preemption pays it.
