@@ -714,3 +714,22 @@ TEST_F(SchedTest, FlushResumesEverything) {
   expectExactlyOnce();
   EXPECT_EQ(gmemSchedFlush(0), GMEM_SUCCESS);
 }
+
+// The monitor's poll intervals: while a level is suppressed, and while only
+// relaunches are watched (its own knob since the co-location diagnostics;
+// never shorter than the poll interval unless set).
+TEST(SchedOptionsTest, WatchIntervalFromTheEnvironment) {
+  unsetenv("GMEM_SCHED_POLL_US");
+  unsetenv("GMEM_SCHED_WATCH_US");
+  SchedOptions Def = SchedOptions::fromEnvironment();
+  EXPECT_EQ(Def.PollIntervalNs, 20'000u);
+  EXPECT_EQ(Def.WatchIntervalNs, 80'000u);
+  setenv("GMEM_SCHED_POLL_US", "200", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().WatchIntervalNs, 200'000u);
+  setenv("GMEM_SCHED_WATCH_US", "2000", 1);
+  SchedOptions E = SchedOptions::fromEnvironment();
+  EXPECT_EQ(E.PollIntervalNs, 200'000u);
+  EXPECT_EQ(E.WatchIntervalNs, 2'000'000u);
+  unsetenv("GMEM_SCHED_POLL_US");
+  unsetenv("GMEM_SCHED_WATCH_US");
+}
