@@ -452,6 +452,9 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
               A.Hi && B.Hi ? Expr::smax(A.Hi, B.Hi) : nullptr};
     }
   }
+  if (auto *BO = dyn_cast<BinaryOperator>(V); BO && C.Depth + 2 < MaxDepth)
+    if (std::optional<Bounds> B = signedDivision(BO, C))
+      return *B;
   // Anything else: only what SCEV's constant ranges say (e.g. a zero-extended
   // byte loaded from memory is in [0, 255]).
   ConstantRange CR = SE.getSignedRange(U);
@@ -463,6 +466,61 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   if (CR.isFullSet() || CR.getBitWidth() > 64)
     return {};
   return {cst(CR.getSignedMin().getSExtValue()), cst(CR.getSignedMax().getSExtValue())};
+}
+
+// Warp, row and column indices are often computed on signed ints
+// (`tid >> 5`, `tid / 32`, `idx % width`), which SCEV does not model. x is
+// bounded as a signed machine value (the checks of inType say so); the
+// divisor must be a positive constant or is checked to be >= 1 at launch.
+// Known non-negative x: unsigned division, remainder in [0, min(x, d - 1)].
+// Otherwise sdiv truncates toward zero and is monotone in x for d > 0;
+// ashr rounds down, so at most one below the truncated quotient; a
+// remainder takes x's sign and is smaller than d in magnitude.
+std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ctx &C) {
+  unsigned Op = BO->getOpcode();
+  if (Op != Instruction::AShr && Op != Instruction::SDiv && Op != Instruction::SRem)
+    return std::nullopt;
+  if (!SE.isSCEVable(BO->getType()))
+    return std::nullopt;
+  unsigned Bits = BO->getType()->getIntegerBitWidth();
+  Bounds D;
+  if (auto *K = dyn_cast<ConstantInt>(BO->getOperand(1))) {
+    if (Op == Instruction::AShr) {
+      uint64_t Sh = K->getZExtValue();
+      if (Sh == 0 || Sh >= Bits || Sh > 62)
+        return std::nullopt;
+      D = {cst(int64_t(1) << Sh), cst(int64_t(1) << Sh)};
+    } else {
+      if (K->getValue().getSignificantBits() > 64 || K->getSExtValue() < 1)
+        return std::nullopt;
+      D = {cst(K->getSExtValue()), cst(K->getSExtValue())};
+    }
+  } else {
+    if (Op == Instruction::AShr)
+      return std::nullopt;
+    D = inType(SE.getSCEV(BO->getOperand(1)), /*Signed=*/true, C);
+    if (!D.bounded())
+      return std::nullopt;
+    addCheck(C, D.Lo, 1, INT64_MAX, /*Assumed=*/false);
+  }
+  Bounds X = inType(SE.getSCEV(BO->getOperand(0)), /*Signed=*/true, C);
+  if (!X.bounded())
+    return std::nullopt;
+  bool NonNegX = nonNeg(X.Lo);
+  if (Op == Instruction::SRem) {
+    ExprRef Below = Expr::sub(D.Hi, cst(1)); // |x % d| <= d - 1
+    if (NonNegX)
+      return Bounds{cst(0), Expr::smin(X.Hi, Below)};
+    return Bounds{Expr::smin(cst(0), Expr::smax(X.Lo, Expr::sub(cst(1), D.Hi))),
+                  Expr::smax(cst(0), Expr::smin(X.Hi, Below))};
+  }
+  if (NonNegX)
+    return Bounds{Expr::udiv(X.Lo, D.Hi), Expr::udiv(X.Hi, D.Lo)};
+  Bounds Q{Expr::smin(Expr::sdiv(X.Lo, D.Lo), Expr::sdiv(X.Lo, D.Hi)),
+           Expr::smax(Expr::sdiv(X.Hi, D.Lo), Expr::sdiv(X.Hi, D.Hi))};
+  if (Op == Instruction::AShr)
+    Q.Lo = Expr::sub(Q.Lo, cst(1));
+  return Q;
 }
 
 Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {

@@ -34,9 +34,9 @@
 // CHECK-LABEL: kernel neg_step
 // CHECK:       write: [4*min(
 // CHECK-LABEL: kernel mod_index
-// CHECK:       read:  whole allocation
+// CHECK:       read:  [0, 4*min(blockDim.x*gridDim.x - 1, n - 1, m - 1) + 4)
 // CHECK-LABEL: kernel div_index
-// CHECK:       read:  [-4294967296, 4294967296)
+// CHECK:       read:  [0, 4*(min(blockDim.x*gridDim.x - 1, n - 1) /u 2) + 4)
 __global__ void reverse_loop(float *a, const float *b, int n) {
   for (int i = n - 1; i >= 0; --i) a[i] = b[i];
 }

@@ -27,6 +27,7 @@
 #include "llvm/IR/InstrTypes.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,10 @@ private:
   Bounds walk(const llvm::SCEV *S, Ctx &C);
   Bounds natural(const llvm::SCEV *S, Ctx &C);
   Bounds unknown(const llvm::SCEVUnknown *U, Ctx &C);
+  /// `x >> k`, `x / d`, `x % d` on signed values (ashr, sdiv, srem), which
+  /// SCEV leaves opaque: from x's bounds as a signed machine value and a
+  /// divisor that is a positive constant or checked to be >= 1 at launch.
+  std::optional<Bounds> signedDivision(const llvm::BinaryOperator *BO, Ctx &C);
   Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   Bounds applyGuards(const llvm::SCEV *S, Bounds B, Ctx &C);
   /// Bounds of S whose math value must equal its machine value read as
