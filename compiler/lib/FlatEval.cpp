@@ -264,6 +264,7 @@ FlatKernel compileKernel(const KernelDescriptor &K) {
     F.Fields.push_back(compileParam(P, NArgs, F, Ids));
   F.UnknownRead = K.UnknownRead.accessed();
   F.UnknownWrite = K.UnknownWrite.accessed();
+  F.NeverIdempotent = K.Class == IdempotenceClass::NonIdempotent;
   F.NeedsBytes.assign(K.Params.size(), false);
   for (size_t I = 0; I < K.Params.size(); ++I)
     F.NeedsBytes[I] = K.Params[I].ByteSize > 0 || K.Params[I].Type == ScalarType::Other;
@@ -280,7 +281,7 @@ std::string fastReason(const KernelDescriptor &K, const FastDecision &D) {
   if (D.Idempotent)
     return "no byte read at this launch is also written";
   if (!D.HasClash)
-    return "";
+    return K.Class == IdempotenceClass::NonIdempotent ? neverIdempotentReason(K) : "";
   if (D.ClashAnything)
     return accessOwnerName(K, D.Clash.WriteIndex) + " may write, and " +
            accessOwnerName(K, D.Clash.ReadIndex) + " may read, memory the analysis cannot bound";

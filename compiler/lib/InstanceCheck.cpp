@@ -240,9 +240,21 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
           }
     }
   }
+  // A kernel whose class is non-idempotent is never idempotent at a launch,
+  // even where its regions do not overlap: its effect may be one regions do
+  // not show (printf output), or a read-modify-write whose bytes happen to
+  // be empty at this launch (then saying no costs nothing).
+  if (K.Class == IdempotenceClass::NonIdempotent) {
+    D.Reason = neverIdempotentReason(K);
+    return D;
+  }
   D.Idempotent = true;
   D.Reason = "no byte read at this launch is also written";
   return D;
+}
+
+std::string neverIdempotentReason(const KernelDescriptor &K) {
+  return "the kernel is not idempotent (" + K.ClassReason + ")";
 }
 
 } // namespace gmem

@@ -246,6 +246,11 @@ KernelDescriptor randomDescriptor(Rng &R) {
     K.UnknownRead.Kind = RegionKind::Anything;
   if (R.chance(10))
     K.UnknownWrite.Kind = RegionKind::Anything;
+  // A non-idempotent class vetoes every launch (checkInstance's rule).
+  if (R.chance(10)) {
+    K.Class = IdempotenceClass::NonIdempotent;
+    K.ClassReason = "prints";
+  }
   return K;
 }
 

@@ -145,6 +145,23 @@ TEST(InstanceCheck, DisjointAllocationsAreIdempotent) {
   EXPECT_TRUE(D.Globals.empty());
 }
 
+// A kernel whose class is non-idempotent (here: it prints) is never
+// idempotent at a launch, even where its regions are disjoint: printf
+// output is not a region, and a block run again would print again.
+TEST(InstanceCheck, NonIdempotentClassIsNeverIdempotent) {
+  KernelDescriptor K = vecAdd();
+  K.Class = IdempotenceClass::NonIdempotent;
+  K.ClassReason = "prints (printf): a block run again prints again";
+  InstanceDecision D =
+      checkInstance(K, launch({0x10000, 0x20000, 0x30000, 100}), ThreeBuffers.lookup());
+  EXPECT_FALSE(D.Idempotent);
+  EXPECT_FALSE(D.Clash.has_value());
+  EXPECT_EQ(D.Reason, "the kernel is not idempotent (prints (printf): a block run again prints again)");
+  // The regions are still evaluated (reports show them).
+  ASSERT_EQ(D.Params[2].Write.size(), 1u);
+  EXPECT_EQ(D.Params[2].Write[0].Lo, 0x30000u);
+}
+
 TEST(InstanceCheck, OutputAliasingInputIsNotIdempotent) {
   KernelDescriptor K = vecAdd();
   InstanceDecision D =

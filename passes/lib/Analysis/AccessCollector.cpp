@@ -120,8 +120,15 @@ private:
         return;
       }
     }
-    // printf reads its format string and a stack buffer of arguments.
-    if (Name == "vprintf" || Name == "__assertfail" || Name == "__assert_fail")
+    // printf reads its format string and a stack buffer of arguments; its
+    // output is remembered (the kernel is not idempotent). A failed assert
+    // prints and then aborts the launch, so nothing runs again after it.
+    if (Name == "vprintf" || Name.starts_with("__ockl_printf")) {
+      if (!Result.Prints)
+        Result.Prints = &CB;
+      return;
+    }
+    if (Name == "__assertfail" || Name == "__assert_fail")
       return;
     MemoryEffects ME = CB.getMemoryEffects();
     if (ME.onlyAccessesArgPointees()) {

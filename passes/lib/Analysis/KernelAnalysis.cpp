@@ -184,6 +184,12 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
       O.Writes.push_back(&A);
   }
 
+  // Output is an effect too: a block preempted and run again would print
+  // its lines twice, so such a kernel is never idempotent (its launches
+  // stop only where no block runs twice).
+  if (Accesses.Prints)
+    Cls.nonIdempotent("prints (printf): a block run again prints again");
+
   bool AnyRead = K.UnknownRead.accessed(), AnyWrite = K.UnknownWrite.accessed();
   for (auto &[Key, O] : Objects) {
     AnyRead |= !O.Reads.empty();

@@ -112,6 +112,8 @@ struct FlatKernel {
   /// and any parameter an ArgField variable or a pointer field reads).
   std::vector<uint8_t> NeedsBytes;
   bool UnknownRead = false, UnknownWrite = false;
+  /// The kernel's class is non-idempotent (checkInstance's rule below).
+  bool NeverIdempotent = false;
 };
 
 FlatKernel compileKernel(const KernelDescriptor &K);
@@ -446,7 +448,7 @@ void fastCheck(const FlatKernel &K, const FastLaunch &L, LookupFn &&Lookup, Fast
         }
     }
   }
-  D.Idempotent = true;
+  D.Idempotent = !K.NeverIdempotent;
 }
 
 } // namespace flat

@@ -80,6 +80,10 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
                                const AllocationLookup &FindAlloc,
                                const GlobalLookup &FindGlobal = nullptr);
 
+/// Why a launch of a kernel whose class is non-idempotent is not idempotent
+/// (checkInstance says no for every such launch).
+std::string neverIdempotentReason(const KernelDescriptor &K);
+
 /// Human-readable name of an index used in Conflict.
 std::string accessOwnerName(const KernelDescriptor &K, int Index);
 

@@ -44,6 +44,9 @@ struct MemAccess {
 
 struct AccessList {
   llvm::SmallVector<MemAccess, 16> Accesses;
+  /// A printf call (vprintf, HIP's __ockl_printf_*): output, not memory the
+  /// kernel reads back, but a block run again prints again.
+  llvm::Instruction *Prints = nullptr;
 };
 
 /// Collects the global-memory accesses of F (after inlining, calls that
