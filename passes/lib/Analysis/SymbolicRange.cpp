@@ -58,6 +58,11 @@ ExprRef greater(const ExprRef &A, const ExprRef &B) {
 Bounds addBounds(const Bounds &A, const Bounds &B) { return {plus(A.Lo, B.Lo), plus(A.Hi, B.Hi)}; }
 
 bool nonNeg(const ExprRef &E) { return E && isKnownNonNegative(E); }
+/// Bounds of A / B for A >= 0 and B >= 1 (B.Lo non-null): the smallest
+/// dividend over the largest divisor, the largest over the smallest.
+Bounds unsignedQuotient(const Bounds &A, const Bounds &B) {
+  return {A.Lo && B.Hi ? Expr::udiv(A.Lo, B.Hi) : cst(0), A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr};
+}
 bool nonPos(const ExprRef &E) { return E && E->isConst() && E->constant() <= 0; }
 
 // Interval product. Exact sign knowledge keeps the common case (index *
@@ -322,10 +327,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     if (!B.Lo)
       return {};
     addCheck(C, B.Lo, 1, INT64_MAX, /*Assumed=*/true); // division by zero is UB
-    Bounds R;
-    R.Lo = A.Lo && B.Hi ? Expr::udiv(A.Lo, B.Hi) : cst(0);
-    R.Hi = A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr;
-    return R;
+    return unsignedQuotient(A, B);
   }
   case scAddRecExpr: {
     auto *AR = cast<SCEVAddRecExpr>(S);
@@ -515,7 +517,7 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
                   Expr::smax(cst(0), Expr::smin(X.Hi, Below))};
   }
   if (NonNegX)
-    return Bounds{Expr::udiv(X.Lo, D.Hi), Expr::udiv(X.Hi, D.Lo)};
+    return unsignedQuotient(X, D);
   Bounds Q{Expr::smin(Expr::sdiv(X.Lo, D.Lo), Expr::sdiv(X.Lo, D.Hi)),
            Expr::smax(Expr::sdiv(X.Hi, D.Lo), Expr::sdiv(X.Hi, D.Hi))};
   if (Op == Instruction::AShr)

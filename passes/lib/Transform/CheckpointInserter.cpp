@@ -109,6 +109,18 @@ struct BatchMode {
   unsigned Tail = 0;  ///< percent of the tickets claimed at the end (CTA protocol)
 };
 
+/// Env variable Name as a whole decimal number 0..Max; Default when unset,
+/// malformed or out of range.
+unsigned unsignedFromEnv(const char *Name, unsigned long Max, unsigned Default) {
+  if (const char *V = std::getenv(Name)) {
+    char *End = nullptr;
+    unsigned long N = std::strtoul(V, &End, 10);
+    if (End != V && *End == '\0' && N <= Max)
+      return unsigned(N);
+  }
+  return Default;
+}
+
 /// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the twins (alternate
 /// form, light twin) of a barrier kernel that cannot batch hand out on
 /// demand at the end (default 25, at most 100, 0: none). Every CTA-protocol
@@ -118,15 +130,7 @@ struct BatchMode {
 /// serialised reduce (+12% -> +32%) and transpose_tiled (+4% -> +25%), and
 /// the carried state cost nbody's loop its registers (+1% -> +64%). So only
 /// the forms the runtime chooses by timing have it, never the main clone.
-unsigned tailPercentFromEnv() {
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_TAIL")) {
-    char *End = nullptr;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (End != V && *End == '\0' && N <= 100)
-      return unsigned(N);
-  }
-  return 25;
-}
+unsigned tailPercentFromEnv() { return unsignedFromEnv("GMEM_CHECKPOINT_TAIL", 100, 25); }
 
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
 /// shared memory too (the alternate form's; for experiments).
@@ -148,13 +152,7 @@ unsigned budgetFromEnv() {
 /// word may be reused by per-thread loop checks (through the CTA's shared
 /// cache); 0: no cache, every check reads the word.
 unsigned refreshCyclesFromEnv() {
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_REFRESH")) {
-    char *End = nullptr;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (End != V && *End == '\0' && N <= (1u << 24))
-      return unsigned(N);
-  }
-  return DefaultRefreshCycles;
+  return unsignedFromEnv("GMEM_CHECKPOINT_REFRESH", 1u << 24, DefaultRefreshCycles);
 }
 
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,

@@ -20,6 +20,16 @@
 // RUN: %gmem-analyze %s --kernel mod_cols --grid 4 --block 256 \
 // RUN:   --alloc 0x200000000:8192 --arg ptr:0x200000000 --arg ptr:0x200001000 --arg i32:1024 --arg i32:0 \
 // RUN:   | FileCheck %s --check-prefix=POOL-MOD0
+// The regions are supersets of what the threads really touch. With
+// off = -10 and 32 threads, i runs over [-10, 21]: i >> 2 (rounding down)
+// is in [-3, 5], so b's bytes [-12, 24) are read; i % 7 (C: the sign of i)
+// is in [-6, 6], bytes [-24, 28). The launches' regions are exactly those.
+// RUN: %gmem-analyze %s --kernel shift_negative --grid 1 --block 32 \
+// RUN:   --alloc 0x200000000:8192 --arg ptr:0x200000000 --arg ptr:0x200001000 --arg i32:-10 \
+// RUN:   | FileCheck %s --check-prefix=NEG-SHIFT
+// RUN: %gmem-analyze %s --kernel rem_negative --grid 1 --block 32 \
+// RUN:   --alloc 0x200000000:8192 --arg ptr:0x200000000 --arg ptr:0x200001000 --arg i32:-10 --arg i32:7 \
+// RUN:   | FileCheck %s --check-prefix=NEG-REM
 
 // CHECK-LABEL: kernel warp_flags
 // CHECK:       write: [0, 4*(min(blockDim.x*gridDim.x - 1, n - 1) /u 32) + 4)
@@ -72,3 +82,5 @@ __global__ void rem_negative(float *a, const float *b, int off, int m) {
 // POOL-MOD-NEXT:  idempotent: yes
 // POOL-MOD0:      #1 b  read [0x200000000, 0x200002000)
 // POOL-MOD0-NEXT: idempotent: no
+// NEG-SHIFT:      #1 b  read [0x200000ff4, 0x200001018)
+// NEG-REM:        #1 b  read [0x200000fe8, 0x20000101c)
