@@ -6,6 +6,7 @@
 // CheckpointBarriers.cpp builds the ones joined to a barrier;
 // CheckpointLoopCost.cpp is the cost model that spaces them;
 // CheckpointLoopVersion.cpp gives short loop entries an unchecked copy;
+// CheckpointLoopNest.cpp bounds a loop nest's work at its entry;
 // CheckpointIR.cpp holds the IR pieces they share.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,8 @@
 
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Constants.h"
@@ -105,6 +108,7 @@ struct LoopCheckpointStats {
   unsigned MaxInterval = 0; ///< largest iterations between two checks of a site
   unsigned SkippedLoops = 0; ///< loops left without a checkpoint
   unsigned Versioned = 0;  ///< loops whose short entries run an unchecked copy
+  unsigned VersionedNests = 0; ///< nests whose short entries run an unchecked copy
 };
 
 /// Adds loop checkpoints to the clone. Every loop gets at most one kind:
@@ -126,13 +130,35 @@ struct ShortEntryTest {
   /// far from wrapping.
   bool usable() const;
 };
-/// Whether \p L can get an untouched copy: innermost, one latch, branches
-/// only, no tokens.
-bool canVersionLoop(llvm::Loop &L);
+/// Whether \p L can get an untouched copy: innermost (or, with \p Nest,
+/// with its subloops), one latch, branches only, no tokens.
+bool canVersionLoop(llvm::Loop &L, bool Nest = false);
 /// Gives \p L dedicated exits and LCSSA form, keeping DT and LI current
 /// (call it for every loop to version before versioning any). False if
 /// \p L cannot be copied.
-bool prepareLoopVersion(llvm::Loop &L, llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+bool prepareLoopVersion(llvm::Loop &L, llvm::DominatorTree &DT, llvm::LoopInfo &LI,
+                        bool Nest = false);
+/// Builds, in the guard block in front of a loop's header, the i1 "run the
+/// untouched copy"; the map gives each header phi's value at the entry.
+using GuardCondition = llvm::function_ref<llvm::Value *(
+    llvm::IRBuilder<> &, const llvm::DenseMap<llvm::PHINode *, llvm::PHINode *> &)>;
+/// Gives the prepared loop \p L (with its subloops) a copy that entries run
+/// when \p Cond holds; the original runs the others. Returns the guard block
+/// or null. LI and DT are stale after it.
+llvm::BasicBlock *versionLoop(llvm::Function &F, llvm::Loop &L, GuardCondition Cond);
+/// i1 "this entry of the nest headed by \p L does at most \p Limit work
+/// units" (CheckpointLoopNest.cpp), computed in front of \p L (in the
+/// outermost preheader where it can be) from SCEV's upper bounds on each
+/// loop's trip count; null when they are not known before \p L is entered.
+llvm::Value *emitNestIsShort(llvm::Loop &L, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                             uint64_t Limit);
+/// \p L's K (iterations between two checks) for an entry of \p L, in type
+/// \p Ty: ceil(budget / work of one iteration), the subloops counted at
+/// their trip counts of this entry (known before it), at least 1. Null when
+/// they are not known or \p L has no subloop. Computed in the outermost
+/// preheader where it can be.
+llvm::Value *emitDynamicK(llvm::Loop &L, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                          unsigned Budget, llvm::Type *Ty);
 /// Gives the prepared loop \p L a copy that entries run when they end
 /// within T.Steps iterations (from the start value of \p IV); the original,
 /// which the caller then checkpoints, runs the others. Returns the guard

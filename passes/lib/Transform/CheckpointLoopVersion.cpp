@@ -95,8 +95,8 @@ Value *emitShortEntry(IRBuilder<> &B, const ShortEntryTest &T, Value *Start) {
 
 } // namespace
 
-bool canVersionLoop(Loop &L) {
-  if (!L.getSubLoops().empty() || !L.getLoopLatch())
+bool canVersionLoop(Loop &L, bool Nest) {
+  if ((!Nest && !L.getSubLoops().empty()) || !L.getLoopLatch())
     return false;
   for (BasicBlock *BB : L.blocks()) {
     if (!isa<BranchInst>(BB->getTerminator()) && !isa<SwitchInst>(BB->getTerminator()))
@@ -108,8 +108,8 @@ bool canVersionLoop(Loop &L) {
   return true;
 }
 
-bool prepareLoopVersion(Loop &L, DominatorTree &DT, LoopInfo &LI) {
-  if (!canVersionLoop(L))
+bool prepareLoopVersion(Loop &L, DominatorTree &DT, LoopInfo &LI, bool Nest) {
+  if (!canVersionLoop(L, Nest))
     return false;
   // An exit block the loop shares with a path around it (an unrolled
   // loop's remainder, reached also when the loop is skipped) gets a block
@@ -118,7 +118,7 @@ bool prepareLoopVersion(Loop &L, DominatorTree &DT, LoopInfo &LI) {
     formDedicatedExitBlocks(&L, &DT, &LI, /*MSSAU=*/nullptr, /*PreserveLCSSA=*/false);
   if (!L.hasDedicatedExits())
     return false;
-  formLCSSA(L, DT, &LI, /*SE=*/nullptr);
+  formLCSSARecursively(L, DT, &LI, /*SE=*/nullptr);
   // Every value of the loop used outside it now flows through a phi of an
   // exit block: the copy adds its own incoming values there.
   for (BasicBlock *BB : L.blocks())
@@ -135,6 +135,12 @@ bool prepareLoopVersion(Loop &L, DominatorTree &DT, LoopInfo &LI) {
 }
 
 BasicBlock *versionShortEntries(Function &F, Loop &L, PHINode *IV, const ShortEntryTest &T) {
+  return versionLoop(F, L, [&](IRBuilder<> &GB, const DenseMap<PHINode *, PHINode *> &AtEntry) {
+    return emitShortEntry(GB, T, AtEntry.lookup(IV));
+  });
+}
+
+BasicBlock *versionLoop(Function &F, Loop &L, GuardCondition Cond) {
   BasicBlock *Header = L.getHeader();
   LLVMContext &LC = F.getContext();
   SmallVector<BasicBlock *, 8> Blocks(L.blocks());
@@ -197,7 +203,7 @@ BasicBlock *versionShortEntries(Function &F, Loop &L, PHINode *IV, const ShortEn
     }
 
   IRBuilder<> GB(Guard);
-  Value *Short = emitShortEntry(GB, T, AtEntry[IV]);
+  Value *Short = Cond(GB, AtEntry);
   Short->setName("gmem.ckpt.isshort");
   GB.CreateCondBr(Short, CopyHeader, Header);
   return Guard;

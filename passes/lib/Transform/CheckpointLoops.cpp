@@ -47,6 +47,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -79,7 +80,26 @@ struct Site {
   uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
   bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
   bool Versioned = false; ///< short entries run an unchecked copy
+  /// Limit kind of a loop with subloops: K computed at each entry from the
+  /// iteration's work at this entry's trip counts (CheckpointLoopNest.cpp),
+  /// in the IV's type; null: the constant K.
+  Value *KDyn = nullptr;
 };
+
+bool isMinMaxForm(LatchForm F) {
+  return F == LatchForm::MinSigned || F == LatchForm::MinUnsigned ||
+         F == LatchForm::MaxSigned || F == LatchForm::MaxUnsigned;
+}
+
+/// Site S's K at the loop's entry where its subloops' trip counts are
+/// known there (CheckpointLoopNest.cpp): the static guess for a subloop
+/// bounded by a kernel argument says "long" and made the loop check every
+/// iteration.
+Value *dynamicK(const Site &S, LoopInfo &LI, ScalarEvolution &SE, unsigned Budget) {
+  if (S.Barrier || !S.IV || !isMinMaxForm(S.Form) || envSaysOff("GMEM_CHECKPOINT_NEST"))
+    return nullptr;
+  return emitDynamicK(*S.L, LI, SE, Budget, S.Step->getType());
+}
 
 /// The site's exit test in the terms of CheckpointLoopVersion.cpp; Kind
 /// None where its short entries cannot be told (no Limit form, a step that
@@ -225,7 +245,8 @@ public:
   static Value *limitFrom(IRBuilder<> &B, const Site &S, Value *Start) {
     Type *Ty = S.Step->getType();
     uint64_t KFar = uint64_t(S.K) + S.K / 2;
-    Value *Ahead = B.CreateAdd(Start, B.CreateMul(S.Step, ConstantInt::get(Ty, S.K)));
+    Value *KV = S.KDyn ? S.KDyn : ConstantInt::get(Ty, S.K);
+    Value *Ahead = B.CreateAdd(Start, B.CreateMul(S.Step, KV));
     switch (S.Form) {
     case LatchForm::MinSigned:
     case LatchForm::MinUnsigned:
@@ -235,7 +256,9 @@ public:
                              : S.Form == LatchForm::MinUnsigned ? Intrinsic::umin
                              : S.Form == LatchForm::MaxSigned   ? Intrinsic::smax
                                                                 : Intrinsic::umax;
-      Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, ConstantInt::get(Ty, KFar)));
+      Value *KFarV = S.KDyn ? B.CreateAdd(S.KDyn, B.CreateLShr(S.KDyn, 1))
+                            : static_cast<Value *>(ConstantInt::get(Ty, KFar));
+      Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, KFarV));
       Value *Far = B.CreateICmp(S.ContPred, Probe, S.Bound, "gmem.ckpt.far");
       return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, S.Bound, Ahead), S.Bound);
     }
@@ -278,7 +301,7 @@ public:
       ToHeader += Succ == Header;
     if (ToHeader != 1)
       return false;
-    bool Always = S.Weight >= Ctx.Budget;
+    bool Always = S.Weight >= Ctx.Budget && !S.KDyn;
     bool ByLimit = !Always && S.Form != LatchForm::None;
     bool ByIV = !Always && !ByLimit && S.IV;
     SmallVector<BasicBlock *, 4> Entries;
@@ -503,8 +526,9 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       else
         S.KSpan = Span.getZExtValue();
     }
-    if (S.Weight >= Ctx.Budget || (S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
-                                   S.K >= (1u << 14))) {
+    S.KDyn = dynamicK(S, LI, SE, Ctx.Budget);
+    if (!S.KDyn && (S.Weight >= Ctx.Budget || (S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
+                                               S.K >= (1u << 14)))) {
       S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
       S.Form = LatchForm::None;
     }
@@ -525,21 +549,56 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     }
     if (S.NeverDue)
       Counting.erase(S.L);
+    if (S.NeverDue && S.KDyn) {
+      RecursivelyDeleteTriviallyDeadInstructions(S.KDyn);
+      S.KDyn = nullptr;
+    }
   }
 
-  // Short entries of strip-mined innermost loops: an unchecked copy. Every
-  // loop is put in LCSSA form first, while DT and LI are current.
-  if (Ctx.VersionShortLoops && !envSaysOff("GMEM_CHECKPOINT_VERSION")) {
-    SmallVector<std::pair<Site *, ShortEntryTest>, 8> ToVersion;
+  // Nests whose entry does at most 2 budgets of work, known at the entry
+  // (CheckpointLoopNest.cpp), and short entries of strip-mined innermost
+  // loops: an unchecked copy. Conditions are computed and every loop put in
+  // LCSSA form first, while SE, DT and LI are current; nests are copied
+  // outermost first, before their inner loops get guards of their own.
+  SmallVector<std::pair<Loop *, Value *>, 4> Nests;
+  if (!envSaysOff("GMEM_CHECKPOINT_NEST")) {
+    DenseMap<const Loop *, const Site *> SiteOf;
+    for (const Site &S : Sites)
+      SiteOf[S.L] = &S;
+    auto Checks = [&](Loop *L) {
+      for (Loop *M : L->getLoopsInPreorder())
+        if (auto It = SiteOf.find(M); It != SiteOf.end() && !It->second->NeverDue)
+          return true;
+      return false;
+    };
+    for (Loop *L : Order) {
+      auto It = SiteOf.find(L);
+      if (It == SiteOf.end() || It->second->Barrier || L->getSubLoops().empty() || !Checks(L))
+        continue;
+      if (Value *Short = emitNestIsShort(*L, LI, SE, 2 * uint64_t(Ctx.Budget)))
+        Nests.push_back({L, Short});
+    }
+  }
+  SmallVector<std::pair<Site *, ShortEntryTest>, 8> ToVersion;
+  for (auto &[L, Short] : Nests)
+    if (!prepareLoopVersion(*L, DT, LI, /*Nest=*/true)) {
+      RecursivelyDeleteTriviallyDeadInstructions(Short);
+      Short = nullptr;
+    }
+  if (Ctx.VersionShortLoops && !envSaysOff("GMEM_CHECKPOINT_VERSION"))
     for (Site &S : Sites)
       if (ShortEntryTest T = shortEntryTest(S, Ctx.Budget);
           T.usable() && prepareLoopVersion(*S.L, DT, LI))
         ToVersion.push_back({&S, T});
-    for (auto &[S, T] : ToVersion)
-      S->Versioned = versionShortEntries(F, *S->L, S->IV, T) != nullptr;
-    for (auto &[S, T] : ToVersion)
-      Stats.Versioned += S->Versioned;
-  }
+  for (auto &[L, Short] : Nests)
+    if (Short)
+      Stats.VersionedNests += versionLoop(F, *L, [&](IRBuilder<> &, const auto &) {
+        return Short;
+      }) != nullptr;
+  for (auto &[S, T] : ToVersion)
+    S->Versioned = versionShortEntries(F, *S->L, S->IV, T) != nullptr;
+  for (auto &[S, T] : ToVersion)
+    Stats.Versioned += S->Versioned;
 
   Builder B(F, Ctx);
   for (Site &S : Sites) {
