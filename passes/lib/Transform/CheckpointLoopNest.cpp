@@ -113,6 +113,20 @@ Value *emitWork(Loop &M, LoopInfo &LI, ScalarEvolution &SE, SCEVExpander &Exp,
   return clampTo(B, B.CreateMul(T, Body), Cap + 1, "gmem.nest.work");
 }
 
+
+/// Build(B, Exp) at the compute point of \p Bounds for an entry of \p L;
+/// null where there is none.
+template <typename Fn>
+Value *atNestEntry(Loop &L, ScalarEvolution &SE, ArrayRef<const SCEV *> Bounds, Fn Build) {
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+  SCEVExpander Exp(SE, DL, "gmem.nest");
+  Instruction *At = computePoint(L, Bounds, SE, Exp);
+  if (!At)
+    return nullptr;
+  IRBuilder<> B(At);
+  return Build(B, Exp);
+}
+
 } // namespace
 
 Value *emitDynamicK(Loop &L, LoopInfo &LI, ScalarEvolution &SE, unsigned Budget,
@@ -124,22 +138,18 @@ Value *emitDynamicK(Loop &L, LoopInfo &LI, ScalarEvolution &SE, unsigned Budget,
   for (Loop *Sub : L.getSubLoops())
     if (!collectNestBounds(*Sub, L, SE, Bounds, 2))
       return nullptr;
-  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
-  SCEVExpander Exp(SE, DL, "gmem.nest");
-  Instruction *At = computePoint(L, Bounds, SE, Exp);
-  if (!At)
-    return nullptr;
-  IRBuilder<> B(At);
-  Value *W = B.getInt64(ownCost(L, LI));
-  for (Loop *Sub : L.getSubLoops())
-    W = B.CreateAdd(W, emitWork(*Sub, LI, SE, Exp, B, Cap));
-  W = clampTo(B, W, Cap + 1, "gmem.iter.work");
-  // K = ceil(budget / W), W in [1, Cap + 1]: i32 and a 32-bit udiv suffice.
-  Value *W32 = B.CreateTrunc(W, B.getInt32Ty());
-  Value *K = B.CreateUDiv(B.CreateAdd(W32, B.getInt32(Budget - 1)), W32);
-  unsigned Max = Ty->getIntegerBitWidth() < 32 ? (1u << 13) : (1u << 20);
-  K = B.CreateBinaryIntrinsic(Intrinsic::umin, K, B.getInt32(Max));
-  return B.CreateZExtOrTrunc(K, Ty, "gmem.ckpt.k");
+  return atNestEntry(L, SE, Bounds, [&](IRBuilder<> &B, SCEVExpander &Exp) -> Value * {
+    Value *W = B.getInt64(ownCost(L, LI));
+    for (Loop *Sub : L.getSubLoops())
+      W = B.CreateAdd(W, emitWork(*Sub, LI, SE, Exp, B, Cap));
+    W = clampTo(B, W, Cap + 1, "gmem.iter.work");
+    // K = ceil(budget / W), W in [1, Cap + 1]: i32 and a 32-bit udiv suffice.
+    Value *W32 = B.CreateTrunc(W, B.getInt32Ty());
+    Value *K = B.CreateUDiv(B.CreateAdd(W32, B.getInt32(Budget - 1)), W32);
+    unsigned Max = Ty->getIntegerBitWidth() < 32 ? (1u << 13) : (1u << 20);
+    K = B.CreateBinaryIntrinsic(Intrinsic::umin, K, B.getInt32(Max));
+    return B.CreateZExtOrTrunc(K, Ty, "gmem.ckpt.k");
+  });
 }
 
 Value *emitNestIsShort(Loop &L, LoopInfo &LI, ScalarEvolution &SE, uint64_t Limit) {
@@ -148,14 +158,10 @@ Value *emitNestIsShort(Loop &L, LoopInfo &LI, ScalarEvolution &SE, uint64_t Limi
   SmallVector<const SCEV *, 4> Bounds;
   if (!collectNestBounds(L, L, SE, Bounds, 1))
     return nullptr;
-  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
-  SCEVExpander Exp(SE, DL, "gmem.nest");
-  Instruction *At = computePoint(L, Bounds, SE, Exp);
-  if (!At)
-    return nullptr;
-  IRBuilder<> B(At);
-  Value *W = emitWork(L, LI, SE, Exp, B, Limit);
-  return B.CreateICmpULE(W, B.getInt64(Limit), "gmem.nest.isshort");
+  return atNestEntry(L, SE, Bounds, [&](IRBuilder<> &B, SCEVExpander &Exp) -> Value * {
+    Value *W = emitWork(L, LI, SE, Exp, B, Limit);
+    return B.CreateICmpULE(W, B.getInt64(Limit), "gmem.nest.isshort");
+  });
 }
 
 } // namespace gmem::ckpt
