@@ -48,6 +48,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -432,6 +433,13 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   LoopInfo LI(DT);
   if (LI.empty())
     return Stats;
+  // Loops with subloops get a preheader where the pipeline's last
+  // SimplifyCFG left them none: that is where a nest's work and K are
+  // computed (CheckpointLoopNest.cpp). Innermost loops are left as they are.
+  if (!envSaysOff("GMEM_CHECKPOINT_NEST"))
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (!L->getSubLoops().empty() && !L->getLoopPreheader())
+        InsertPreheaderForLoop(L, &DT, &LI, /*MSSAU=*/nullptr, /*PreserveLCSSA=*/false);
   TargetLibraryInfoImpl TLII{Triple(F.getParent()->getTargetTriple())};
   TargetLibraryInfo TLI(TLII);
   AssumptionCache AC(F);
@@ -561,7 +569,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   // LCSSA form first, while SE, DT and LI are current; nests are copied
   // outermost first, before their inner loops get guards of their own.
   SmallVector<std::pair<Loop *, Value *>, 4> Nests;
-  if (!envSaysOff("GMEM_CHECKPOINT_NEST")) {
+  if (!envSaysOff("GMEM_CHECKPOINT_NEST") && !envSaysOff("GMEM_CHECKPOINT_VERSION")) {
     DenseMap<const Loop *, const Site *> SiteOf;
     for (const Site &S : Sites)
       SiteOf[S.L] = &S;

@@ -29,7 +29,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; plain barrier.
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
 ; CHECK:       loop:
-; CHECK-NEXT:    %[[LEFT:.*]] = phi i32 [ 512, %entry ], [ %[[SEL:.*]], %loop.end ]
+; CHECK-NEXT:    %[[LEFT:.*]] = phi i32 [ 512, %{{entry|loop.preheader}} ], [ %[[SEL:.*]], %loop.end ]
 ; CHECK:         %[[NEXT:.*]] = sub i32 %[[LEFT]], 97
 ; CHECK-NEXT:    %gmem.site.due = icmp slt i32 %[[NEXT]], 0
 ; CHECK-NEXT:    %[[SEL]] = select i1 %gmem.site.due, i32 512, i32 %[[NEXT]]

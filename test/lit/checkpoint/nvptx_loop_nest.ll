@@ -71,6 +71,13 @@
 ; CHECK-NOT:     gmem.nest
 ; CHECK:       }
 
+; 64-bit trip counts: each factor is clamped to 2 budgets (1024) before
+; the products, so a huge m cannot wrap the work into "short".
+; CHECK-LABEL: define void @__gmem_pre__Z5wide2Pdxx(
+; CHECK:         %[[T:.*]] = call i64 @llvm.umin.i64(i64 %{{.*}}, i64 1024)
+; CHECK:         %gmem.ckpt.isshort = icmp ule i64 %gmem.nest.work{{[0-9]*}}, 1024
+; CHECK:       }
+
 ; OFF-NOT: gmem.nest
 ; OFF-NOT: gmem.iter.work
 
@@ -210,11 +217,54 @@ exit:
   ret void
 }
 
+; for (i = 0; i < n; ++i) for (j = 0; j < m; ++j) for (q = 0; q < m; ++q) a[i] += j * q;
+define void @_Z5wide2Pdxx(ptr %a, i64 %n, i64 %m) {
+entry:
+  %c0 = icmp sgt i64 %n, 0
+  %mpos = icmp sgt i64 %m, 0
+  br i1 %c0, label %outer, label %exit
+
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  br i1 %mpos, label %mid, label %outer.latch
+
+mid:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %mid.latch ]
+  %jf = sitofp i64 %j to double
+  br label %inner
+
+inner:
+  %q = phi i64 [ 0, %mid ], [ %q.next, %inner ]
+  %qf = sitofp i64 %q to double
+  %jq = fmul double %jf, %qf
+  %p = getelementptr double, ptr %a, i64 %i
+  %v = load double, ptr %p
+  %w = fadd double %v, %jq
+  store double %w, ptr %p
+  %q.next = add nsw i64 %q, 1
+  %qm = icmp slt i64 %q.next, %m
+  br i1 %qm, label %inner, label %mid.latch
+
+mid.latch:
+  %j.next = add nsw i64 %j, 1
+  %jm = icmp slt i64 %j.next, %m
+  br i1 %jm, label %mid, label %outer.latch
+
+outer.latch:
+  %i.next = add nsw i64 %i, 1
+  %im = icmp slt i64 %i.next, %n
+  br i1 %im, label %outer, label %exit
+
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @_Z5patchPfS_ii, !"kernel", i32 1}
 !1 = !{ptr @_Z3triPfi, !"kernel", i32 1}
 !2 = !{ptr @_Z6loadedPfPii, !"kernel", i32 1}
+!3 = !{ptr @_Z5wide2Pdxx, !"kernel", i32 1}
