@@ -360,12 +360,19 @@ struct CloneBuild {
     B.SetInsertPoint(Term); // Term now ends the tail of the split
     IRBuilder<> TB(ThenTerm);
     if (Arch == GpuArch::NVPTX) {
-      // Thread 0 clears the exit counter (and the request cache); the
-      // barrier below orders it. Every thread reads the request (no
-      // divergence before the aligned barrier).
+      // Thread 0 clears the exit counter (and the request cache), reads the
+      // request and the CTA's done bit; the bar.red.or below orders the
+      // stores and gives every thread its decision. (Every thread reading
+      // both words cost gemv_warp's grid clone 14% against 2-3%, H200,
+      // bench/preempt/results/parts/grid-entry; the persistent forms'
+      // thread 0 reads alone before the same kind of barrier.)
       TB.CreateAlignedStore(TB.getInt32(0), State, Align(4));
       initSharedWords(TB, Ctx);
-      Value *Any = barrierOr(B, ReadSkip(B));
+      Value *Mine = ReadSkip(TB);
+      PHINode *Skip = B.CreatePHI(B.getInt1Ty(), 2, "gmem.skip.seen");
+      Skip->addIncoming(Mine, ThenTerm->getParent());
+      Skip->addIncoming(B.getFalse(), NewEntry);
+      Value *Any = barrierOr(B, Skip);
       B.CreateCondBr(Any, EarlyRet, OldEntry);
     } else {
       Value *Skip = ReadSkip(TB);

@@ -1,7 +1,7 @@
 ; The clone of a loop-free NVPTX kernel: the kernel itself is untouched; the
 ; clone takes one more parameter (the control block), leaves at entry when
-; request != 0 or its CTA's done bit is set (one bar.red.or decision per
-; CTA, every thread reading with volatile loads), funnels both returns into
+; request != 0 or its CTA's done bit is set (thread 0 reads both with
+; volatile loads, one bar.red.or gives the CTA's decision), funnels both returns into
 ; one exit where the last thread out sets the done bit, and gets the
 ; kernel's annotations. The info global describes it.
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
@@ -38,12 +38,12 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define void @__gmem_pre__Z4copyPKfPfi(ptr %in, ptr %out, i32 %n, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z) {
 ; CHECK-NEXT:  gmem.entry:
-; Thread 0 clears the exit counter before the entry barrier.
+; Thread 0 clears the exit counter before the entry barrier and reads the
+; request and the done bit; the others contribute "no" to the bar.red.or.
 ; CHECK:         %gmem.tid0 = icmp eq i32 %{{.*}}, 0
 ; CHECK-NEXT:    br i1 %gmem.tid0, label %[[CLEAR:.*]], label %[[DECIDE:.*]]
 ; CHECK:       [[CLEAR]]:
 ; CHECK-NEXT:    store i32 0, ptr addrspace(3) @__gmem_state___gmem_pre__Z4copyPKfPfi, align 4
-; CHECK:       [[DECIDE]]:
 ; CHECK-NEXT:    %gmem.request = load volatile i32, ptr addrspace(1) %gmem.ctl, align 4
 ; bid = ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z), 64-bit; done
 ; word at byte 8 + 4 * (bid / 32), bit bid % 32.
@@ -58,7 +58,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    %[[DONE:.*]] = icmp ne i32 %[[DB]], 0
 ; CHECK-NEXT:    %[[REQ:.*]] = icmp ne i32 %gmem.request, 0
 ; CHECK-NEXT:    %gmem.skip.mine = or i1 %[[REQ]], %[[DONE]]
-; CHECK-NEXT:    %[[Z:.*]] = zext i1 %gmem.skip.mine to i32
+; CHECK-NEXT:    br label %[[DECIDE]]
+; CHECK:       [[DECIDE]]:
+; CHECK-NEXT:    %gmem.skip.seen = phi i1 [ %gmem.skip.mine, %[[CLEAR]] ], [ false, %gmem.entry ]
+; CHECK-NEXT:    %[[Z:.*]] = zext i1 %gmem.skip.seen to i32
 ; CHECK-NEXT:    %[[RED:.*]] = call i32 @llvm.nvvm.barrier0.or(i32 %[[Z]])
 ; CHECK-NEXT:    %gmem.cta.stop = icmp ne i32 %[[RED]], 0
 ; CHECK-NEXT:    br i1 %gmem.cta.stop, label %gmem.skip, label %entry
