@@ -107,8 +107,6 @@ struct LoopCheckpointStats {
   unsigned Merged = 0;     ///< of which joined a barrier
   unsigned MaxInterval = 0; ///< largest iterations between two checks of a site
   unsigned SkippedLoops = 0; ///< loops left without a checkpoint
-  unsigned Versioned = 0;  ///< loops whose short entries run an unchecked copy
-  unsigned VersionedNests = 0; ///< nests whose short entries run an unchecked copy
 };
 
 /// Adds loop checkpoints to the clone. Every loop gets at most one kind:

@@ -80,7 +80,6 @@ struct Site {
   Value *Bound = nullptr;
   uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
   bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
-  bool Versioned = false; ///< short entries run an unchecked copy
   /// Limit kind of a loop with subloops: K computed at each entry from the
   /// iteration's work at this entry's trip counts (CheckpointLoopNest.cpp),
   /// in the IV's type; null: the constant K.
@@ -600,13 +599,9 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
         ToVersion.push_back({&S, T});
   for (auto &[L, Short] : Nests)
     if (Short)
-      Stats.VersionedNests += versionLoop(F, *L, [&](IRBuilder<> &, const auto &) {
-        return Short;
-      }) != nullptr;
+      versionLoop(F, *L, [&](IRBuilder<> &, const auto &) { return Short; });
   for (auto &[S, T] : ToVersion)
-    S->Versioned = versionShortEntries(F, *S->L, S->IV, T) != nullptr;
-  for (auto &[S, T] : ToVersion)
-    Stats.Versioned += S->Versioned;
+    versionShortEntries(F, *S->L, S->IV, T);
 
   Builder B(F, Ctx);
   for (Site &S : Sites) {
