@@ -42,6 +42,7 @@ enum Family {
   F_LaunchKernel,
   F_LaunchKernelEx,
   F_LaunchCoop,
+  F_GraphLaunch,
   F_GetProcAddressV2,
   F_GetProcAddressV1,
   F_MemAlloc,
@@ -84,6 +85,7 @@ const FamilyInfo Families[NumFamilies] = {
     {"cuLaunchKernel", "cuLaunchKernel", "cuLaunchKernel_ptsz", 0, INT_MAX},
     {"cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", 11060, INT_MAX},
     {"cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernel_ptsz", 9000, INT_MAX},
+    {"cuGraphLaunch", "cuGraphLaunch", "cuGraphLaunch_ptsz", 10000, INT_MAX},
     {"cuGetProcAddress", "cuGetProcAddress_v2", nullptr, 12000, INT_MAX},
     {"cuGetProcAddress", "cuGetProcAddress", nullptr, 0, 11999},
     {"cuMemAlloc", "cuMemAlloc_v2", nullptr, 3020, INT_MAX},
@@ -259,6 +261,32 @@ CUresult CUDAAPI hkLaunchCoop(CUfunction f, unsigned gx, unsigned gy, unsigned g
   SL.Cooperative = true;
   CUresult R = sched::scheduleOr(SL, sched::recordFor(Rec), Original);
   RT.after(Rec, R);
+  return R;
+}
+
+// A CUDA graph's kernels cannot be swapped for clones, but the graph as a
+// whole takes part in scheduling like a kernel without one: on a real-time
+// stream its launch suppresses the levels below (inference servers launch
+// their decode steps as graphs), below real time it is held behind its
+// level's gate until started, then runs to its end.
+using GraphLaunchFn = CUresult(CUDAAPI *)(CUgraphExec, CUstream);
+template <int V> CUresult CUDAAPI hkGraphLaunch(CUgraphExec g, CUstream s) {
+  auto Real = realOf<GraphLaunchFn>(F_GraphLaunch, V);
+  if (!Real)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!active(Runtime::global()))
+    return Real(g, s);
+  [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
+  sched::SchedLaunch SL;
+  SL.Stream = s;
+  SL.PerThreadStream = perThreadStream(V);
+  SL.Graph = true;
+  auto Original = [&] {
+    GMEM_PROF_SCOPE(Driver);
+    return Real(g, s);
+  };
+  CUresult R = sched::scheduleOr(SL, nullptr, Original);
+  GMEM_PROF_HOOK(ProfT0);
   return R;
 }
 
@@ -472,7 +500,8 @@ template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) { return hostSync<F_Ev
 
 void *const Wrappers[NumFamilies][NumVariants] = {
     GMEM_VARIANTS(hkLaunchKernel),      GMEM_VARIANTS(hkLaunchKernelEx),
-    GMEM_VARIANTS(hkLaunchCoop),        GMEM_VARIANTS(hkGetProcAddressV2),
+    GMEM_VARIANTS(hkLaunchCoop),        GMEM_VARIANTS(hkGraphLaunch),
+    GMEM_VARIANTS(hkGetProcAddressV2),
     GMEM_VARIANTS(hkGetProcAddressV1),  GMEM_VARIANTS(hkMemAlloc),
     GMEM_VARIANTS(hkMemAllocManaged),   GMEM_VARIANTS(hkMemAllocPitch),
     GMEM_VARIANTS(hkMemAllocAsync),     GMEM_VARIANTS(hkMemAllocFromPoolAsync),
@@ -656,6 +685,13 @@ GMEM_EXPORT CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsign
                                                             unsigned bz, unsigned shmem,
                                                             CUstream s, void **params) {
   return hkLaunchCoop<V_ExportPtsz>(f, gx, gy, gz, bx, by, bz, shmem, s, params);
+}
+
+GMEM_EXPORT CUresult CUDAAPI cuGraphLaunch(CUgraphExec g, CUstream s) {
+  return hkGraphLaunch<V_Export>(g, s);
+}
+GMEM_EXPORT CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec g, CUstream s) {
+  return hkGraphLaunch<V_ExportPtsz>(g, s);
 }
 
 // Driver API: entry-point lookup. cuda.h renames cuGetProcAddress to _v2,

@@ -69,6 +69,7 @@ struct SchedLaunch {
   const CUlaunchAttribute *Attrs = nullptr; ///< cuLaunchKernelEx's
   unsigned NumAttrs = 0;
   bool Cooperative = false; ///< cuLaunchCooperativeKernel
+  bool Graph = false;       ///< cuGraphLaunch (F is null): never a clone
 
   /// From the runtime's view of the launch.
   static SchedLaunch from(const LaunchRequest &L, bool PerThreadStream);
@@ -251,6 +252,8 @@ private:
     bool room(unsigned K) const { return N + K <= Max; }
     void add(CUdeviceptr A, uint32_t V) { Addr[N] = A, Value[N++] = V; }
   };
+  /// Closes the gates of the levels in Mask and stops their running
+  /// launches; the caller wakes the monitor once its own launch is out.
   void suppress(Context &C, uint32_t Mask, uint64_t Now);
   void flushStops(Context &C, const StopBatch &B, Slot *const *Victims, unsigned NV);
   /// What a poll tells the monitor about when to poll next.

@@ -318,6 +318,45 @@ TEST_F(SchedTest, WorkNotYetStartedIsHeldBehindTheGate) {
   EXPECT_EQ(stats().preemptions, 1u); // only the running one had to stop
 }
 
+// A CUDA graph (cuGraphLaunch) has no clone: on a real-time stream it
+// suppresses the levels below like an urgent kernel; below real time it is
+// held behind its level's gate and then runs as it is. The fake GPU runs
+// the graph as one kernel.
+TEST_F(SchedTest, GraphLaunchesTakePartWithoutClones) {
+  auto Graph = [&](uintptr_t F, unsigned Grid, CUstream Str) {
+    SchedLaunch L;
+    L.Stream = Str;
+    L.Graph = true;
+    auto Original = [&] {
+      ++OriginalCalls;
+      return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid, Str);
+    };
+    return scheduleOr(L, nullptr, Original);
+  };
+  // Urgent graph: the running best-effort clone stops and is relaunched.
+  D.Kernels[FTrainPre].Iters = 10;
+  ASSERT_EQ(train(BE, 8, /*Idempotent=*/true), CUDA_SUCCESS);
+  D.run(15);
+  ASSERT_EQ(Graph(FInfer, 6, RT), CUDA_SUCCESS);
+  CUstream BE2 = D.userStream();
+  D.Names[BE2] = "BE2";
+  // A best-effort graph arriving meanwhile waits behind the closed gate.
+  ASSERT_EQ(Graph(FPlain, 4, BE2), CUDA_SUCCESS);
+  EXPECT_EQ(D.count("wait BE2"), 1u);
+  EXPECT_EQ(D.count("launch BE2"), 0u); // no clone of a graph
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(OriginalCalls, 2);
+  const uint64_t UrgentDone = job(Infer).LastCompleteStep;
+  EXPECT_LT(UrgentDone, job(pre(Train)).LastCompleteStep);
+  EXPECT_GT(job(Plain).FirstStartStep, UrgentDone);
+  gmemSchedStats St = stats();
+  EXPECT_EQ(St.suppressions, 1u);
+  EXPECT_EQ(St.preemptions, 1u);
+  EXPECT_EQ(St.relaunches, 1u);
+  EXPECT_EQ(St.gated, 2u); // the clone and the best-effort graph
+}
+
 TEST_F(SchedTest, StreamOrderHoldsForOperationsTheSchedulerNeverSees) {
   // Program: BE kernel, then its own event record and a copy (markers), and
   // a second stream waiting on that event.
