@@ -44,7 +44,7 @@
 // ---------------------------------------------------------------------------
 // Device code
 
-constexpr int Hidden = 1024, Layers = 10, WLen = 4096, TrainBlock = 256;
+constexpr int Layers = 10, WLen = 4096, TrainBlock = 256;
 
 extern "C" __global__ void infer_gemv(const float *__restrict__ A, const float *__restrict__ x,
                                       float *__restrict__ y, int n) {
@@ -182,6 +182,7 @@ double now() {
                "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
                "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
                "                  [--be-sync spin|block] [--evict-l2] [--persist-l2] [--pin] [--no-sleep]\n"
+               "                  [--hidden N] [--graph]\n"
                "                  [--label TEXT] [--out FILE]\n"
                "                  | --calibrate [--be-ms MS]\n",
                Why);
@@ -197,6 +198,12 @@ struct Options {
   /// training thread on the last (--pin); the request thread spinning
   /// between requests instead of sleeping until 1 ms before each (--no-sleep).
   bool Pin = false, NoSleep = false;
+  /// The chain's layer width (GEMV Hidden x Hidden; 1024: 4 MB of weights a
+  /// layer, launch-bound kernels of ~4 us; 4096: 64 MB, memory-bound ~15 us)
+  /// and whether a request is one CUDA graph launch (as inference servers
+  /// launch decode steps) instead of 20 kernel launches.
+  int Hidden = 1024;
+  bool Graph = false;
   int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
   double BeMs = 25;
 };
@@ -236,6 +243,12 @@ Options parse(int Argc, char **Argv) {
       O.Pin = true;
     } else if (A == "--no-sleep") {
       O.NoSleep = true;
+    } else if (A == "--hidden") {
+      O.Hidden = Int(256);
+      if (O.Hidden % 256)
+        usage("--hidden must be a multiple of 256");
+    } else if (A == "--graph") {
+      O.Graph = true;
     } else if (A == "--calibrate") {
       O.Calibrate = true;
     } else if (A == "--requests") {
@@ -368,6 +381,7 @@ int main(int Argc, char **Argv) {
   }
 
   // The chain's weights and activations.
+  const int Hidden = O.Hidden;
   float *A, *Bias, *Xs;
   CK(cudaMalloc(&A, sizeof(float) * size_t(Layers) * Hidden * Hidden));
   CK(cudaMalloc(&Bias, sizeof(float) * Layers * Hidden));
@@ -415,20 +429,40 @@ int main(int Argc, char **Argv) {
     Call();
     MaxCall = std::max(MaxCall, now() - T);
   };
+  auto Layer = [&](int L) {
+    infer_gemv<<<Hidden / 8, 256, 0, Rt>>>(A + size_t(L) * Hidden * Hidden, Xs + L * Hidden, Tmp,
+                                           Hidden);
+  };
+  auto Act = [&](int L) {
+    infer_act<<<Hidden / 256, 256, 0, Rt>>>(Tmp, Bias + L * Hidden, Xs + (L + 1) * Hidden, Hidden);
+  };
+  // --graph: the 20 kernels captured once (E1 as an event record node).
+  cudaGraphExec_t Exec = nullptr;
+  if (O.Graph) {
+    cudaGraph_t G;
+    CK(cudaStreamBeginCapture(Rt, cudaStreamCaptureModeThreadLocal));
+    for (int L = 0; L < Layers; ++L) {
+      Layer(L);
+      if (L == 0)
+        CK(cudaEventRecordWithFlags(E1, Rt, cudaEventRecordExternal));
+      Act(L);
+    }
+    CK(cudaStreamEndCapture(Rt, &G));
+    CK(cudaGraphInstantiate(&Exec, G, 0));
+    CK(cudaGraphDestroy(G));
+  }
   auto Request = [&] {
     MaxCall = 0;
     CK(cudaEventRecord(E0, Rt));
-    for (int L = 0; L < Layers; ++L) {
-      Timed([&] {
-        infer_gemv<<<Hidden / 8, 256, 0, Rt>>>(A + size_t(L) * Hidden * Hidden, Xs + L * Hidden,
-                                               Tmp, Hidden);
-      });
-      if (L == 0)
-        CK(cudaEventRecord(E1, Rt));
-      Timed([&] {
-        infer_act<<<Hidden / 256, 256, 0, Rt>>>(Tmp, Bias + L * Hidden, Xs + (L + 1) * Hidden,
-                                                Hidden);
-      });
+    if (O.Graph) {
+      Timed([&] { CK(cudaGraphLaunch(Exec, Rt)); });
+    } else {
+      for (int L = 0; L < Layers; ++L) {
+        Timed([&] { Layer(L); });
+        if (L == 0)
+          CK(cudaEventRecord(E1, Rt));
+        Timed([&] { Act(L); });
+      }
     }
     CK(cudaEventRecord(E2, Rt));
   };
@@ -489,7 +523,10 @@ int main(int Argc, char **Argv) {
     std::this_thread::sleep_until(std::chrono::steady_clock::now() +
                                   std::chrono::duration<double>(TEnd - now()));
   } else {
-    Lat.reserve(O.Requests);
+    // Every per-request vector reserved: a reallocation between requests
+    // (at 128, 256, 512 ... requests) showed up as slow requests there.
+    for (auto *V : {&Lat, &First, &Rest, &Host, &HostMax, &StartLate})
+      V->reserve(O.Requests);
     if (O.Pin)
       pinTo(0);
     for (int R = 0; R < O.Requests; ++R) {
@@ -569,6 +606,8 @@ int main(int Argc, char **Argv) {
                   ",\"period_us\":" + std::to_string(O.PeriodUs) +
                   ",\"iters\":" + std::to_string(O.Iters) + ",\"grid\":" + std::to_string(Grid) +
                   ",\"waves\":" + std::to_string(O.Waves) + ",\"be_sync\":\"" + O.BeSync + "\"" +
+                  ",\"hidden\":" + std::to_string(Hidden) +
+                  ",\"graph\":" + (O.Graph ? "true" : "false") +
                   ",\"be_kernels\":" + std::to_string(InWindow) +
                   ",\"window_s\":" + std::to_string(Window) +
                   ",\"be_rate\":" + std::to_string(InWindow / Window) +

@@ -46,6 +46,49 @@ def load(path):
     return runs
 
 
+def shape(r):
+    """The chain's shape suffix of a run's labels: "" for the default chain
+    (GEMV 1024, 20 kernel launches), else "-h<N>-graph" / "-h<N>-streams"."""
+    h, g = r.get("hidden", 1024), r.get("graph", False)
+    return "" if (h == 1024 and not g) else f"-h{h}-{'graph' if g else 'streams'}"
+
+
+def base_of(runs, lab):
+    """The run a row's P99 is compared with: the chain alone (no gmem) of the
+    same shape and round (labels NAME[@ROUND]; a run of no round: round 1's)."""
+    name, _, rnd = lab.partition("@")
+    base = "alone" + shape(runs[lab])
+    return runs.get(base + (f"@{rnd}" if rnd else "")) or runs.get(base + "@r1")
+
+
+def rounds_summary(runs, shp, be):
+    """Per-round P99 ratios of colo-BE-gmem SHAPE@rK against alone SHAPE@rK,
+    and the ratio of the pooled requests' P99s."""
+    ratios, pa, pg, rates = [], [], [], []
+    k = 1
+    while f"alone{shp}@r{k}" in runs and f"colo-{be}-gmem{shp}@r{k}" in runs:
+        a, g = runs[f"alone{shp}@r{k}"], runs[f"colo-{be}-gmem{shp}@r{k}"]
+        ratios.append(pct(g["sorted"], 0.99) / pct(a["sorted"], 0.99))
+        pa += a["sorted"]
+        pg += g["sorted"]
+        rates.append(g["be_rate"])
+        k += 1
+    if not ratios:
+        return []
+    pa.sort()
+    pg.sort()
+    ref = runs.get(f"be-{be}")
+    kept = (f"; training keeps {sorted(rates)[len(rates) // 2] / ref['be_rate'] * 100:.0f}% "
+            "of its throughput (median)") if ref and ref["be_rate"] > 0 else ""
+    med = sorted(ratios)[len(ratios) // 2]
+    pooled = pct(pg, 0.99) / pct(pa, 0.99)
+    return [f"* `{be}`, chain `{shp[1:]}`, {len(ratios)} rounds alternating alone / beside the "
+            f"training: P99 ratio per round {', '.join(f'{x:.2f}' for x in ratios)} (median "
+            f"{med:.2f}x: goal of 1.10x {'met' if med <= 1.1 else 'not met'}); pooled requests "
+            f"P50 {pct(pa, 0.5):.0f} -> {pct(pg, 0.5):.0f} us, P99 {pct(pa, 0.99):.0f} -> "
+            f"{pct(pg, 0.99):.0f} us ({pooled:.2f}x){kept}."]
+
+
 def svg_cdf(runs, labels, path):
     W, H, L, R, T, B = 760, 440, 70, 200, 20, 50
     values = [v for lab in labels for v in runs[lab]["sorted"]]
@@ -145,18 +188,22 @@ def main():
                 f"P50/P99 {s.get('drain_us_p50', 0):.0f}/{s.get('drain_us_p99', 0):.0f} us; "
                 f"results {gm['check']}."]
     lines = summary("step") + summary("accum")
+    shapes = sorted({shape(r) for lab, r in runs.items() if "@r" in lab})
+    for shp in shapes:
+        lines += rounds_summary(runs, shp, "step")
     if lines:
         md += ["## Summary", ""] + lines + [""]
     md += ["## Chain latency (20 kernels per request, one request every "
            f"{next(iter(runs.values()))['period_us']} us unless noted)", "",
-           "| configuration | requests | P50 us | P99 us | P99.9 us | max us | P99 / alone P99 | "
+           "| configuration | requests | P50 us | P99 us | P99.9 us | max us | P99 / alone P99 (same chain) | "
            "median first kernel / other 19 / host issue us | began late P99 us | check |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for lab, r in runs.items():
         s = r["sorted"]
         if not s:
             continue
-        ratio = pct(s, 0.99) / base99 if base99 == base99 else float("nan")
+        b = base_of(runs, lab)
+        ratio = pct(s, 0.99) / pct(b["sorted"], 0.99) if b and b["sorted"] else float("nan")
         note = "" if r["period_us"] == 2000 else f" ({r['period_us']} us period)"
         split = " / ".join(f"{pct(r[k + '_sorted'], 0.5):.1f}" if r[k + "_sorted"] else "-"
                            for k in ("first_kernel_us", "other_kernels_us", "host_issue_us"))
@@ -194,7 +241,8 @@ def main():
            "spins; runs before this column existed slept until 150 us before, and this VM's "
            "oversleeps then made up the P99 of every configuration).", ""]
     labels = [l for l in ("alone", "alone-gmem", "colo-step", "colo-step-gmem", "colo-accum",
-                          "colo-accum-gmem") if l in runs and runs[l]["sorted"]]
+                          "colo-accum-gmem", "alone-h4096-graph@r1", "colo-step-gmem-h4096-graph@r1")
+              if l in runs and runs[l]["sorted"]]
     if labels:
         svg_cdf(runs, labels, os.path.join(a.out, "latency_cdf.svg"))
         md += ["![latency CDF](latency_cdf.svg)", ""]

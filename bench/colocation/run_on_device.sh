@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The co-location demo on the GPU machine (repo root, ".stage" carried;
-# staged by bench/colocation/stage.sh). About 2.5 minutes.
+# staged by bench/colocation/stage.sh). About 4 minutes.
 #
 #   bash bench/colocation/run_on_device.sh      # results in $OUT
 #
@@ -25,6 +25,11 @@
 #   alone-evict-l2   the chain alone, its weights evicted from L2 after each request
 #   *-persist-l2     the chain's weights marked persisting in L2 (stream access policy)
 #   *-l2rt           the same done by libgmemrt (GMEM_SCHED_L2=persist)
+#   *-h4096-graph    the chain's other shape: memory-bound layers (GEMV
+#                    4096x4096, 640 MB of weights) launched as one CUDA graph
+#                    per request (how inference servers launch decode steps);
+#                    alone / beside the training in 3 alternating rounds (@rK)
+#   *-h1024-graph, *-h4096-streams   the two changes one at a time
 # Every request also reports its first kernel's GPU time (E0->E1, waiting for
 # multiprocessors included), the other 19 kernels' (E1->E2) and the host's
 # issue time.
@@ -86,6 +91,19 @@ run() {
   run alone-evict-l2 $BIN --mode alone --evict-l2 "${C[@]}"
   run colo-step-gmem-persist-l2 env LD_PRELOAD="$RT" $BIN --mode colo --gmem --persist-l2 "${T[@]}" "${C[@]}"
   run colo-step-gmem-l2rt env GMEM_SCHED_L2=persist LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
+  # The chain's shape: graph-launched, memory-bound layers.
+  G=(--hidden 4096 --graph)
+  for K in 1 2 3; do
+    run alone-h4096-graph@r$K $BIN --mode alone "${G[@]}" "${C[@]}"
+    run colo-step-gmem-h4096-graph@r$K env LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${G[@]}" "${C[@]}"
+  done
+  run colo-step-h4096-graph $BIN --mode colo "${T[@]}" "${G[@]}" "${C[@]}"
+  run colo-accum-gmem-h4096-graph env LD_PRELOAD="$RT" $BIN --mode colo --gmem --be accum --iters "$ITERS" "${G[@]}" "${C[@]}"
+  for G in "--hidden 1024 --graph" "--hidden 4096"; do
+    N=$(echo "$G" | sed 's/--hidden /h/; s/ --graph/-graph/'); case $N in *graph) ;; *) N=$N-streams ;; esac
+    run alone-$N $BIN --mode alone $G "${C[@]}"
+    run colo-step-gmem-$N env LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" $G "${C[@]}"
+  done
   echo "=== scheduler log of a short run (first lines in sched_log.txt)"
   timeout 30 env GMEM_LOG=sched LD_PRELOAD="$RT" $BIN --mode colo --gmem --be step --iters "$ITERS" \
     --requests 20 --period-us 2000 --label log-step-gmem > "$OUT/sched_log.txt" 2>&1

@@ -3,14 +3,15 @@
 # .stage/colocation carried.
 #   S      the staged demo;  OUT  where results go (default $S/out)
 #   J      $OUT/<name>.jsonl, emptied (diag_begin NAME)
-#   C      the request options (REQUESTS requests, default 1000, every 2 ms)
+#   C      the request options (REQUESTS requests, default 1000, every 2 ms, + $CHAIN)
 #   calibrate BIN   training iterations for 25 ms kernels with that binary
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
 S=.stage/colocation
 OUT="${OUT:-$S/out}"
 mkdir -p "$OUT" || exit 2
-C=(--requests "${REQUESTS:-1000}" --period-us 2000)
+# CHAIN: extra chain options for every request run (e.g. "--hidden 4096 --graph").
+C=(--requests "${REQUESTS:-1000}" --period-us 2000 ${CHAIN:-})
 diag_begin() {
   J="$OUT/$1.jsonl"
   : > "$J"
