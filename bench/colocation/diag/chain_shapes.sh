@@ -9,8 +9,6 @@
 # and a table of medians (launch_path_table.py).
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 diag_begin chain_shapes
-LIB="$PWD/$S/lib/${LIBNAME:-libgmemrt.so}"
-B=$S/bin/colocation_pass
 ITERS=$(calibrate $B) || exit 1
 echo "training iterations: $ITERS"
 T=(--be step --iters "$ITERS")

@@ -9,9 +9,6 @@
 #   colo-gmem-prof (profile build; its per-stage means go to $OUT/prof-*.txt)
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 diag_begin graph_host
-LIB="$PWD/$S/lib/libgmemrt.so"
-PROF="$PWD/$S/lib/libgmemrt-prof.so"
-B=$S/bin/colocation_pass
 ITERS=$(calibrate $B) || exit 1
 T=(--be step --iters "$ITERS")
 X=(--hidden 4096 --graph)

@@ -13,9 +13,6 @@
 # $OUT/host.jsonl; table: launch_path_table.py.
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 diag_begin host
-LIB="$PWD/$S/lib/libgmemrt.so"
-PROF="$PWD/$S/lib/libgmemrt-prof.so"
-B=$S/bin/colocation_pass
 ITERS=$(calibrate $B) || exit 1
 T=(--gmem --be step --iters "$ITERS")
 lscpu > "$OUT/lscpu.txt" 2>&1

@@ -11,8 +11,6 @@
 #   colo         --gmem beside idempotent training
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 diag_begin launch_path
-LIB="$PWD/$S/lib/${LIBNAME:-libgmemrt.so}"
-B=$S/bin/colocation_pass
 ITERS=$(calibrate $B) || exit 1
 for R in $(seq 1 "${ROUNDS:-2}"); do
   timeout 60 $B --mode alone "${C[@]}" --label plain --out "$J" >/dev/null

@@ -7,7 +7,6 @@
 # launch_path_table.py.
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 diag_begin watch_ab
-B=$S/bin/colocation_pass
 ITERS=$(calibrate $B) || exit 1
 T=(--gmem --be step --iters "$ITERS")
 for R in $(seq 1 "${ROUNDS:-3}"); do
