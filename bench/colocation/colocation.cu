@@ -35,6 +35,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #ifndef GMEM_HAND_CLONES
@@ -225,7 +226,18 @@ Options parse(int Argc, char **Argv) {
         usage((A + " needs an integer >= " + std::to_string(Min)).c_str());
       return int(N);
     };
-    if (A == "--mode") {
+    // Options without a value: each sets one flag.
+    const std::pair<const char *, bool *> Flags[] = {
+        {"--gmem", &O.Gmem},       {"--evict-l2", &O.EvictL2}, {"--persist-l2", &O.PersistL2},
+        {"--pin", &O.Pin},         {"--no-sleep", &O.NoSleep}, {"--graph", &O.Graph},
+        {"--calibrate", &O.Calibrate}};
+    bool *Flag = nullptr;
+    for (auto &[Name, Member] : Flags)
+      if (A == Name)
+        Flag = Member;
+    if (Flag) {
+      *Flag = true;
+    } else if (A == "--mode") {
       O.Mode = Next();
       if (O.Mode != "alone" && O.Mode != "colo" && O.Mode != "be")
         usage("--mode is alone, colo or be");
@@ -233,24 +245,10 @@ Options parse(int Argc, char **Argv) {
       O.Be = Next();
       if (O.Be != "step" && O.Be != "accum")
         usage("--be is step or accum");
-    } else if (A == "--gmem") {
-      O.Gmem = true;
-    } else if (A == "--evict-l2") {
-      O.EvictL2 = true;
-    } else if (A == "--persist-l2") {
-      O.PersistL2 = true;
-    } else if (A == "--pin") {
-      O.Pin = true;
-    } else if (A == "--no-sleep") {
-      O.NoSleep = true;
     } else if (A == "--hidden") {
       O.Hidden = Int(256);
       if (O.Hidden % 256)
         usage("--hidden must be a multiple of 256");
-    } else if (A == "--graph") {
-      O.Graph = true;
-    } else if (A == "--calibrate") {
-      O.Calibrate = true;
     } else if (A == "--requests") {
       O.Requests = Int(1);
     } else if (A == "--period-us") {
