@@ -193,6 +193,19 @@ if "${D[@]}" --no-gmem -save-temps --keep-dir nogmem -c "$S/vadd.cu" -o nogmem/v
   ok "--no-gmem: PTX without descriptors"
 else bad "--no-gmem" "$(ls nogmem)"; fi
 
+# --- 8b. per-thread default stream (clang's driver passes it for HIP only) --
+mkdir -p ptds
+if "${D[@]}" -fgpu-default-stream=per-thread -c "$S/vadd.cu" -o ptds/a.o 2>ptds/err \
+   && nm ptds/a.o | grep -q "U cudaLaunchKernel_ptsz" && nm ptds/a.o | grep -q "U cudaMemcpy_ptds" \
+   && "${D[@]}" --default-stream per-thread -c "$S/vadd.cu" -o ptds/b.o 2>>ptds/err \
+   && nm ptds/b.o | grep -q "U cudaLaunchKernel_ptsz" && ! grep -q "unused" ptds/err; then
+  ok "-fgpu-default-stream=per-thread / --default-stream per-thread: per-thread launches and copies"
+else bad "per-thread default stream" "$(cat ptds/err; nm ptds/a.o 2>&1 | grep -i cuda)"; fi
+out="$("${D[@]}" --default-stream=sometimes -c "$S/vadd.cu" -o ptds/c.o 2>&1)"; rc=$?
+if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: unknown default stream 'sometimes': expected per-thread or legacy" ]; then
+  ok "--default-stream with a bad value: one error line"
+else bad "--default-stream bad value (exit $rc)" "$out"; fi
+
 # --- 9. environment overrides ---------------------------------------------
 out="$(GMEM_PLUGIN=/nonexistent/GmemPlugin.so "${D[@]}" -c "$S/vadd.cu" -o e.o 2>&1)"; rc=$?
 if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: GMEM_PLUGIN=/nonexistent/GmemPlugin.so: no such file" ]; then

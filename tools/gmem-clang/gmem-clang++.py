@@ -173,6 +173,8 @@ CUDA options:
                          -ccbin, --expt-relaxed-constexpr, --expt-extended-lambda
                          are accepted and ignored
   -fgpu-rdc / -rdc=true  not supported (no relocatable device code)
+  -fgpu-default-stream=per-thread   the default stream is per thread (also nvcc's
+                         --default-stream per-thread); =legacy is the default
 
 gmem options:
   --gmem-runtime         link gmem's runtime (-lgmemrt, first, with an rpath) so the
@@ -353,6 +355,17 @@ def parse_args(argv):
             value(a)  # nvcc's host-compiler choice: clang is the host compiler here
         elif a in ("-Xcompiler", "--compiler-options"):
             opts.host_flags.extend(value(a).split(","))   # nvcc spelling
+        elif (a.startswith("-fgpu-default-stream=") or a.startswith("--default-stream=")
+              or a in ("--default-stream", "-default-stream")):
+            v = a.split("=", 1)[1] if "=" in a else value(a)
+            if v == "per-thread":
+                # clang 19's driver passes -fgpu-default-stream only for HIP:
+                # give CUDA compiles the launch stub's choice (cc1) and the
+                # runtime API's per-thread names (the macro), as nvcc does.
+                opts.compile_flags.extend(["-Xclang", "-fgpu-default-stream=per-thread",
+                                           "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"])
+            elif v not in ("legacy", "null"):
+                raise DriverError(f"unknown default stream '{v}': expected per-thread or legacy")
         elif a in ("--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
                    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda"):
             pass  # nvcc-only switches; clang behaves this way already
