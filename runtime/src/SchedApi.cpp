@@ -105,6 +105,10 @@ SchedOptions SchedOptions::fromEnvironment() {
       O.ActiveAtStart = true;
     }
   }
+  O.ChaosIntervalNs = envNumber("GMEM_SCHED_CHAOS", 0) * 1000;
+  O.ChaosSeed = envNumber("GMEM_SCHED_CHAOS_SEED", O.ChaosSeed);
+  if (O.ChaosIntervalNs)
+    O.ActiveAtStart = true;
   O.MaxHoldNs = envNumber("GMEM_SCHED_MAX_HOLD_MS", O.MaxHoldNs / 1000000) * 1000000;
   O.ResumeLingerNs = envNumber("GMEM_SCHED_RESUME_US", O.ResumeLingerNs / 1000) * 1000;
   O.PollIntervalNs = envNumber("GMEM_SCHED_POLL_US", O.PollIntervalNs / 1000) * 1000;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include <pthread.h>
@@ -191,7 +192,10 @@ uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
 }
 
 void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore,
-                            bool &Urgent) {
+                            bool &Urgent, uint64_t &WakeBy) {
+  // Chaos testing: a synthetic preemption may be due; its hold keeps the
+  // levels suppressed like urgent work that has not finished.
+  const bool ChaosHeld = chaosTick(C, Now, More, WakeBy);
   // A relaunch of a suppressed level was stopped again: seeing it drain can
   // wait for the level's resume (it needs another relaunch anyway). Any
   // other relaunch is watched at every poll (its stream waits for it).
@@ -220,7 +224,8 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
     if (!V.Suppressed)
       continue;
     Suppressed |= levelBit(L);
-    ResumeDue |= Now - V.SuppressedSinceNs > Opts.MaxHoldNs || Policy->mayResume(C.View, L, Now);
+    ResumeDue |= Now - V.SuppressedSinceNs > Opts.MaxHoldNs ||
+                 (!ChaosHeld && Policy->mayResume(C.View, L, Now));
   }
   if (C.View.Inversion && !AnyBusy)
     C.View.Inversion = false;
@@ -262,7 +267,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
     if (!V.Suppressed)
       continue;
     const bool Forced = Now - V.SuppressedSinceNs > Opts.MaxHoldNs;
-    if (Forced || Policy->mayResume(C.View, L, Now))
+    if (Forced || (!ChaosHeld && Policy->mayResume(C.View, L, Now)))
       resume(C, L, Forced, Now);
     else
       More = true;
@@ -287,7 +292,7 @@ bool Scheduler::poll(PollHints &H) {
         Cs.push_back(P.get());
   }
   bool More = false, Urgent = false;
-  uint64_t NotBefore = UINT64_MAX;
+  uint64_t NotBefore = UINT64_MAX, WakeBy = UINT64_MAX;
   CUcontext Prev = nullptr;
   D.ctxGetCurrent(&Prev);
   for (Context *C : Cs) {
@@ -299,12 +304,13 @@ bool Scheduler::poll(PollHints &H) {
       continue;
     }
     std::lock_guard<std::mutex> Lock(C->Mu);
-    pollContext(*C, nowNs(), More, NotBefore, Urgent);
+    pollContext(*C, nowNs(), More, NotBefore, Urgent, WakeBy);
   }
   if (!Cs.empty())
     D.ctxSetCurrent(Prev);
   H.NotBeforeNs = NotBefore == UINT64_MAX ? 0 : NotBefore;
   H.Urgent = Urgent;
+  H.WakeByNs = WakeBy == UINT64_MAX ? 0 : WakeBy;
   return More;
 }
 
@@ -357,6 +363,8 @@ void Scheduler::monitorMain() {
     const uint64_t Now = nowNs();
     if (H.NotBeforeNs > Now)
       Sleep = std::max(Sleep, H.NotBeforeNs - Now);
+    if (H.WakeByNs) // chaos testing: the next synthetic preemption or resume
+      Sleep = std::min(Sleep, H.WakeByNs > Now ? H.WakeByNs - Now : 0);
     // A wake (a new suppression) ends the wait: a suppression during a
     // long relaunch watch must not wait for the watch to end before its
     // resume is planned. With sleep_for and a 2 ms watch the training kept
@@ -409,8 +417,15 @@ int Scheduler::enable(bool On) {
 }
 
 void Scheduler::shutdown() {
-  Active.store(false, std::memory_order_release);
+  const bool WasActive = Active.exchange(false, std::memory_order_acq_rel);
   flush(2000);
+  if (WasActive && Opts.ChaosIntervalNs && Opts.LogErrors)
+    std::fprintf(stderr,
+                 "gmem: chaos: %llu synthetic preemptions stopped %llu launches (%llu at loop "
+                 "checkpoints), %llu relaunches, %llu forced resumes\n",
+                 (unsigned long long)N.Chaos.load(), (unsigned long long)N.Preemptions.load(),
+                 (unsigned long long)N.PreemptionsLoop.load(),
+                 (unsigned long long)N.Relaunches.load(), (unsigned long long)N.Forced.load());
   {
     std::lock_guard<std::mutex> Lock(MonMu);
     MonStop = true;

@@ -368,6 +368,10 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     Lock.unlock();
     GMEM_PROF_SCOPE(Wake);
     wakeMonitor();
+  } else if (Opts.ChaosIntervalNs && R == CUDA_SUCCESS && P < TopLevel) {
+    chaosAtLaunch(*C, Now);
+    Lock.unlock();
+    wakeMonitor(); // chaos testing: the monitor times the next synthetic preemption
   }
   return R;
 }

@@ -129,6 +129,16 @@ struct SchedOptions {
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.
   bool L2Persist = false;
+  /// Chaos testing (GMEM_SCHED_CHAOS=<us>): the monitor preempts every
+  /// level below real time at random moments, on average every
+  /// ChaosIntervalNs while preemptible launches are in flight, and resumes
+  /// them after a random hold of up to ChaosIntervalNs / 2, exactly as if
+  /// urgent work had come and gone. A program's results must not change:
+  /// a way to check any program built with gmem under preemption without
+  /// writing urgent work for it. 0: off. ChaosSeed (GMEM_SCHED_CHAOS_SEED)
+  /// makes the moments repeatable for a given program run.
+  uint64_t ChaosIntervalNs = 0;
+  uint64_t ChaosSeed = 0x9e3779b97f4a7c15ull;
   static SchedOptions fromEnvironment();
 };
 
@@ -223,6 +233,9 @@ private:
     bool L2Failed = false;
     PolicyView View;
     uint64_t NextSeq = 1;
+    /// Chaos testing: the next synthetic preemption, the end of the current
+    /// one's hold, and the context's random state.
+    uint64_t ChaosNextNs = 0, ChaosUntilNs = 0, ChaosRandom = 0;
     std::mutex Mu;
   };
 
@@ -260,12 +273,22 @@ private:
   struct PollHints {
     uint64_t NotBeforeNs = 0; ///< no work is due before (0: none known)
     bool Urgent = false;      ///< some level was suppressed
+    uint64_t WakeByNs = 0;    ///< chaos testing: poll again by then (0: no such time)
   };
   bool poll(PollHints &H); ///< poll(), with what the monitor thread needs
   /// While no resume can be due in C: until when (0: one may be now).
   uint64_t quietUntil(const Context &C, uint64_t Now) const;
-  void pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore, bool &Urgent);
+  void pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore, bool &Urgent,
+                   uint64_t &WakeBy);
   void resume(Context &C, int L, bool Forced, uint64_t Now);
+  /// Chaos testing: a synthetic preemption when one is due; whether C's
+  /// levels must stay suppressed for now (the hold of the last one).
+  bool chaosTick(Context &C, uint64_t Now, bool &More, uint64_t &WakeBy);
+  /// Chaos testing, after a clone launch was enqueued: stops it at once one
+  /// time in four.
+  void chaosAtLaunch(Context &C, uint64_t Now);
+  bool chaosStop(Context &C, uint64_t Now); ///< suppresses what chaos may stop
+  uint64_t chaosDraw(Context &C, uint64_t Max); ///< uniform in [0, Max]
   bool relaunch(Context &C, StreamState &St, Slot &S);
   void sampleDrain(Context &C, Slot &S);
   void sampleTiming(Slot &S);
@@ -299,7 +322,7 @@ private:
   struct Counters {
     std::atomic<uint64_t> Launches{0}, Passed{0}, Urgent{0}, Gated{0}, Preemptible{0},
         Suppressions{0}, Preemptions{0}, PreemptionsLoop{0}, Relaunches{0}, Forced{0},
-        CloneFailures{0};
+        CloneFailures{0}, Chaos{0};
     // gmemSchedCloneStats.
     std::atomic<uint64_t> TimedLaunches{0};
     /// By CloneKind: persistent launches of each form, and shapes switched

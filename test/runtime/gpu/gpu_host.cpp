@@ -5,13 +5,16 @@
 // with dlsym), against the decision gmem-analyze's instance mode computed
 // on the build machine (test/runtime/gpu/stage.py).
 //
-//   gpu_host MANIFEST [--library] [--sums] [--ex-every N]
+//   gpu_host MANIFEST [--library] [--sums] [--ex-every N] [--stream]
 //
 // --library  load with cuLibraryLoadData and launch CUkernel handles
 //            (part b); default cuModuleLoadData + CUfunction (part a)
 // --sums     after each launch, print a hash of every buffer (SUM lines):
 //            runs with and without libgmemrt must print the same
 // --ex-every every Nth instance is launched with cuLaunchKernelEx (default 2)
+// --stream   launch on a stream of its own instead of the legacy default
+//            stream, which libgmemrt's scheduler leaves alone (used with
+//            GMEM_SCHED_CHAOS: the sums must stay those of a plain run)
 //
 // The expectations were computed with fake allocation bases
 // (0x100000000 * (k + 1) for the buffer of parameter k); decisions depend
@@ -236,8 +239,9 @@ Range toRelative(uint64_t Lo, uint64_t Hi, const std::vector<Buffer> &Bufs) {
 
 using GetLastFn = int (*)(gmemLaunchInfo *);
 GetLastFn GetLast;
-bool Library = false, Sums = false;
+bool Library = false, Sums = false, OwnStream = false;
 int ExEvery = 2;
+CUstream Str = nullptr; // --stream
 std::map<std::string, CUmodule> Modules;
 std::map<std::string, CUlibrary> Libraries;
 std::map<std::string, std::string> Images;
@@ -330,9 +334,10 @@ bool runOne(const Instance &I, int Index, int &Mismatches) {
     std::memset(&C, 0, sizeof C);
     C.gridDimX = G[0], C.gridDimY = G[1], C.gridDimZ = G[2];
     C.blockDimX = B[0], C.blockDimY = B[1], C.blockDimZ = B[2];
+    C.hStream = Str;
     CU(cuLaunchKernelEx(&C, Fn, Params.data(), nullptr));
   } else {
-    CU(cuLaunchKernel(Fn, G[0], G[1], G[2], B[0], B[1], B[2], 0, nullptr, Params.data(), nullptr));
+    CU(cuLaunchKernel(Fn, G[0], G[1], G[2], B[0], B[1], B[2], 0, Str, Params.data(), nullptr));
   }
 
   // The decision, compared with the expectation.
@@ -441,7 +446,8 @@ bool runOne(const Instance &I, int Index, int &Mismatches) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MANIFEST [--library] [--sums] [--ex-every N]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MANIFEST [--library] [--sums] [--ex-every N] [--stream]\n",
+                 argv[0]);
     return 2;
   }
   for (int A = 2; A < argc; ++A) {
@@ -451,6 +457,12 @@ int main(int argc, char **argv) {
       Sums = true;
     else if (!std::strcmp(argv[A], "--ex-every") && A + 1 < argc)
       ExEvery = std::atoi(argv[++A]);
+    else if (!std::strcmp(argv[A], "--stream"))
+      OwnStream = true;
+    else {
+      std::fprintf(stderr, "gpu_host: unknown option %s\n", argv[A]);
+      return 2;
+    }
   }
   GetLast = reinterpret_cast<GetLastFn>(dlsym(RTLD_DEFAULT, "gmemGetLastLaunchInfo"));
   auto Version = reinterpret_cast<const char *(*)()>(dlsym(RTLD_DEFAULT, "gmemVersion"));
@@ -470,6 +482,8 @@ int main(int argc, char **argv) {
     CUcontext Ctx;
     CU(cuDevicePrimaryCtxRetain(&Ctx, Dev));
     CU(cuCtxSetCurrent(Ctx));
+    if (OwnStream)
+      CU(cuStreamCreate(&Str, CU_STREAM_NON_BLOCKING));
     return true;
   };
   if (!Init())

@@ -1,0 +1,99 @@
+// Chaos testing (GMEM_SCHED_CHAOS): with nothing urgent in the program, the
+// monitor itself preempts every level below real time at random moments
+// and resumes it after a random hold. Every launch must still run every
+// (virtual) CTA exactly once, in stream order, and an idle program must
+// not keep the monitor busy.
+#include "SchedulerTestFixture.h"
+
+#include <cstdlib>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+struct SchedChaosTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    // 1 ns: a synthetic preemption at nearly every poll, held for none, so
+    // each launch is stopped and relaunched many times.
+    O.ChaosIntervalNs = 1;
+    make();
+  }
+};
+
+} // namespace
+
+TEST_F(SchedChaosTest, RandomPreemptionsKeepEveryCtaExactlyOnceAndStreamOrder) {
+  CUstream Other = D.userStream();
+  D.Names[Other] = "Other";
+  D.Kernels[FTrainPre].Iters = 6;
+  D.Kernels[FAccumPre].Iters = 6;
+  D.Kernels[FPersPre].Iters = 3;
+  ASSERT_EQ(train(BE, 12, /*Idempotent=*/true), CUDA_SUCCESS);
+  ASSERT_EQ(accum(BE, 10), CUDA_SUCCESS); // not idempotent: stops at CTA entry
+  D.marker(BE, "after-accum");
+  ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/true), CUDA_SUCCESS);
+  ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+  D.marker(Other, "after-pers");
+  finish();
+  expectExactlyOnce();
+  EXPECT_GT(D.Markers["after-accum"], job(pre(Accum)).LastCompleteStep);
+  EXPECT_GT(job(pre(Accum)).FirstStartStep, job(pre(Train)).LastCompleteStep);
+  EXPECT_GT(D.Markers["after-pers"], job(pre(Pers), 1).LastCompleteStep);
+  EXPECT_GT(job(pre(Pers), 1).FirstStartStep, job(pre(Pers), 0).LastCompleteStep);
+  const gmemSchedStats St = stats();
+  EXPECT_GE(St.suppressions, 4u);
+  EXPECT_GE(St.preemptions, 4u);
+  EXPECT_GE(St.relaunches, 4u);
+  EXPECT_EQ(St.forced_resumes, 0u);
+  // Nothing left in flight: the monitor has nothing more to do.
+  EXPECT_FALSE(S->poll());
+}
+
+TEST_F(SchedChaosTest, RealTimeLaunchesAreNeverStopped) {
+  ASSERT_EQ(infer(RT, 6), CUDA_SUCCESS);
+  ASSERT_EQ(train(BE, 8), CUDA_SUCCESS);
+  finish();
+  expectExactlyOnce();
+  ASSERT_FALSE(D.CloneLaunches.empty());
+  for (const auto &CL : D.CloneLaunches)
+    EXPECT_EQ(CL.Name, pre(Train)); // the real-time kernel ran as it is
+  EXPECT_EQ(OriginalCalls, 1);
+}
+
+TEST_F(SchedChaosTest, OffUnlessAskedAndNeverWhenTheSchedulerIsForbidden) {
+  unsetenv("GMEM_SCHED");
+  unsetenv("GMEM_PRIORITY");
+  unsetenv("GMEM_SCHED_CHAOS");
+  SchedOptions Off = SchedOptions::fromEnvironment();
+  EXPECT_EQ(Off.ChaosIntervalNs, 0u);
+  EXPECT_FALSE(Off.ActiveAtStart);
+  setenv("GMEM_SCHED_CHAOS", "50", 1);
+  SchedOptions On = SchedOptions::fromEnvironment();
+  EXPECT_EQ(On.ChaosIntervalNs, 50000u);
+  EXPECT_TRUE(On.ActiveAtStart); // chaos alone turns the scheduler on
+  setenv("GMEM_SCHED", "0", 1);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Forbidden);
+  unsetenv("GMEM_SCHED");
+  setenv("GMEM_SCHED_CHAOS", "x", 1); // not a number: off, with a message
+  EXPECT_EQ(SchedOptions::fromEnvironment().ChaosIntervalNs, 0u);
+  unsetenv("GMEM_SCHED_CHAOS");
+}
+
+TEST_F(SchedChaosTest, SomeLaunchesAreStoppedRightAfterTheyAreEnqueued) {
+  // No poll between the launches: only the launch-time stops can happen
+  // (one launch in four, seeded); the monitor then finishes everything.
+  for (int I = 0; I < 16; ++I) {
+    CUstream Str = D.userStream();
+    ASSERT_EQ(train(Str, 4), CUDA_SUCCESS);
+    const bool Stopped = stats().suppressions > 0;
+    if (Stopped)
+      break;
+    EXPECT_LT(I, 15) << "no launch-time stop in 16 launches";
+  }
+  EXPECT_EQ(stats().suppressions, 1u);
+  finish();
+  expectExactlyOnce();
+}
