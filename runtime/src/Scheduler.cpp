@@ -320,7 +320,8 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
   if (Mask && !CaptureAskedFirst && Capturing()) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
-    return Original(); // (C->Mu is released on return)
+    Lock.unlock();
+    return Original();
   }
   if (Mask & levelsBelow(P))
     N.Urgent.fetch_add(1, std::memory_order_relaxed);
@@ -335,7 +336,11 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   if (P >= TopLevel || Coop) {
     if (P < TopLevel)
       N.Passed.fetch_add(1, std::memory_order_relaxed);
+    // Never hold the context's lock across a call that enqueues on the
+    // program's stream: a full stream blocks in the driver (gatedLaunch).
+    Lock.unlock();
     R = Original();
+    Lock.lock();
   } else {
     GMEM_PROF_GATED(true);
     if (L.Graph) {
@@ -345,7 +350,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
             "(its kernels have no clones)");
       });
     }
-    R = gatedLaunch(*C, St, L, S, P, Rec, Original);
+    R = gatedLaunch(*C, St, L, S, P, Rec, Original, Lock);
   }
   // Work above best effort is watched per stream (the monitor asks whether
   // the stream is idle); only needed when lower levels exist to suppress.
@@ -377,7 +382,22 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
 }
 
 CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
-                                int P, const LaunchRecord *Rec, OriginalLaunch Original) {
+                                int P, const LaunchRecord *Rec, OriginalLaunch Original,
+                                std::unique_lock<std::mutex> &Lock) {
+  // Lock (C.Mu) is held on entry and on return, but not while the launch's
+  // work goes onto the program's stream S: behind a closed gate S fills up,
+  // and the driver then blocks the enqueuing call until the GPU takes more.
+  // Holding C.Mu there kept the monitor from reopening the gate: a program
+  // that enqueued hundreds of launches while its level was suppressed hung
+  // (found by GMEM_SCHED_CHAOS with PolyBench's 3DCONV, 254 launches in a
+  // row). A suppression while the lock is released does not see this launch
+  // (not yet in St.Slots): it runs to its end if it passed its gate.
+  auto Unlocked = [&Lock](auto &&F) {
+    Lock.unlock();
+    auto R = F();
+    Lock.lock();
+    return R;
+  };
   N.Gated.fetch_add(1, std::memory_order_relaxed);
   const CUdeviceptr Gate = C.Gates + sizeof(uint32_t) * unsigned(P);
   CloneInfo *CI = nullptr;
@@ -406,8 +426,10 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block):
     // held back while not started, then runs to its end.
-    D.streamWaitEq(S, Gate, 0);
-    return Original();
+    return Unlocked([&] {
+      D.streamWaitEq(S, Gate, 0);
+      return Original();
+    });
   }
 
   KernelLaunch K;
@@ -424,17 +446,20 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.NumAttrs = L.NumAttrs;
   // The whole block, once per launch: request, reserved / next, the bitmap
   // or redo words and hold all start at 0.
-  CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
-  if (R == CUDA_SUCCESS)
-    R = D.streamWaitEq(S, Gate, 0);
-  // Only a launch picked for timing gets a start mark: after the gate (time
-  // held back is no run time), right before the clone.
   bool Timed = false;
-  if (R == CUDA_SUCCESS && Choice.Timed)
-    Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
-            D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
-  if (R == CUDA_SUCCESS)
-    R = D.launch(K);
+  CUresult R = Unlocked([&] {
+    CUresult E = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
+    if (E == CUDA_SUCCESS)
+      E = D.streamWaitEq(S, Gate, 0);
+    // Only a launch picked for timing gets a start mark: after the gate
+    // (time held back is no run time), right before the clone.
+    if (E == CUDA_SUCCESS && Choice.Timed)
+      Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+              D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+    if (E == CUDA_SUCCESS)
+      E = D.launch(K);
+    return E;
+  });
   if (R != CUDA_SUCCESS) {
     // The original gets the caller's launch as asked (and its error, if
     // the configuration itself is wrong).
@@ -442,7 +467,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     C.Pool->release(Sl);
     log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
         int(R));
-    return Original();
+    return Unlocked([&] { return Original(); });
   }
   if (CI->persistent())
     N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
@@ -451,9 +476,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // After this point the clone is on the stream; if tracking fails the
   // slot is dropped (never reused, never preempted): the clone runs to its
   // end like any kernel.
-  if (D.eventRecord(Sl->EvDrain, S) != CUDA_SUCCESS ||
-      D.streamWaitEq(S, Sl->hold(), 0) != CUDA_SUCCESS ||
-      D.eventRecord(Sl->EvDone, S) != CUDA_SUCCESS) {
+  const bool Tracked = Unlocked([&] {
+    return D.eventRecord(Sl->EvDrain, S) == CUDA_SUCCESS &&
+           D.streamWaitEq(S, Sl->hold(), 0) == CUDA_SUCCESS &&
+           D.eventRecord(Sl->EvDone, S) == CUDA_SUCCESS;
+  });
+  if (!Tracked) {
     error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
     return CUDA_SUCCESS;
   }

@@ -251,8 +251,10 @@ private:
                   ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key);
   StreamState &streamOf(Context &C, CUstream S);
   int levelOf(CUstream Raw, CUstream Normalized) const;
+  /// Lock holds C.Mu on entry and return; released while enqueuing on S.
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
-                       const LaunchRecord *Rec, OriginalLaunch Original);
+                       const LaunchRecord *Rec, OriginalLaunch Original,
+                       std::unique_lock<std::mutex> &Lock);
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
   void recycle(Context &C, StreamState &St);
   void recycleAll(Context &C);

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -263,7 +264,15 @@ public:
     }
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
+  /// Called first in every call that enqueues work on a stream (a wait, a
+  /// memset, a launch): where a real driver blocks when the stream is full.
+  std::function<void(CUstream)> OnEnqueue;
+  void enqueuing(CUstream S) {
+    if (OnEnqueue)
+      OnEnqueue(S);
+  }
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
+    enqueuing(S);
     Calls.push_back("wait " + name(S) + " " + hex(A) + "==" + std::to_string(V));
     Op O;
     O.K = Op::WaitEq;
@@ -329,6 +338,7 @@ public:
   }
   CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
+    enqueuing(S);
     Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
     MemsetWords[P] = N;
     Op O;
@@ -437,6 +447,7 @@ public:
     return L2WindowResult;
   }
   CUresult launch(const KernelLaunch &K) override {
+    enqueuing(K.Stream);
     auto It = Kernels.find(uintptr_t(K.F));
     if (It == Kernels.end())
       return CUDA_ERROR_INVALID_HANDLE;

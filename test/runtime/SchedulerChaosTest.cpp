@@ -5,7 +5,10 @@
 // not keep the monitor busy.
 #include "SchedulerTestFixture.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 using namespace gmem::rt;
 using namespace gmem::rt::sched;
@@ -94,6 +97,49 @@ TEST_F(SchedChaosTest, SomeLaunchesAreStoppedRightAfterTheyAreEnqueued) {
     EXPECT_LT(I, 15) << "no launch-time stop in 16 launches";
   }
   EXPECT_EQ(stats().suppressions, 1u);
+  finish();
+  expectExactlyOnce();
+}
+
+// Found by chaos testing (PolyBench's 3DCONV: 254 launches in a row under
+// GMEM_SCHED_CHAOS hung on the H200): a launch behind a closed gate fills
+// its stream, and the driver then blocks the next enqueuing call. If the
+// scheduler held its context lock there, the monitor could never reopen the
+// gate. So no call that enqueues on a program's stream may hold it: while
+// the best-effort launches below enqueue, the monitor must get through a
+// poll.
+TEST_F(SchedTest, EnqueuingOnAProgramStreamDoesNotHoldTheSchedulerLock) {
+  ASSERT_EQ(train(BE, 8), CUDA_SUCCESS);
+  D.run(3);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // level 0 suppressed: BE's gate closed
+  int Checked = 0, Blocked = 0;
+  D.OnEnqueue = [&](CUstream Str) {
+    if (Str != BE && Str != RT)
+      return;
+    ++Checked;
+    std::atomic<bool> Done{false};
+    std::thread Monitor([&] {
+      S->poll();
+      Done = true;
+    });
+    const auto End = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!Done && std::chrono::steady_clock::now() < End)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!Done) {
+      ++Blocked; // the poll waits for the lock this thread holds: a hang on a real GPU
+      Monitor.detach();
+      std::abort();
+    }
+    Monitor.join();
+  };
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(train(BE, 4), CUDA_SUCCESS); // gated clones
+    ASSERT_EQ(launch(FPlain, 2, BE, nullptr), CUDA_SUCCESS); // not preemptible: gate wait + original
+  }
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  D.OnEnqueue = nullptr;
+  EXPECT_GE(Checked, 3 * (3 + 1) + 1);
+  EXPECT_EQ(Blocked, 0);
   finish();
   expectExactlyOnce();
 }
