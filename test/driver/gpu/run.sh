@@ -5,7 +5,8 @@
 #   bash test/driver/gpu/run.sh
 #
 # Runs every program in .stage/driver/programs.txt (GMEM_DRIVER_STAGE
-# overrides the folder) with a 120 s timeout. Each self-checks against a CPU
+# overrides the folder) with a 120 s timeout; *_chaos programs with
+# GMEM_SCHED_CHAOS=50 (synthetic preemptions every ~50 us). Each self-checks against a CPU
 # reference and prints PASS; a line per program here:
 #   PASS <name>   exit 0 and the program's own "PASS <name>" line
 #   FAIL <name>   anything else (including exit 77: no usable GPU)
@@ -30,15 +31,18 @@ while read -r name; do
   total=$((total + 1))
   exe="$STAGE/bin/$name"
   [ -x "$exe" ] || chmod +x "$exe" 2>/dev/null
-  out="$(timeout 120 "$exe" 2>&1)"; rc=$?
-  prog="${name%_static}"; prog="${prog%_gmemrt}"
-  if [ $rc = 0 ] && grep -q "^PASS $prog\$" <<<"$out"; then
+  chaos=""; [[ "$name" == *_chaos ]] && chaos=50
+  out="$(GMEM_SCHED_CHAOS=$chaos timeout 120 "$exe" 2>&1)"; rc=$?
+  prog="${name%_static}"; prog="${prog%_gmemrt}"; prog="${prog%_chaos}"
+  # Under chaos the runtime must also say what it did (its summary line).
+  if [ -n "$chaos" ] && ! grep -q "^gmem: chaos: " <<<"$out"; then rc="$rc, no chaos summary"; fi
+  if [ "$rc" = 0 ] && grep -q "^PASS $prog\$" <<<"$out"; then
     pass=$((pass + 1)); echo "PASS $name"
   else
-    echo "FAIL $name (exit $rc$([ $rc = 124 ] && echo ', timeout')$([ $rc = 77 ] && echo ', no usable GPU'))"
+    echo "FAIL $name (exit $rc$([ "$rc" = 124 ] && echo ', timeout')$([ "$rc" = 77 ] && echo ', no usable GPU'))"
   fi
   sed 's/^/    | /' <<<"$out" | tail -n 15
-  if [ $rc != 0 ]; then ldd "$exe" 2>&1 | sed 's/^/    ldd: /'; fi
+  if [ "$rc" != 0 ]; then ldd "$exe" 2>&1 | sed 's/^/    ldd: /'; fi
 done < "$STAGE/programs.txt"
 echo "# driver GPU test: $pass/$total PASS"
 [ "$pass" = "$total" ] && [ "$total" -gt 0 ]

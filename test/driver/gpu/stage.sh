@@ -10,6 +10,8 @@
 #   bin/vadd_static, bin/stencil2d_static     -static-cudart
 #   bin/vadd_gmemrt, bin/stencil2d_gmemrt     linked with gmem's runtime, when
 #                                             build/lib/libgmemrt.so exists
+#   bin/*_chaos                               the same, per-thread default stream,
+#                                             run under GMEM_SCHED_CHAOS
 #   lib/                                      libcudart.so.13 (+ libgmemrt.so)
 #   programs.txt                              what run.sh runs, one per line
 #   stage.log                                 every driver command (-v)
@@ -69,6 +71,11 @@ if [ "$RT" != "(none)" ] && [ -f "$RT" ]; then
   build vadd_gmemrt      --gmem-runtime "$P/vadd.cu" "$P/check.cpp"
   build stencil2d_gmemrt --gmem-runtime "$P/stencil2d.cu" "$P/check.cpp"
   build demo_app         --gmem-runtime -I"$REPO/include" "$REPO/examples/demo/demo_app.cu" -ldl  # the README's GPU demo
+  # Per-thread default stream (the legacy one takes no part in scheduling):
+  # run.sh runs these under GMEM_SCHED_CHAOS (synthetic preemptions).
+  build vadd_chaos       --gmem-runtime -fgpu-default-stream=per-thread "$P/vadd.cu" "$P/check.cpp"
+  build stencil2d_chaos  --gmem-runtime -fgpu-default-stream=per-thread "$P/stencil2d.cu" "$P/check.cpp"
+  build multi_chaos      --gmem-runtime -fgpu-default-stream=per-thread "$P/multi_main.cu" "$P/multi_scale.cu" "$P/check.cpp"
 else
   echo "note    build/lib/libgmemrt.so not built: no *_gmemrt programs staged"
 fi

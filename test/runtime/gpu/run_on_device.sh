@@ -13,7 +13,8 @@
 #      launch) and GMEM_GLOBALS=0 (globals unresolved, as gmem-analyze has
 #      them): every decision must equal gmem-analyze's
 #   3. gpu_host with the defaults (globals resolved, memo on): for information
-#   4. buffer checksums after every launch, without and with libgmemrt
+#   4. buffer checksums after every launch, without and with libgmemrt;
+#      4b. with GMEM_SCHED_CHAOS (synthetic preemptions) on a stream of its own
 #   5. cudart_test (nvcc, -cudart shared and static) without and with libgmemrt
 #   6. gpu_bench plain / LD_PRELOAD, alternated, and with GMEM_DISABLE=1
 #   7. gmemrt-bench (CPU cost of the decision) on this machine's CPU
@@ -59,6 +60,25 @@ step() { echo; echo "=== $*"; }
   LD_PRELOAD=$RT timeout 150 $S/bin/gpu_host $S/manifest.txt --sums 2>&1 | grep "^SUM" > "$OUT/sums_gmem.txt"
   echo "plain $(wc -l < "$OUT/sums_plain.txt") sums, gmem $(wc -l < "$OUT/sums_gmem.txt") sums"
   diff "$OUT/sums_plain.txt" "$OUT/sums_gmem.txt" && echo "checksums identical"
+  step "4b. checksums under GMEM_SCHED_CHAOS (own stream: synthetic preemptions, two intervals)"
+  # The clones alone, unpreempted: an instance whose sums already differ
+  # here adds floats or takes slots atomically (its order is the GPU's):
+  # listed as order-dependent, not compared under chaos.
+  LD_PRELOAD=$RT GMEM_SCHED=1 timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream 2>&1 | grep "^SUM" > "$OUT/sums_clones.txt"
+  for C in 20 200; do
+    LD_PRELOAD=$RT GMEM_SCHED_CHAOS=$C timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/chaos_$C.txt" 2>&1
+    echo "chaos $C us: exit $?; $(grep -o "gmem: chaos: .*" "$OUT/chaos_$C.txt")"
+    grep "^SUM" "$OUT/chaos_$C.txt" > "$OUT/sums_chaos_$C.txt"
+    awk -v C=$C 'FILENAME == ARGV[1] { p[$2] = $3; next }
+                 FILENAME == ARGV[2] { if ($3 != p[$2]) od[$2] = 1; next }
+                 { n++; if (!($2 in p)) { bad++; print "FAIL chaos " C " us: " $2 " not in the plain run"; next }
+                   if ($3 == p[$2]) { same++; next }
+                   if ($2 in od) { ord++; print "  order-dependent (clone alone differs too): " $2; next }
+                   bad++; print "FAIL chaos " C " us: " $2 " differs from the plain run" }
+                 END { if (n != length(p)) { bad++; print "FAIL chaos " C " us: " n " sums, plain " length(p) }
+                       printf "checksums under chaos (%s us): %d identical, %d order-dependent, %d wrong\n", C, same, ord, bad + 0 }' \
+      "$OUT/sums_plain.txt" "$OUT/sums_clones.txt" "$OUT/sums_chaos_$C.txt"
+  done
   step "5. cudart_test"
   for M in shared static; do
     echo "--- cudart_test_$M plain"; timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M | tail -3
