@@ -138,8 +138,8 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
 void Scheduler::resume(Context &C, int L, bool Forced, uint64_t Now) {
   for (auto &KV : C.Streams)
     for (Slot *S : KV.second->Slots)
-      if (S->Level == L && S->Preempted && !S->Relaunching)
-        relaunch(C, *KV.second, *S);
+      if (S->Level == L && S->Preempted && !S->Relaunching && !S->Enqueuing)
+        relaunch(C, *KV.second, *S); // (an Enqueuing one: at a poll once it is out)
   // Relaunches first, then the gate: finishing stopped work comes before
   // starting new work of the level.
   D.streamWrite(C.Ctrl, C.Gates + sizeof(uint32_t) * unsigned(L), 0);
@@ -238,6 +238,10 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
   }
   for (auto &KV : C.Streams) {
     for (Slot *S : KV.second->Slots) {
+      if (S->Enqueuing) { // its events are not recorded yet: later
+        More |= S->Preempted;
+        continue;
+      }
       if (S->Timed)
         sampleTiming(*S);
       if (S->Preempted && !S->Sampled && !S->Relaunching &&

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -211,7 +212,7 @@ void Scheduler::recycle(Context &C, StreamState &St) {
   size_t K = 0;
   for (; K < St.Slots.size(); ++K) {
     Slot *S = St.Slots[K];
-    if (S->Preempted || S->Relaunching || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
+    if (S->Preempted || S->Relaunching || S->Enqueuing || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
       break;
     if (S->Timed)
       sampleTiming(*S);
@@ -331,6 +332,18 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     suppress(*C, Mask, Now);
   }
 
+  // Work above best effort is watched per stream (the monitor asks whether
+  // the stream is idle); only needed when lower levels exist to suppress.
+  // The level is marked busy before the launch: the lock is released
+  // while it is enqueued, and a monitor poll in between must not find the
+  // level idle and resume what this launch just suppressed.
+  const bool WatchBusy = P > 0 && (C->View.UsedLevels & levelsBelow(P));
+  if (WatchBusy) {
+    C->View.Level[P].Busy = true;
+    C->View.Level[P].LastBusyNs = Now;
+    C->View.Level[P].LastLaunchNs = Now;
+  }
+
   CUresult R;
   GMEM_PROF_ADD(SchedPre, GMEM_PROF_NOW() - ProfT0);
   if (P >= TopLevel || Coop) {
@@ -352,9 +365,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     }
     R = gatedLaunch(*C, St, L, S, P, Rec, Original, Lock);
   }
-  // Work above best effort is watched per stream (the monitor asks whether
-  // the stream is idle); only needed when lower levels exist to suppress.
-  if (R == CUDA_SUCCESS && P > 0 && (C->View.UsedLevels & levelsBelow(P))) {
+  if (R == CUDA_SUCCESS && WatchBusy) {
     bool Tracked = true;
     if (S == CU_STREAM_PER_THREAD)
       Tracked = (St.Tail || D.eventCreate(&St.Tail, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
@@ -390,8 +401,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // Holding C.Mu there kept the monitor from reopening the gate: a program
   // that enqueued hundreds of launches while its level was suppressed hung
   // (found by GMEM_SCHED_CHAOS with PolyBench's 3DCONV, 254 launches in a
-  // row). A suppression while the lock is released does not see this launch
-  // (not yet in St.Slots): it runs to its end if it passed its gate.
+  // row). So the slot is in St.Slots, marked Enqueuing, before the lock is
+  // released: a suppression meanwhile stops it like any launch (its control
+  // block was zeroed on the control stream, before any stop request can
+  // be written there), and nothing relaunches or recycles it until its
+  // work is on S.
   auto Unlocked = [&Lock](auto &&F) {
     Lock.unlock();
     auto R = F();
@@ -422,6 +436,13 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
+  // The whole block, once per launch: request, reserved / next, the bitmap
+  // or redo words and hold all start at 0; S waits for that.
+  if (Sl && (D.memsetD32Async(Sl->Mem, 0, Sl->words(), C.Ctrl) != CUDA_SUCCESS ||
+             D.eventRecord(Sl->EvCtl, C.Ctrl) != CUDA_SUCCESS)) {
+    C.Pool->release(Sl);
+    Sl = nullptr;
+  }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block):
@@ -444,49 +465,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.Extra = Sl->Extra;
   K.Attrs = L.Attrs;
   K.NumAttrs = L.NumAttrs;
-  // The whole block, once per launch: request, reserved / next, the bitmap
-  // or redo words and hold all start at 0.
-  bool Timed = false;
-  CUresult R = Unlocked([&] {
-    CUresult E = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
-    if (E == CUDA_SUCCESS)
-      E = D.streamWaitEq(S, Gate, 0);
-    // Only a launch picked for timing gets a start mark: after the gate
-    // (time held back is no run time), right before the clone.
-    if (E == CUDA_SUCCESS && Choice.Timed)
-      Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
-              D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
-    if (E == CUDA_SUCCESS)
-      E = D.launch(K);
-    return E;
-  });
-  if (R != CUDA_SUCCESS) {
-    // The original gets the caller's launch as asked (and its error, if
-    // the configuration itself is wrong).
-    N.CloneFailures.fetch_add(1, std::memory_order_relaxed);
-    C.Pool->release(Sl);
-    log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
-        int(R));
-    return Unlocked([&] { return Original(); });
-  }
-  if (CI->persistent())
-    N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
-  if (Timed)
-    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
-  // After this point the clone is on the stream; if tracking fails the
-  // slot is dropped (never reused, never preempted): the clone runs to its
-  // end like any kernel.
-  const bool Tracked = Unlocked([&] {
-    return D.eventRecord(Sl->EvDrain, S) == CUDA_SUCCESS &&
-           D.streamWaitEq(S, Sl->hold(), 0) == CUDA_SUCCESS &&
-           D.eventRecord(Sl->EvDone, S) == CUDA_SUCCESS;
-  });
-  if (!Tracked) {
-    error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
-    return CUDA_SUCCESS;
-  }
   Sl->Clone = CI;
-  Sl->Timed = Timed;
+  Sl->Timed = false;
   Sl->ShapeKey = Key;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
@@ -497,7 +477,51 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->StopRequest =
       Sl->kind() == CloneKind::Free || (!Sl->light() && Rec->Idempotent && CI->loopStops()) ? 2 : 1;
   Sl->Seq = C.NextSeq++;
+  Sl->Enqueuing = true;
   St.Slots.push_back(Sl);
+
+  bool Timed = false;
+  CUresult R = CUDA_SUCCESS;
+  bool Tracked = Unlocked([&] {
+    R = D.streamWaitEvent(S, Sl->EvCtl);
+    if (R == CUDA_SUCCESS)
+      R = D.streamWaitEq(S, Gate, 0);
+    // Only a launch picked for timing gets a start mark: after the gate
+    // (time held back is no run time), right before the clone.
+    if (R == CUDA_SUCCESS && Choice.Timed)
+      Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+              D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+    if (R == CUDA_SUCCESS)
+      R = D.launch(K);
+    // After the launch the clone is on the stream: if tracking fails the
+    // slot is dropped (never reused): the clone runs to its end like any
+    // kernel (unless a stop already reached it: a driver that refuses an
+    // event record right after taking a launch is broken anyway).
+    return R == CUDA_SUCCESS && D.eventRecord(Sl->EvDrain, S) == CUDA_SUCCESS &&
+           D.streamWaitEq(S, Sl->hold(), 0) == CUDA_SUCCESS &&
+           D.eventRecord(Sl->EvDone, S) == CUDA_SUCCESS;
+  });
+  Sl->Enqueuing = false;
+  if (!Tracked) {
+    St.Slots.erase(std::find(St.Slots.begin(), St.Slots.end(), Sl));
+    if (R == CUDA_SUCCESS) {
+      error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
+      return CUDA_SUCCESS;
+    }
+    // The original gets the caller's launch as asked (and its error, if
+    // the configuration itself is wrong). Nothing on S waits for this
+    // block's hold, whatever a stop wrote there.
+    N.CloneFailures.fetch_add(1, std::memory_order_relaxed);
+    C.Pool->release(Sl);
+    log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
+        int(R));
+    return Unlocked([&] { return Original(); });
+  }
+  if (CI->persistent())
+    N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
+  if (Timed)
+    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
+  Sl->Timed = Timed;
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);
   return CUDA_SUCCESS;
 }
@@ -542,6 +566,11 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
         // finished (a driver call on the urgent path): stopping a finished
         // relaunch only costs one more relaunch, which finds nothing left.
         if (S->Relaunching && Target)
+          Take(S);
+        break;
+      }
+      if (S->Enqueuing) { // being enqueued by another thread: may be about to run
+        if (Target)
           Take(S);
         break;
       }

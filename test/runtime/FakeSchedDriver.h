@@ -242,6 +242,8 @@ public:
     Stream &St = stream(*S);
     St.Flags = Flags;
     St.Priority = Priority;
+    if (!CreatedStreams++)
+      Names[*S] = "Ctrl"; // the first the scheduler creates: its control stream
     Calls.push_back("streamCreate prio=" + std::to_string(Priority));
     return CUDA_SUCCESS;
   }
@@ -267,6 +269,7 @@ public:
   /// Called first in every call that enqueues work on a stream (a wait, a
   /// memset, a launch): where a real driver blocks when the stream is full.
   std::function<void(CUstream)> OnEnqueue;
+  unsigned CreatedStreams = 0;
   void enqueuing(CUstream S) {
     if (OnEnqueue)
       OnEnqueue(S);
@@ -291,6 +294,7 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult streamWaitEvent(CUstream S, CUevent E) override {
+    enqueuing(S);
     Calls.push_back("waitEvent " + name(S));
     Op O;
     O.K = Op::WaitEvent;

@@ -2,7 +2,10 @@
 // monitor itself preempts every level below real time at random moments
 // and resumes it after a random hold. Every launch must still run every
 // (virtual) CTA exactly once, in stream order, and an idle program must
-// not keep the monitor busy.
+// not keep the monitor busy. Also the two bugs chaos testing found on the
+// GPU: the scheduler's lock held while enqueuing on a program's stream
+// (a hang), and, once released there, a launch being enqueued that an
+// urgent launch must still stop.
 #include "SchedulerTestFixture.h"
 
 #include <atomic>
@@ -138,8 +141,31 @@ TEST_F(SchedTest, EnqueuingOnAProgramStreamDoesNotHoldTheSchedulerLock) {
   }
   ASSERT_EQ(infer(RT), CUDA_SUCCESS);
   D.OnEnqueue = nullptr;
-  EXPECT_GE(Checked, 3 * (3 + 1) + 1);
+  EXPECT_GE(Checked, 3 * (4 + 1)); // per clone 2 waits, an event wait, the launch; per plain its gate wait
   EXPECT_EQ(Blocked, 0);
   finish();
   expectExactlyOnce();
+}
+
+// The other side of the lock's release: an urgent launch from another
+// thread while a best-effort launch is being enqueued must stop that launch
+// (it is about to run) and close the gate; the launch is relaunched later
+// and every CTA runs exactly once.
+TEST_F(SchedTest, UrgentWorkStopsALaunchThatIsBeingEnqueued) {
+  D.Kernels[FTrainPre].Iters = 8;
+  bool Armed = true;
+  D.OnEnqueue = [&](CUstream Str) {
+    if (!Armed || Str != BE)
+      return;
+    Armed = false; // at the launch's first enqueuing call, from another thread:
+    std::thread Urgent([&] { ASSERT_EQ(infer(RT), CUDA_SUCCESS); });
+    Urgent.join();
+  };
+  ASSERT_EQ(train(BE, 8), CUDA_SUCCESS);
+  D.OnEnqueue = nullptr;
+  EXPECT_EQ(stats().preemptions, 1u); // the launch being enqueued
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(stats().relaunches, 1u);
+  EXPECT_LT(job(Infer).LastCompleteStep, job(pre(Train)).LastCompleteStep);
 }
