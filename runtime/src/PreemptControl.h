@@ -209,10 +209,6 @@ struct Slot {
   bool Preempted = false;  ///< held: hold == 1 until a relaunch completes
   bool Relaunching = false;
   bool Sampled = true;     ///< drain time of the latest preemption taken
-  /// Its work is being enqueued on the program's stream without the lock:
-  /// it may be stopped, but not relaunched nor recycled (its EvDrain and
-  /// EvDone are not recorded yet).
-  bool Enqueuing = false;
   uint32_t PreemptGen = 0, RelaunchGen = 0;
   unsigned RelaunchFailures = 0;
 

@@ -107,6 +107,8 @@ SchedOptions SchedOptions::fromEnvironment() {
   }
   O.ChaosIntervalNs = envNumber("GMEM_SCHED_CHAOS", 0) * 1000;
   O.ChaosSeed = envNumber("GMEM_SCHED_CHAOS_SEED", O.ChaosSeed);
+  O.HostHoldAfter = unsigned(
+      std::clamp<uint64_t>(envNumber("GMEM_SCHED_MAX_QUEUED", O.HostHoldAfter), 1, 1u << 16));
   if (O.ChaosIntervalNs)
     O.ActiveAtStart = true;
   O.MaxHoldNs = envNumber("GMEM_SCHED_MAX_HOLD_MS", O.MaxHoldNs / 1000000) * 1000000;

@@ -124,6 +124,7 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
             (unsigned long long)S.Seq, S.RelaunchFailures, int(R));
       D.streamWrite(C.Ctrl, S.hold(), 0);
       S.Preempted = false;
+      C.HostHeld.notify_all();
     }
     return false;
   }
@@ -138,14 +139,15 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
 void Scheduler::resume(Context &C, int L, bool Forced, uint64_t Now) {
   for (auto &KV : C.Streams)
     for (Slot *S : KV.second->Slots)
-      if (S->Level == L && S->Preempted && !S->Relaunching && !S->Enqueuing)
-        relaunch(C, *KV.second, *S); // (an Enqueuing one: at a poll once it is out)
+      if (S->Level == L && S->Preempted && !S->Relaunching)
+        relaunch(C, *KV.second, *S);
   // Relaunches first, then the gate: finishing stopped work comes before
   // starting new work of the level.
   D.streamWrite(C.Ctrl, C.Gates + sizeof(uint32_t) * unsigned(L), 0);
   LevelView &V = C.View.Level[L];
   V.Suppressed = false;
   V.SuppressedTotalNs += Now - V.SuppressedSinceNs;
+  C.HostHeld.notify_all();
   if (Forced) {
     // Urgent work did not finish in time: most likely it depends on the
     // suppressed work (an event or the legacy stream). Stop suppressing
@@ -238,10 +240,6 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
   }
   for (auto &KV : C.Streams) {
     for (Slot *S : KV.second->Slots) {
-      if (S->Enqueuing) { // its events are not recorded yet: later
-        More |= S->Preempted;
-        continue;
-      }
       if (S->Timed)
         sampleTiming(*S);
       if (S->Preempted && !S->Sampled && !S->Relaunching &&
@@ -255,6 +253,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
           // Every CTA has finished: let the program's stream go on.
           D.streamWrite(C.Ctrl, S->hold(), 0);
           S->Preempted = false;
+          C.HostHeld.notify_all();
           log("release launch #%llu", (unsigned long long)S->Seq);
         }
       }

@@ -10,7 +10,6 @@
 
 #include <pthread.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -212,7 +211,7 @@ void Scheduler::recycle(Context &C, StreamState &St) {
   size_t K = 0;
   for (; K < St.Slots.size(); ++K) {
     Slot *S = St.Slots[K];
-    if (S->Preempted || S->Relaunching || S->Enqueuing || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
+    if (S->Preempted || S->Relaunching || D.eventQuery(S->EvDone) != CUDA_SUCCESS)
       break;
     if (S->Timed)
       sampleTiming(*S);
@@ -321,8 +320,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
   if (Mask && !CaptureAskedFirst && Capturing()) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
-    Lock.unlock();
-    return Original();
+    return Original(); // (C->Mu is released on return)
   }
   if (Mask & levelsBelow(P))
     N.Urgent.fetch_add(1, std::memory_order_relaxed);
@@ -332,28 +330,12 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     suppress(*C, Mask, Now);
   }
 
-  // Work above best effort is watched per stream (the monitor asks whether
-  // the stream is idle); only needed when lower levels exist to suppress.
-  // The level is marked busy before the launch: the lock is released
-  // while it is enqueued, and a monitor poll in between must not find the
-  // level idle and resume what this launch just suppressed.
-  const bool WatchBusy = P > 0 && (C->View.UsedLevels & levelsBelow(P));
-  if (WatchBusy) {
-    C->View.Level[P].Busy = true;
-    C->View.Level[P].LastBusyNs = Now;
-    C->View.Level[P].LastLaunchNs = Now;
-  }
-
   CUresult R;
   GMEM_PROF_ADD(SchedPre, GMEM_PROF_NOW() - ProfT0);
   if (P >= TopLevel || Coop) {
     if (P < TopLevel)
       N.Passed.fetch_add(1, std::memory_order_relaxed);
-    // Never hold the context's lock across a call that enqueues on the
-    // program's stream: a full stream blocks in the driver (gatedLaunch).
-    Lock.unlock();
     R = Original();
-    Lock.lock();
   } else {
     GMEM_PROF_GATED(true);
     if (L.Graph) {
@@ -363,9 +345,12 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
             "(its kernels have no clones)");
       });
     }
-    R = gatedLaunch(*C, St, L, S, P, Rec, Original, Lock);
+    holdOnHost(*C, St, P, Lock);
+    R = gatedLaunch(*C, St, L, S, P, Rec, Original);
   }
-  if (R == CUDA_SUCCESS && WatchBusy) {
+  // Work above best effort is watched per stream (the monitor asks whether
+  // the stream is idle); only needed when lower levels exist to suppress.
+  if (R == CUDA_SUCCESS && P > 0 && (C->View.UsedLevels & levelsBelow(P))) {
     bool Tracked = true;
     if (S == CU_STREAM_PER_THREAD)
       Tracked = (St.Tail || D.eventCreate(&St.Tail, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
@@ -392,26 +377,41 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   return R;
 }
 
-CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
-                                int P, const LaunchRecord *Rec, OriginalLaunch Original,
-                                std::unique_lock<std::mutex> &Lock) {
-  // Lock (C.Mu) is held on entry and on return, but not while the launch's
-  // work goes onto the program's stream S: behind a closed gate S fills up,
-  // and the driver then blocks the enqueuing call until the GPU takes more.
-  // Holding C.Mu there kept the monitor from reopening the gate: a program
-  // that enqueued hundreds of launches while its level was suppressed hung
-  // (found by GMEM_SCHED_CHAOS with PolyBench's 3DCONV, 254 launches in a
-  // row). So the slot is in St.Slots, marked Enqueuing, before the lock is
-  // released: a suppression meanwhile stops it like any launch (its control
-  // block was zeroed on the control stream, before any stop request can
-  // be written there), and nothing relaunches or recycles it until its
-  // work is on S.
-  auto Unlocked = [&Lock](auto &&F) {
-    Lock.unlock();
-    auto R = F();
-    Lock.lock();
-    return R;
+void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<std::mutex> &Lock) {
+  // The scheduler's lock is held while a launch's work goes onto the
+  // program's stream (a suppression must see the launch once it can run).
+  // Behind a closed gate or a preempted launch's hold the stream does not
+  // move, so enough launches in a row fill it, and the driver then blocks
+  // the enqueuing call: with the lock held, the monitor could never reopen
+  // the gate (PolyBench's 3DCONV, 254 launches in a row, hung under
+  // GMEM_SCHED_CHAOS on the H200). So once HostHoldAfter launches of a
+  // stream are not finished, a launch that would only queue behind them
+  // waits here instead, without the lock, until the level resumes and the
+  // stream's preempted launch is released (forced resumes bound the wait):
+  // at most that many launches in flight per stream while it cannot move. Releasing the lock around the
+  // enqueue itself was tried: the graph chain's P99 went from 278 us to
+  // 10.5 ms beside the training (bench/colocation/results/diag).
+  auto Held = [&] {
+    if (!active() || St.Slots.size() < Opts.HostHoldAfter)
+      return false;
+    if (C.View.Level[P].Suppressed)
+      return true;
+    for (const Slot *S : St.Slots)
+      if (S->Preempted)
+        return true;
+    return false;
   };
+  if (!Held())
+    return;
+  N.HostHolds.fetch_add(1, std::memory_order_relaxed);
+  // Woken by resume() and by releases; the timeout only guards against a
+  // missed notification.
+  while (Held())
+    C.HostHeld.wait_for(Lock, std::chrono::milliseconds(1));
+}
+
+CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
+                                int P, const LaunchRecord *Rec, OriginalLaunch Original) {
   N.Gated.fetch_add(1, std::memory_order_relaxed);
   const CUdeviceptr Gate = C.Gates + sizeof(uint32_t) * unsigned(P);
   CloneInfo *CI = nullptr;
@@ -436,21 +436,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
-  // The whole block, once per launch: request, reserved / next, the bitmap
-  // or redo words and hold all start at 0; S waits for that.
-  if (Sl && (D.memsetD32Async(Sl->Mem, 0, Sl->words(), C.Ctrl) != CUDA_SUCCESS ||
-             D.eventRecord(Sl->EvCtl, C.Ctrl) != CUDA_SUCCESS)) {
-    C.Pool->release(Sl);
-    Sl = nullptr;
-  }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block):
     // held back while not started, then runs to its end.
-    return Unlocked([&] {
-      D.streamWaitEq(S, Gate, 0);
-      return Original();
-    });
+    D.streamWaitEq(S, Gate, 0);
+    return Original();
   }
 
   KernelLaunch K;
@@ -465,8 +456,43 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.Extra = Sl->Extra;
   K.Attrs = L.Attrs;
   K.NumAttrs = L.NumAttrs;
+  // The whole block, once per launch: request, reserved / next, the bitmap
+  // or redo words and hold all start at 0.
+  CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
+  if (R == CUDA_SUCCESS)
+    R = D.streamWaitEq(S, Gate, 0);
+  // Only a launch picked for timing gets a start mark: after the gate (time
+  // held back is no run time), right before the clone.
+  bool Timed = false;
+  if (R == CUDA_SUCCESS && Choice.Timed)
+    Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+            D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+  if (R == CUDA_SUCCESS)
+    R = D.launch(K);
+  if (R != CUDA_SUCCESS) {
+    // The original gets the caller's launch as asked (and its error, if
+    // the configuration itself is wrong).
+    N.CloneFailures.fetch_add(1, std::memory_order_relaxed);
+    C.Pool->release(Sl);
+    log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
+        int(R));
+    return Original();
+  }
+  if (CI->persistent())
+    N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
+  if (Timed)
+    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
+  // After this point the clone is on the stream; if tracking fails the
+  // slot is dropped (never reused, never preempted): the clone runs to its
+  // end like any kernel.
+  if (D.eventRecord(Sl->EvDrain, S) != CUDA_SUCCESS ||
+      D.streamWaitEq(S, Sl->hold(), 0) != CUDA_SUCCESS ||
+      D.eventRecord(Sl->EvDone, S) != CUDA_SUCCESS) {
+    error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
+    return CUDA_SUCCESS;
+  }
   Sl->Clone = CI;
-  Sl->Timed = false;
+  Sl->Timed = Timed;
   Sl->ShapeKey = Key;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
@@ -477,51 +503,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->StopRequest =
       Sl->kind() == CloneKind::Free || (!Sl->light() && Rec->Idempotent && CI->loopStops()) ? 2 : 1;
   Sl->Seq = C.NextSeq++;
-  Sl->Enqueuing = true;
   St.Slots.push_back(Sl);
-
-  bool Timed = false;
-  CUresult R = CUDA_SUCCESS;
-  bool Tracked = Unlocked([&] {
-    R = D.streamWaitEvent(S, Sl->EvCtl);
-    if (R == CUDA_SUCCESS)
-      R = D.streamWaitEq(S, Gate, 0);
-    // Only a launch picked for timing gets a start mark: after the gate
-    // (time held back is no run time), right before the clone.
-    if (R == CUDA_SUCCESS && Choice.Timed)
-      Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
-              D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
-    if (R == CUDA_SUCCESS)
-      R = D.launch(K);
-    // After the launch the clone is on the stream: if tracking fails the
-    // slot is dropped (never reused): the clone runs to its end like any
-    // kernel (unless a stop already reached it: a driver that refuses an
-    // event record right after taking a launch is broken anyway).
-    return R == CUDA_SUCCESS && D.eventRecord(Sl->EvDrain, S) == CUDA_SUCCESS &&
-           D.streamWaitEq(S, Sl->hold(), 0) == CUDA_SUCCESS &&
-           D.eventRecord(Sl->EvDone, S) == CUDA_SUCCESS;
-  });
-  Sl->Enqueuing = false;
-  if (!Tracked) {
-    St.Slots.erase(std::find(St.Slots.begin(), St.Slots.end(), Sl));
-    if (R == CUDA_SUCCESS) {
-      error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
-      return CUDA_SUCCESS;
-    }
-    // The original gets the caller's launch as asked (and its error, if
-    // the configuration itself is wrong). Nothing on S waits for this
-    // block's hold, whatever a stop wrote there.
-    N.CloneFailures.fetch_add(1, std::memory_order_relaxed);
-    C.Pool->release(Sl);
-    log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
-        int(R));
-    return Unlocked([&] { return Original(); });
-  }
-  if (CI->persistent())
-    N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
-  if (Timed)
-    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
-  Sl->Timed = Timed;
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);
   return CUDA_SUCCESS;
 }
@@ -566,11 +548,6 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
         // finished (a driver call on the urgent path): stopping a finished
         // relaunch only costs one more relaunch, which finds nothing left.
         if (S->Relaunching && Target)
-          Take(S);
-        break;
-      }
-      if (S->Enqueuing) { // being enqueued by another thread: may be about to run
-        if (Target)
           Take(S);
         break;
       }

@@ -138,6 +138,11 @@ struct SchedOptions {
   /// writing urgent work for it. 0: off. ChaosSeed (GMEM_SCHED_CHAOS_SEED)
   /// makes the moments repeatable for a given program run.
   uint64_t ChaosIntervalNs = 0;
+  /// Launches of one stream that may wait on the GPU behind a closed gate
+  /// or a preempted launch (GMEM_SCHED_MAX_QUEUED); more wait on the host
+  /// (Scheduler::holdOnHost): a stream that does not move fills up, and the
+  /// driver blocks the call that enqueues on it.
+  unsigned HostHoldAfter = 16;
   uint64_t ChaosSeed = 0x9e3779b97f4a7c15ull;
   static SchedOptions fromEnvironment();
 };
@@ -233,6 +238,9 @@ private:
     bool L2Failed = false;
     PolicyView View;
     uint64_t NextSeq = 1;
+    /// Launches held on the host (holdOnHost) wait here for a resume or a
+    /// release (with Mu).
+    std::condition_variable HostHeld;
     /// Chaos testing: the next synthetic preemption, the end of the current
     /// one's hold, and the context's random state.
     uint64_t ChaosNextNs = 0, ChaosUntilNs = 0, ChaosRandom = 0;
@@ -250,11 +258,13 @@ private:
   bool planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, const LaunchRecord &Rec,
                   ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key);
   StreamState &streamOf(Context &C, CUstream S);
+  /// Host-side holding: while level P is suppressed or St waits for a
+  /// preempted launch, a launch at P waits here (Lock released) instead of
+  /// going onto St behind a closed gate or hold.
+  void holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<std::mutex> &Lock);
   int levelOf(CUstream Raw, CUstream Normalized) const;
-  /// Lock holds C.Mu on entry and return; released while enqueuing on S.
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
-                       const LaunchRecord *Rec, OriginalLaunch Original,
-                       std::unique_lock<std::mutex> &Lock);
+                       const LaunchRecord *Rec, OriginalLaunch Original);
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
   void recycle(Context &C, StreamState &St);
   void recycleAll(Context &C);
@@ -324,7 +334,7 @@ private:
   struct Counters {
     std::atomic<uint64_t> Launches{0}, Passed{0}, Urgent{0}, Gated{0}, Preemptible{0},
         Suppressions{0}, Preemptions{0}, PreemptionsLoop{0}, Relaunches{0}, Forced{0},
-        CloneFailures{0}, Chaos{0};
+        CloneFailures{0}, Chaos{0}, HostHolds{0};
     // gmemSchedCloneStats.
     std::atomic<uint64_t> TimedLaunches{0};
     /// By CloneKind: persistent launches of each form, and shapes switched

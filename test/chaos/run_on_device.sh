@@ -76,12 +76,15 @@ exec > >(tee "$LOG") 2>&1
     }
     # Six programs at a time (their CPU references take seconds each; the
     # GPU is shared between their processes, which chaos does not mind).
+    # (waited for by pid: a bare `wait` would also wait for the tee above)
+    PIDS=()
     while read -r P; do
       [ -n "$P" ] || continue
       while [ "$(jobs -rp | wc -l)" -ge 6 ]; do sleep 0.2; done
       ext "$P" < /dev/null &
+      PIDS+=($!)
     done < "$X/programs.txt"
-    wait
+    wait "${PIDS[@]}"
     while read -r P; do
       [ -n "$P" ] || continue
       echo "=== $P"; cat "$OUT/ext_$P.result"

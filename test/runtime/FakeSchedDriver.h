@@ -161,6 +161,7 @@ public:
   }
   /// What the real driver does for the program's own launch of F.
   CUresult userLaunch(CUfunction F, unsigned Grid, CUstream S) {
+    enqueuing(S);
     Op O;
     O.K = Op::Launch;
     O.F = F;
