@@ -425,10 +425,12 @@ void Scheduler::shutdown() {
   if (WasActive && Opts.ChaosIntervalNs && Opts.LogErrors)
     std::fprintf(stderr,
                  "gmem: chaos: %llu synthetic preemptions stopped %llu launches (%llu at loop "
-                 "checkpoints), %llu relaunches, %llu forced resumes\n",
+                 "checkpoints), %llu relaunches, %llu forced resumes, %llu launches held on the "
+                 "host\n",
                  (unsigned long long)N.Chaos.load(), (unsigned long long)N.Preemptions.load(),
                  (unsigned long long)N.PreemptionsLoop.load(),
-                 (unsigned long long)N.Relaunches.load(), (unsigned long long)N.Forced.load());
+                 (unsigned long long)N.Relaunches.load(), (unsigned long long)N.Forced.load(),
+                 (unsigned long long)N.HostHolds.load());
   {
     std::lock_guard<std::mutex> Lock(MonMu);
     MonStop = true;

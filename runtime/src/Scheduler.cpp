@@ -388,9 +388,10 @@ void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<
   // stream are not finished, a launch that would only queue behind them
   // waits here instead, without the lock, until the level resumes and the
   // stream's preempted launch is released (forced resumes bound the wait):
-  // at most that many launches in flight per stream while it cannot move. Releasing the lock around the
-  // enqueue itself was tried: the graph chain's P99 went from 278 us to
-  // 10.5 ms beside the training (bench/colocation/results/diag).
+  // at most that many launches in flight per stream while it cannot move.
+  // Releasing the lock around the enqueue itself was tried: the graph
+  // chain's P99 went from 278 us to 10.5 ms beside the training
+  // (bench/colocation/results/diag).
   auto Held = [&] {
     if (!active() || St.Slots.size() < Opts.HostHoldAfter)
       return false;
@@ -404,6 +405,8 @@ void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<
   if (!Held())
     return;
   N.HostHolds.fetch_add(1, std::memory_order_relaxed);
+  log("launch held on the host: %zu launches of its stream unfinished, level %d %s", St.Slots.size(),
+      P, C.View.Level[P].Suppressed ? "suppressed" : "waits for a preempted launch");
   // Woken by resume() and by releases; the timeout only guards against a
   // missed notification.
   while (Held())
