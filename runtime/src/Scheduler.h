@@ -138,12 +138,12 @@ struct SchedOptions {
   /// writing urgent work for it. 0: off. ChaosSeed (GMEM_SCHED_CHAOS_SEED)
   /// makes the moments repeatable for a given program run.
   uint64_t ChaosIntervalNs = 0;
+  uint64_t ChaosSeed = 0x9e3779b97f4a7c15ull;
   /// Launches of one stream that may wait on the GPU behind a closed gate
   /// or a preempted launch (GMEM_SCHED_MAX_QUEUED); more wait on the host
   /// (Scheduler::holdOnHost): a stream that does not move fills up, and the
   /// driver blocks the call that enqueues on it.
   unsigned HostHoldAfter = 16;
-  uint64_t ChaosSeed = 0x9e3779b97f4a7c15ull;
   static SchedOptions fromEnvironment();
 };
 

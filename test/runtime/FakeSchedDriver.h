@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -161,7 +160,6 @@ public:
   }
   /// What the real driver does for the program's own launch of F.
   CUresult userLaunch(CUfunction F, unsigned Grid, CUstream S) {
-    enqueuing(S);
     Op O;
     O.K = Op::Launch;
     O.F = F;
@@ -243,8 +241,6 @@ public:
     Stream &St = stream(*S);
     St.Flags = Flags;
     St.Priority = Priority;
-    if (!CreatedStreams++)
-      Names[*S] = "Ctrl"; // the first the scheduler creates: its control stream
     Calls.push_back("streamCreate prio=" + std::to_string(Priority));
     return CUDA_SUCCESS;
   }
@@ -267,16 +263,7 @@ public:
     }
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
-  /// Called first in every call that enqueues work on a stream (a wait, a
-  /// memset, a launch): where a real driver blocks when the stream is full.
-  std::function<void(CUstream)> OnEnqueue;
-  unsigned CreatedStreams = 0;
-  void enqueuing(CUstream S) {
-    if (OnEnqueue)
-      OnEnqueue(S);
-  }
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
-    enqueuing(S);
     Calls.push_back("wait " + name(S) + " " + hex(A) + "==" + std::to_string(V));
     Op O;
     O.K = Op::WaitEq;
@@ -295,7 +282,6 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult streamWaitEvent(CUstream S, CUevent E) override {
-    enqueuing(S);
     Calls.push_back("waitEvent " + name(S));
     Op O;
     O.K = Op::WaitEvent;
@@ -343,7 +329,6 @@ public:
   }
   CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
-    enqueuing(S);
     Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
     MemsetWords[P] = N;
     Op O;
@@ -452,7 +437,6 @@ public:
     return L2WindowResult;
   }
   CUresult launch(const KernelLaunch &K) override {
-    enqueuing(K.Stream);
     auto It = Kernels.find(uintptr_t(K.F));
     if (It == Kernels.end())
       return CUDA_ERROR_INVALID_HANDLE;
