@@ -28,6 +28,12 @@ constexpr size_t idx(CloneKind K) { return size_t(K); }
 /// order a comparison times them.
 constexpr CloneKind OtherForms[] = {CloneKind::Alt, CloneKind::Free};
 
+/// Counts one more and says whether the count is now 1, 2, 4, 8, ...
+bool countIsPowerOfTwo(uint32_t &N) {
+  ++N;
+  return (N & (N - 1)) == 0;
+}
+
 CloneChooser::State stateOf(CloneKind K) {
   switch (K) {
   case CloneKind::Light:
@@ -79,6 +85,21 @@ void CloneChooser::enter(Entry &E, State S) {
   E.Launches = 0;
   E.NProbes = 0;
   E.First = false;
+  E.SpreadPending = S != State::Unknown && Opts.SpreadMax > 1;
+  E.SpreadProbe = 0;
+}
+
+void CloneChooser::probeSpread(Entry &E, CloneChoice &C) {
+  C.Spread = E.Spread;
+  if (!E.SpreadPending || E.NProbes || C.Kind != kindOf(E.St) || !(E.Us[idx(C.Kind)] > 0))
+    return;
+  // Once per decision: a probe whose timing never comes (the launch was
+  // preempted) is not asked again until the next decision.
+  E.SpreadPending = false;
+  E.SpreadProbe = uint8_t(E.Spread == 1 ? std::min(Opts.SpreadMax, 255u) : 1);
+  E.SpreadProbeKind = C.Kind;
+  C.Spread = E.SpreadProbe;
+  C.Timed = true;
 }
 
 void CloneChooser::enterFullForms(Entry &E) {
@@ -194,7 +215,7 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     if (!(LightUs > 0)) {
       C.Kind = CloneKind::Light;
       C.Timed = true;
-    } else if (!OwnKnown && (++E->OwnAsks & (E->OwnAsks - 1)) == 0) {
+    } else if (!OwnKnown && countIsPowerOfTwo(E->OwnAsks)) {
       C.Kind = Own; // Unknown: the full clone, timed as that state's launches
       C.Timed = true;
     } else if (!OwnKnown || LightUs <= (1 + Opts.AltMargin) * OwnUs) {
@@ -205,6 +226,7 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     }
     if (RunLight) {
       ++E->Launches;
+      C.Spread = E->Spread;
       return C;
     }
   }
@@ -250,19 +272,37 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     break;
   }
   ++E->Launches;
+  probeSpread(*E, C);
   return C;
 }
 
 CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double ElapsedUs,
-                                           uint64_t Total, uint64_t P) {
+                                           uint64_t Total, uint64_t Resident, unsigned Spread) {
   Outcome O;
-  O.TauUs = tauUs(ElapsedUs, Total, P);
+  O.TauUs = tauUs(ElapsedUs, Total, Resident);
   Entry *E = find(Key);
   if (!E)
     return O; // forgotten since: the sample has no shape to decide
   O.Used = true;
-  O.From = E->St;
+  O.From = O.To = E->St;
   E->TauUs = O.TauUs;
+  if (Spread != E->Spread) {
+    // Not comparable with the shape's times: only the probe's own timing
+    // counts, against the same form's latest time at the shape's spread.
+    if (E->SpreadProbe == Spread && Kind == E->SpreadProbeKind) {
+      E->SpreadProbe = 0;
+      const double Ref = E->Us[idx(Kind)];
+      if (Ref > 0 && ElapsedUs < (1 - Opts.AltMargin) * Ref) {
+        E->Spread = uint8_t(Spread);
+        for (double &Us : E->Us)
+          Us = 0; // at the old spread
+        E->Us[idx(Kind)] = ElapsedUs;
+        O.SpreadSwitched = true;
+      }
+    }
+    O.Spread = E->Spread;
+    return O;
+  }
   if (Kind == CloneKind::Light) {
     // A light launch only ever sends a shape back: a margin of 2x keeps a
     // shape near the limit from flipping on noise (its latency stays within
@@ -297,6 +337,7 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     }
   }
   O.To = E->St;
+  O.Spread = E->Spread;
   return O;
 }
 

@@ -52,6 +52,21 @@
 // once every FormRetimeEvery launches. Only timings of launches that ran
 // undisturbed count: a preempted launch's time says nothing about tau.
 //
+// Spread. A persistent clone hands out its virtual CTAs in a static order
+// (CTA p runs p, p + P, ...), so CTAs that run slower than others (a busier
+// L2 slice, an SM with more resident work) leave their SM short of warps at
+// the end, where the hardware would have given the waiting CTAs of the
+// original grid to whichever SM freed first. Launching SpreadMax times the
+// resident CTAs gives that back (the hardware dispatches the extra CTAs as
+// resident ones finish; any P is correct): on the H200 kmeans_assign +22% ->
+// +13%, gemm_polybench's twin +10% -> +0%, gemm_naive +21% -> +14%, but
+// short virtual CTAs lose (vec_add +1% -> +7%), and a stop waits for the
+// extra CTAs to start and leave (loop victims' P99 after the write 8.4 ->
+// 8.8 us). So every decision of a shape's form is followed by one timed
+// launch of that form at the other spread (1 <-> SpreadMax), kept only when
+// faster by more than AltMargin; a shape's times are all at its current
+// spread (a switch forgets the others).
+//
 // Pure logic, no driver: the scheduler feeds it shape keys and timings
 // (under the context's lock).
 #pragma once
@@ -74,6 +89,8 @@ const char *cloneKindName(CloneKind K);
 struct CloneChoice {
   CloneKind Kind = CloneKind::Full;
   bool Timed = false; ///< record its run time (EvStart .. EvDrain) for record()
+  /// P is this many times the resident CTAs (persistent clones; "Spread" above).
+  uint8_t Spread = 1;
 };
 
 struct ChooserOptions {
@@ -93,6 +110,9 @@ struct ChooserOptions {
   /// Batched clones: the time a check interval of virtual CTAs may take
   /// (batchFor; GMEM_PREEMPT_BATCH_US, 0: every virtual CTA).
   double BatchUs = 4.0;
+  /// The spread a shape may try besides 1 (1: never; the scheduler passes
+  /// GMEM_PREEMPT_SPREAD's, 4 by default).
+  unsigned SpreadMax = 1;
 };
 
 class CloneChooser {
@@ -111,6 +131,9 @@ public:
     /// Whether the shape's launches now use another clone (a shape not yet
     /// decided runs full: deciding Full changes nothing).
     bool switched() const { return Used && kindOf(From) != kindOf(To); }
+    /// The shape's launches now run at another spread (Spread).
+    bool SpreadSwitched = false;
+    unsigned Spread = 1; ///< the shape's spread after this timing
   };
 
   explicit CloneChooser(ChooserOptions O = ChooserOptions()) : Opts(O) {}
@@ -124,9 +147,11 @@ public:
   /// proved idempotent, or no loop checkpoints to arm): light by timing
   /// (above) even where the shape's tau does not send it light.
   CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false);
-  /// A timed launch of shape Key, made with Kind, ran ElapsedUs without
-  /// being preempted, over Total virtual CTAs on P persistent CTAs.
-  Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total, uint64_t P);
+  /// A timed launch of shape Key, made with Kind at Spread, ran ElapsedUs
+  /// without being preempted, over Total virtual CTAs of which Resident ran
+  /// at once (P, or for a spread launch the CTAs the GPU keeps resident).
+  Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total,
+                 uint64_t Resident, unsigned Spread = 1);
   /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared
   /// memory only): never chosen again for it; a shape on that form goes
@@ -171,6 +196,10 @@ private:
     uint32_t LightOkRuns = 0; ///< light launches chosen for LightOk (timing cadence)
     uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
+    uint8_t Spread = 1;         ///< the spread of the shape's launches
+    bool SpreadPending = false; ///< a form was decided: time it at the other spread
+    uint8_t SpreadProbe = 0;    ///< the spread of the timing awaited (0: none)
+    CloneKind SpreadProbeKind = CloneKind::Full;
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;
@@ -193,6 +222,9 @@ private:
   /// The comparison goes on without form K (unfit, or a launch that may not
   /// run it); abandoned when nothing is left to compare with the full clone.
   void dropProbe(Entry &E, CloneKind K);
+  /// After a decision: the launch that times the decided form at the other
+  /// spread (C already made for the shape's own form).
+  void probeSpread(Entry &E, CloneChoice &C);
   /// The comparison's verdict: the faster of the alternate and free forms,
   /// only when faster than FullRefUs by more than the margin; else Full.
   void decide(Entry &E, double FullRefUs);

@@ -163,7 +163,8 @@ int OccupancyCache::residentPerSm(SchedDriver &D, CUfunction F, uint32_t Threads
 }
 
 bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
-               const unsigned Block[3], unsigned Shmem, ClonePlan &Out, CloneKind Kind) {
+               const unsigned Block[3], unsigned Shmem, ClonePlan &Out, CloneKind Kind,
+               unsigned Spread) {
   const uint64_t Total = ctaCount(Grid);
   if (Total == 0)
     return false;
@@ -173,6 +174,7 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
     for (int I = 0; I < 3; ++I)
       Out.Grid[I] = Grid[I];
     Out.Words = (Total + 31) / 32;
+    Out.Resident = Total;
     return true;
   }
   // Tickets are 32-bit and redo holds ticket + 1. The clone also takes the
@@ -189,10 +191,12 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
   const int PerSm = C.residentPerSm(D, uint32_t(Threads), Shmem, Kind);
   if (PerSm <= 0)
     return false;
-  // More CTAs than fit at once would only queue behind the resident ones;
-  // any P >= 1 is correct, so the pool's largest block bounds it too (far
-  // above what a GPU keeps resident).
-  const uint64_t P = std::min({Total, uint64_t(Sms) * uint64_t(PerSm), SlotPool::MaxWords / 2});
+  // More CTAs than fit at once queue behind the resident ones, which only a
+  // spread launch wants (CloneChoice.h); any P >= 1 is correct, so the
+  // pool's largest block bounds it too (far above what a GPU keeps resident).
+  const uint64_t Fit = uint64_t(Sms) * uint64_t(PerSm);
+  const uint64_t P = std::min({Total, Fit * std::max(Spread, 1u), SlotPool::MaxWords / 2});
+  Out.Resident = std::min(P, Fit);
   Out.Grid[0] = unsigned(P);
   Out.Grid[1] = Out.Grid[2] = 1;
   Out.Words = 2 * P;

@@ -204,6 +204,9 @@ struct Slot {
   /// free form (only launched for idempotent launches)
   uint32_t StopRequest = 1;
   uint64_t Seq = 0;
+  /// ClonePlan's Resident, and the spread the launch was made with (timing).
+  uint64_t Resident = 0;
+  unsigned Spread = 1;
 
   // Protocol state (under the context's lock).
   bool Preempted = false;  ///< held: hold == 1 until a relaunch completes
@@ -285,17 +288,20 @@ struct ClonePlan {
   uint64_t Words = 0;
   /// Check interval for a clone with PreBatched (0 or 1: every virtual CTA).
   unsigned BatchK = 0;
+  /// CTAs of Grid that run at once (a persistent clone's P, or for a
+  /// spread launch the resident ones): the divisor of a virtual CTA's time.
+  uint64_t Resident = 0;
 };
 
 /// The plan for launching clone C (its full function, or for a persistent
 /// clone its light twin's, alternate or free form's as Kind says) in place of the
-/// user's launch (Grid, Block, Shmem). A persistent clone gets P = min(total, Sms x resident CTAs
-/// per SM of that function), Sms being the device's multiprocessors (unused
+/// user's launch (Grid, Block, Shmem). A persistent clone gets P = min(total, Spread x Sms x
+/// resident CTAs per SM of that function), Sms being the device's multiprocessors (unused
 /// otherwise). False when the launch cannot be preemptible (empty or too
 /// large a grid, occupancy unknown or zero).
 bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
                const unsigned Block[3], unsigned Shmem, ClonePlan &Out,
-               CloneKind Kind = CloneKind::Full);
+               CloneKind Kind = CloneKind::Full, unsigned Spread = 1);
 
 } // namespace sched
 } // namespace rt

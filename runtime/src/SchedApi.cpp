@@ -127,6 +127,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   }
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
   O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
+  O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
   if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
     if (envIs(A, {"0", "no", "false", "off"}))
       O.Alt = false;

@@ -18,6 +18,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   ChooserOptions CO;
   CO.LightMaxUs = Opts.LightMaxUs;
   CO.BatchUs = Opts.BatchUs;
+  CO.SpreadMax = Opts.SpreadMax;
   CO.HasLight = Opts.Light && CI->hasLight();
   CO.HasAlt = Opts.Alt && CI->hasAlt();
   CO.HasFree = Opts.Free && CI->hasFree();
@@ -75,6 +76,8 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // A batched clone's interval comes from its shape's timings, so batched
   // shapes are timed even with no other form to choose from.
   const bool Batched = CI.persistent() && (CI.Flags & PreBatched) && Opts.BatchUs > 0;
+  // So are all persistent shapes that may spread (CloneChoice.h).
+  const bool Spread = CI.persistent() && Opts.SpreadMax > 1;
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
   Key = 0;
   // A launch not found idempotent is stopped with request 1, which arms no
@@ -82,7 +85,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // faster; the chooser times it against the shape's own form (a balanced
   // tail may cost the twin its registers). Without a shape key it runs light.
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
-  if ((Light || Alt || FreeOk || Batched) &&
+  if ((Light || Alt || FreeOk || Batched || Spread) &&
       launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
     Choice = CI.Chooser.choose(Key, FreeOk, LightOk);
   else if (LightOk)
@@ -91,7 +94,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
     Choice = CloneChoice(); // (the chooser was told; whatever it says, never free here)
   auto Make = [&] {
     mirrorSmem(CI, Choice.Kind, L.Shmem, Rec.Entry->Func);
-    return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind);
+    return planClone(D, CI, Sms, L.Grid, L.Block, L.Shmem, Plan, Choice.Kind, Choice.Spread);
   };
   bool Planned = Make();
   if (!Planned && Choice.Kind != CloneKind::Full) {

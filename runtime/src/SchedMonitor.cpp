@@ -68,14 +68,16 @@ void Scheduler::sampleTiming(Slot &S) {
   const CloneKind Kind = S.kind(); // from its function: relaunches keep it
   const uint64_t Total = ctaCount(S.UserGrid);
   const double Us = double(Ms) * 1e3;
-  const CloneChooser::Outcome O = S.Clone->Chooser.record(S.ShapeKey, Kind, Us, Total, S.Grid[0]);
+  const CloneChooser::Outcome O = S.Clone->Chooser.record(
+      S.ShapeKey, Kind, Us, Total, S.Resident ? S.Resident : S.Grid[0], S.Spread);
   if (O.switched())
     N.SwitchedTo[size_t(CloneChooser::kindOf(O.To))].fetch_add(1, std::memory_order_relaxed);
-  log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u: tau %.2f "
-      "us; %s -> %s",
+  log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u (spread "
+      "%u): tau %.2f us; %s -> %s, spread %u",
       S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, cloneKindName(Kind),
-      (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], O.TauUs,
-      CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)");
+      (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], S.Spread, O.TauUs,
+      CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)",
+      O.Spread);
 }
 
 bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {

@@ -496,6 +496,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   Sl->Clone = CI;
   Sl->Timed = Timed;
+  Sl->Resident = Plan.Resident;
+  Sl->Spread = Choice.Spread;
   Sl->ShapeKey = Key;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it

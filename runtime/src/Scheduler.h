@@ -125,6 +125,10 @@ struct SchedOptions {
   /// BatchUs (GMEM_PREEMPT_BATCH_US; 0: look after every virtual CTA) from
   /// the shape's measured virtual CTA time (CloneChooser::batchFor).
   double BatchUs = 4.0;
+  /// Spread of persistent clones (CloneChoice.h): a shape may run
+  /// SpreadMax times the resident CTAs where timing finds that faster
+  /// (GMEM_PREEMPT_SPREAD, 1..64; 1: never).
+  unsigned SpreadMax = 4;
   /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.

@@ -89,6 +89,9 @@ struct SchedTest : ::testing::Test {
     O.ResumeLingerNs = 0;
     O.ActiveAtStart = true;
     O.LogErrors = false;
+    // The form tests count timed launches exactly; a spread probe after each
+    // decision would add one (SchedulerSpreadTest.cpp turns it on).
+    O.SpreadMax = 1;
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }

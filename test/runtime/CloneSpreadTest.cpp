@@ -1,0 +1,177 @@
+// The spread of a persistent clone's launches (CloneChoice.h, "Spread"), as
+// pure logic: after every decision of a shape's form one launch of that form
+// runs at the other spread, timed; it is kept only when faster by more than
+// the margin; a switch forgets the times taken at the old spread; timings of
+// launches made at another spread than the shape's do not move it; tau is
+// taken over the resident CTAs, not over P; and with SpreadMax 1 (the
+// default of a chooser made without options) nothing changes.
+#include "CloneChoice.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem::rt::sched;
+using State = CloneChooser::State;
+
+namespace {
+
+constexpr uint64_t Shape = 0x5eed;
+// 400 virtual CTAs, 8 resident: 50 rounds; ~40 us virtual CTAs below.
+constexpr uint64_t Total = 400, Resident = 8;
+
+ChooserOptions spreading() {
+  ChooserOptions O;
+  O.HasLight = false;
+  O.SpreadMax = 4;
+  return O;
+}
+
+/// A shape decided on the full clone at spread 1 (its first launch timed at
+/// 2000 us), the next launch not yet chosen.
+CloneChooser decidedFull(ChooserOptions O = spreading()) {
+  CloneChooser C(O);
+  CloneChoice Ch = C.choose(Shape);
+  EXPECT_EQ(Ch.Spread, 1u);
+  EXPECT_TRUE(Ch.Timed);
+  C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1);
+  EXPECT_EQ(C.state(Shape), State::Full);
+  return C;
+}
+
+} // namespace
+
+TEST(CloneSpread, DecisionIsFollowedByOneTimedLaunchAtTheOtherSpread) {
+  CloneChooser C = decidedFull();
+  CloneChoice Probe = C.choose(Shape);
+  EXPECT_EQ(Probe.Kind, CloneKind::Full);
+  EXPECT_EQ(Probe.Spread, 4u);
+  EXPECT_TRUE(Probe.Timed);
+  // Launches made before its timing arrives stay at the shape's spread,
+  // and no second probe is asked for.
+  for (int I = 0; I < 5; ++I) {
+    CloneChoice Ch = C.choose(Shape);
+    EXPECT_EQ(Ch.Spread, 1u);
+    EXPECT_FALSE(Ch.Timed);
+  }
+  CloneChooser::Outcome O = C.record(Shape, CloneKind::Full, 1500, Total, Resident, 4);
+  EXPECT_TRUE(O.SpreadSwitched);
+  EXPECT_EQ(O.Spread, 4u);
+  EXPECT_FALSE(O.switched()); // the form stays
+  for (int I = 0; I < 5; ++I) {
+    CloneChoice Ch = C.choose(Shape);
+    EXPECT_EQ(Ch.Kind, CloneKind::Full);
+    EXPECT_EQ(Ch.Spread, 4u);
+  }
+}
+
+TEST(CloneSpread, ProbeNotFasterByTheMarginKeepsSpreadOne) {
+  CloneChooser C = decidedFull();
+  ASSERT_EQ(C.choose(Shape).Spread, 4u);
+  // 1970 us is 1.5% faster than 2000: within the 2% margin.
+  CloneChooser::Outcome O = C.record(Shape, CloneKind::Full, 1970, Total, Resident, 4);
+  EXPECT_FALSE(O.SpreadSwitched);
+  EXPECT_EQ(O.Spread, 1u);
+  for (int I = 0; I < 70; ++I)
+    EXPECT_EQ(C.choose(Shape).Spread, 1u);
+}
+
+TEST(CloneSpread, TimingsAtAnotherSpreadThanTheShapesDoNotMoveIt) {
+  CloneChooser C = decidedFull();
+  // A late timing at spread 4 that no probe asked for: dropped, even fast.
+  CloneChooser::Outcome O = C.record(Shape, CloneKind::Full, 10, Total, Resident, 4);
+  EXPECT_TRUE(O.Used);
+  EXPECT_FALSE(O.SpreadSwitched);
+  EXPECT_EQ(C.state(Shape), State::Full); // a 10 us full time would have sent it light
+  // The probe still comes, and only its own form's timing counts.
+  ASSERT_EQ(C.choose(Shape).Spread, 4u);
+  EXPECT_FALSE(C.record(Shape, CloneKind::Alt, 100, Total, Resident, 4).SpreadSwitched);
+  EXPECT_TRUE(C.record(Shape, CloneKind::Full, 1000, Total, Resident, 4).SpreadSwitched);
+}
+
+TEST(CloneSpread, TauIsTakenOverTheResidentCtas) {
+  ChooserOptions O = spreading();
+  O.HasLight = true;
+  O.LightMaxUs = 3;
+  CloneChooser C(O);
+  C.choose(Shape);
+  // 32 persistent CTAs launched, 8 resident: 50 rounds of 2 us, light.
+  CloneChooser::Outcome Out = C.record(Shape, CloneKind::Full, 100, Total, Resident, 1);
+  EXPECT_DOUBLE_EQ(Out.TauUs, 2.0);
+  EXPECT_EQ(C.state(Shape), State::Light);
+  EXPECT_EQ(C.batchFor(Shape), 2u); // 4 us of 2 us virtual CTAs
+}
+
+TEST(CloneSpread, SwitchForgetsTheOtherFormsTimesAndTheNextDecisionProbesBack) {
+  ChooserOptions O = spreading();
+  O.HasAlt = true;
+  O.FormRetimeEvery = 32;
+  CloneChooser C(O);
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1);
+  // The first comparison: alternate, then full again; full stays.
+  CloneChoice Ch = C.choose(Shape);
+  ASSERT_EQ(Ch.Kind, CloneKind::Alt);
+  EXPECT_EQ(Ch.Spread, 1u);
+  C.record(Shape, CloneKind::Alt, 2100, Total, Resident, 1);
+  ASSERT_EQ(C.choose(Shape).Kind, CloneKind::Full);
+  C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1);
+  ASSERT_EQ(C.state(Shape), State::Full);
+  // Decided: the probe at 4, faster, kept.
+  Ch = C.choose(Shape);
+  ASSERT_EQ(Ch.Spread, 4u);
+  ASSERT_TRUE(C.record(Shape, CloneKind::Full, 1600, Total, Resident, 4).SpreadSwitched);
+  // The periodic comparison times the alternate form at spread 4 (its
+  // spread-1 time is forgotten), decides, and the probe goes back to 1.
+  bool SawAlt = false, SawProbe = false;
+  for (int I = 0; I < 80 && !SawProbe; ++I) {
+    Ch = C.choose(Shape);
+    if (Ch.Kind == CloneKind::Alt) {
+      EXPECT_EQ(Ch.Spread, 4u);
+      EXPECT_TRUE(Ch.Timed);
+      SawAlt = true;
+      C.record(Shape, CloneKind::Alt, 1700, Total, Resident, 4); // slower: full stays
+    } else if (Ch.Spread == 1) {
+      EXPECT_TRUE(SawAlt);
+      EXPECT_TRUE(Ch.Timed);
+      SawProbe = true;
+      // Spread 1 is slower now: the shape stays at 4.
+      EXPECT_FALSE(C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1).SpreadSwitched);
+    }
+  }
+  EXPECT_TRUE(SawProbe);
+  EXPECT_EQ(C.choose(Shape).Spread, 4u);
+}
+
+TEST(CloneSpread, LightShapesProbeOnceTheirOwnTimeArrives) {
+  ChooserOptions O = spreading();
+  O.HasLight = true;
+  O.LightMaxUs = 3;
+  CloneChooser C(O);
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 80, Total, Resident, 1); // tau 1.6: light
+  ASSERT_EQ(C.state(Shape), State::Light);
+  CloneChoice Ch = C.choose(Shape); // the first light launch, timed, at 1
+  EXPECT_EQ(Ch.Kind, CloneKind::Light);
+  EXPECT_EQ(Ch.Spread, 1u);
+  EXPECT_TRUE(Ch.Timed);
+  C.record(Shape, CloneKind::Light, 70, Total, Resident, 1);
+  Ch = C.choose(Shape);
+  EXPECT_EQ(Ch.Kind, CloneKind::Light);
+  EXPECT_EQ(Ch.Spread, 4u);
+  EXPECT_TRUE(Ch.Timed);
+  // Slower (the common case for short virtual CTAs): light at 1 stays.
+  EXPECT_FALSE(C.record(Shape, CloneKind::Light, 90, Total, Resident, 4).SpreadSwitched);
+  EXPECT_EQ(C.choose(Shape).Spread, 1u);
+}
+
+TEST(CloneSpread, OffWithSpreadMaxOne) {
+  ChooserOptions O = spreading();
+  O.SpreadMax = 1;
+  CloneChooser C = decidedFull(O);
+  for (int I = 0; I < 200; ++I)
+    EXPECT_EQ(C.choose(Shape).Spread, 1u);
+  CloneChooser Default; // a chooser made without options never spreads
+  Default.choose(Shape);
+  Default.record(Shape, CloneKind::Full, 2000, Total, Resident);
+  for (int I = 0; I < 200; ++I)
+    EXPECT_EQ(Default.choose(Shape).Spread, 1u);
+}
