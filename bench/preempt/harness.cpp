@@ -707,12 +707,12 @@ Module *CloneLaunch::open(const Instance &in, int sms,
 }
 
 std::string CloneLaunch::open_form(const Module &m, const Instance &in, int sms, Json &j,
-                                   Form form) {
+                                   Form form, const char *label) {
   std::string why = find(m, in.sym, form);
   if (why.empty())
     why = configure(in.grid, in.block, 0, sms);
   if (why.empty())
-    j.integer(std::string(form_name(form)) + "_P", P);
+    j.integer(std::string(label ? label : form_name(form)) + "_P", P);
   return why;
 }
 
@@ -762,7 +762,7 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
     if (per_sm < 1)
       return strfmt("persistent clone: occupancy 0 for a block of %u threads",
                     b[0] * b[1] * b[2]);
-    P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm);
+    P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm * std::max(spread, 1u));
   }
   ctl.alloc(n, P, info.tail_percent(form)); // only the forms that claim
   return "";

@@ -189,6 +189,10 @@ void wait_stream(CUstream s, double timeout_s);
 /// clone runs at most this long (GMEM_PREEMPT_LIGHT_US's default): the twin
 /// stops only between virtual CTAs.
 constexpr double kLightMaxUs = 3.0;
+/// libgmemrt's GMEM_PREEMPT_SPREAD default (CloneChoice.h, "Spread"): after a
+/// shape's form is chosen it is timed at this many times the resident CTAs
+/// and kept there when more than 2% faster.
+constexpr unsigned kSpread = 4;
 
 /// {magic, version, flags, loop checkpoints, interval K}.
 constexpr uint32_t kInfoMagic = 0x31504d47u; // "GMP1"
@@ -275,8 +279,8 @@ struct Ctl {
 /// How a kernel's clone is launched, decided per kernel from its info global
 /// at run time: persistent (flag bit 4) -> grid (P, 1, 1) with
 /// P = min(total CTAs, SMs x cuOccupancyMaxActiveBlocksPerMultiprocessor(
-/// clone, threads per block, dynamic shared memory)), computed once per
-/// configure(); else the user's grid. Same block and dynamic shared memory
+/// clone, threads per block, dynamic shared memory)) (times `spread` for a
+/// spread launch), computed once per configure(); else the user's grid. Same block and dynamic shared memory
 /// either way. Owns the control block (sized for the kind). A relaunch after
 /// a stop (request back to 0) uses the same P and control block.
 struct CloneLaunch {
@@ -286,6 +290,7 @@ struct CloneLaunch {
   Form form = Form::Full; // which clone find() took
   bool persistent = false;
   unsigned P = 0; // persistent: CTAs launched; 0 otherwise
+  unsigned spread = 1; // persistent: P is up to this many times the resident CTAs
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   unsigned smem = 0;
   Ctl ctl;
@@ -324,7 +329,9 @@ struct CloneLaunch {
   /// its own P); "" or why not (none). Describes "light_P" / "alt_P" /
   /// "free_P". The caller must launch a Form::Free clone only for an
   /// idempotent launch.
-  std::string open_form(const Module &m, const Instance &in, int sms, Json &j, Form form);
+  /// label: the JSON key's prefix instead of the form's name.
+  std::string open_form(const Module &m, const Instance &in, int sms, Json &j, Form form,
+                        const char *label = nullptr);
 };
 
 uint64_t buffer_seed(const std::string &name, int param);

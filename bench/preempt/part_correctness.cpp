@@ -61,11 +61,17 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   // be exact. The barrier-free form only for idempotent instances (request
   // 2): the runtime never launches it for any other, nor with request 1.
   uint32_t request = in.pred == "idempotent" ? 2 : 1;
-  CloneLaunch lite, alt, fre;
+  CloneLaunch lite, alt, fre, spr;
   bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
   bool has_alt = cl.info.has_alt() && alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
   bool has_free = request == 2 && cl.info.has_free() &&
                   fre.open_form(*mod, in, gpu.sms, j, Form::Free).empty();
+  // The full clone on kSpread x its resident CTAs (libgmemrt's spread
+  // launches), where the grid has more virtual CTAs than resident ones.
+  spr.spread = kSpread;
+  bool has_spread = cl.persistent && cl.P && cl.P < cl.total() &&
+                    spr.open_form(*mod, in, gpu.sms, j, Form::Full, "spread").empty() &&
+                    spr.P > cl.P;
   j.integer("request", request);
   CUstream s = gpu.lo;
 
@@ -131,8 +137,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
 
   // The clones, not preempted, must agree with the original.
   bool clone_all_done = true, clone_exact = true;
-  for (CloneLaunch *c : {&cl, &lite, &alt, &fre}) {
-    if ((c == &lite && !has_light) || (c == &alt && !has_alt) || (c == &fre && !has_free))
+  for (CloneLaunch *c : {&cl, &lite, &alt, &fre, &spr}) {
+    if ((c == &lite && !has_light) || (c == &alt && !has_alt) || (c == &fre && !has_free) ||
+        (c == &spr && !has_spread))
       continue;
     restore();
     L.set_ctl(c->ctl.ptr);
@@ -159,7 +166,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   int light_trials = 0, light_cut = 0, light_mismatches = 0;
   int alt_trials = 0, alt_cut = 0, alt_mismatches = 0;
   int free_trials = 0, free_cut = 0, free_mismatches = 0;
-  // The forms the trials cycle over: 0 full, 1 light, 2 alternate, 3 free.
+  int spread_trials = 0, spread_cut = 0, spread_mismatches = 0;
+  // The forms the trials cycle over: 0 full, 1 light, 2 alternate, 3 free,
+  // 4 the full clone spread.
   std::vector<int> forms = {0};
   if (has_light)
     forms.push_back(1);
@@ -167,6 +176,8 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     forms.push_back(2);
   if (has_free)
     forms.push_back(3);
+  if (has_spread)
+    forms.push_back(4);
 
   std::mt19937_64 rng(seed ^ buffer_seed(in.name, 99));
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -177,7 +188,7 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     double frac = U(rng) * 1.2;
     int form = forms[t % forms.size()];
     bool light = form == 1;
-    CloneLaunch &c = form == 1 ? lite : form == 2 ? alt : form == 3 ? fre : cl;
+    CloneLaunch &c = form == 1 ? lite : form == 2 ? alt : form == 3 ? fre : form == 4 ? spr : cl;
     Ctl &ctl = c.ctl;
     L.set_ctl(ctl.ptr);
     restore();
@@ -230,6 +241,11 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
       free_cut += done != in.ctas();
       free_mismatches += bad;
     }
+    if (form == 4) {
+      ++spread_trials;
+      spread_cut += done != in.ctas();
+      spread_mismatches += bad;
+    }
   }
   if (has_light)
     j.integer("light_trials", light_trials).integer("light_cut", light_cut)
@@ -240,6 +256,9 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (has_free)
     j.integer("free_trials", free_trials).integer("free_cut", free_cut)
         .integer("free_mismatches", free_mismatches);
+  if (has_spread)
+    j.integer("spread_trials", spread_trials).integer("spread_cut", spread_cut)
+        .integer("spread_mismatches", spread_mismatches);
   j.integer("trials", T.trials).integer("cut", T.cut).integer("too_late", T.late)
       .integer("mismatches", T.mismatch).integer("relaunch_incomplete", T.incomplete);
   Json by;

@@ -4,7 +4,9 @@
 // victim_tiled (idempotent, checks joined to __syncthreads) run one wave of
 // long CTAs and get request 2; victim_accum (non-idempotent: out += f(in))
 // runs many ~20 us CTAs and gets request 1, so its latency is bounded by one
-// CTA's run time. A trial: reset the control block, launch the clone on the
+// CTA's run time. Rows `waves4` / `spread4`: the idempotent victims on a grid
+// of 4 waves, on the resident CTAs and on 4x them (libgmemrt's spread
+// launches, whose unstarted CTAs must start and leave at a stop). A trial: reset the control block, launch the clone on the
 // low-priority stream, wait until it runs (a host-mapped flag), wait a random
 // fraction of its run time, then write the request with cuStreamWriteValue32
 // on the high-priority stream. The write is queued there in advance, between
@@ -49,6 +51,9 @@ struct Item {
   bool verify = false;
   double accum_cta_us = 20; ///< victim_accum: run time of one virtual CTA
   Form form = Form::Full;   ///< which clone of the victim runs
+  /// Idempotent victims: waves of resident CTAs in the grid, and the clone's
+  /// spread (P = spread x the resident CTAs; libgmemrt's spread launches).
+  unsigned waves = 1, spread = 1;
 };
 
 struct Victim {
@@ -135,7 +140,9 @@ std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helper
   CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.clone.fn, 256, 0));
   unsigned wave = (unsigned)(gpu.sms * std::max(nb, 1));
   bool accum = it.victim == "victim_accum";
-  uint64_t floats = accum ? (1ull << 24) : (uint64_t)wave * 256;
+  const unsigned grid0 = accum ? wave : wave * std::max(it.waves, 1u);
+  v.clone.spread = it.spread;
+  uint64_t floats = accum ? (1ull << 24) : (uint64_t)grid0 * 256;
   v.mask = (int)((1u << 24) - 1);
   v.n = 1 << 22;
   uint64_t in_floats = it.victim == "victim_tiled" ? (uint64_t)v.n : floats;
@@ -162,7 +169,7 @@ std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helper
     return time_launch([&] { v.launch_clone(name, gpu.lo); }, gpu.lo);
   };
   // Calibrate: one wave at a small iteration count, scaled to the target.
-  v.set_grid(wave, gpu.sms);
+  v.set_grid(grid0, gpu.sms);
   v.iters = it.victim == "victim_tiled" ? 64 : 2000;
   double t0 = clone_run();
   double per_iter_ms = t0 / v.iters;
@@ -379,6 +386,18 @@ int run_latency(const PartOptions &o) {
       items.push_back(it);
     }
   }
+  // Spread launches (libgmemrt's GMEM_PREEMPT_SPREAD): a grid of 4 waves on
+  // 4 x the resident CTAs, whose unstarted CTAs must start and leave at a
+  // stop; beside the same grid on the resident CTAs alone.
+  for (unsigned spread : {1u, kSpread})
+    for (const char *v : {"victim_loop", "victim_tiled"}) {
+      Item it{spread == 1 ? "waves4" : "spread" + std::to_string(spread), o.kernels, v, "latency",
+              10.0};
+      it.trials = std::max(50, o.trials * 3 / 10);
+      it.waves = 4;
+      it.spread = spread;
+      items.push_back(it);
+    }
   // The alternate full form (loop state in shared memory), which libgmemrt
   // launches for idempotent shapes where it runs faster: the same stops.
   for (const char *v : {"victim_loop", "victim_tiled"}) {

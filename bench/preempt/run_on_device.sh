@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The preemption harness on the GPU machine, all three parts in ~4 minutes:
+# The preemption harness on the GPU machine, all three parts in ~5 minutes:
 # stage first here (python3 bench/preempt/stage.py --build-dir BUILD), carry
 # .stage, then from the repository root there:
 #
@@ -39,10 +39,10 @@ part() { # name, outer timeout, args...
 }
 part correctness 90 --manifest "$STAGE/corpus/manifest.txt" --kernels "$STAGE/kernels.ptx" \
   --trials "${PREEMPT_TRIALS_CORRECTNESS:-102}" --budget 60
-part overhead 80 --manifest "$STAGE/overhead_manifest.txt" --kernels "$STAGE/kernels.ptx" \
-  --budget 55
-part latency 140 --kernels "$STAGE/kernels.ptx" --variant "b256=$STAGE/kernels_b256.ptx" \
-  --variant "b1024=$STAGE/kernels_b1024.ptx" --trials "${PREEMPT_TRIALS_LATENCY:-1000}" --budget 120
+part overhead 110 --manifest "$STAGE/overhead_manifest.txt" --kernels "$STAGE/kernels.ptx" \
+  --budget 85
+part latency 170 --kernels "$STAGE/kernels.ptx" --variant "b256=$STAGE/kernels_b256.ptx" \
+  --variant "b1024=$STAGE/kernels_b1024.ptx" --trials "${PREEMPT_TRIALS_LATENCY:-1000}" --budget 150
 if command -v python3 >/dev/null; then
   python3 bench/preempt/summarize.py "$OUT" --out "$OUT/RESULTS.md" 2>&1 | tail -40 | tee -a "$LOG"
 fi
