@@ -68,6 +68,12 @@ def correctness(doc, lines):
                                      "%d / %d / %d" % (tot("free_trials"), tot("free_cut"),
                                                        tot("free_mismatches"))
                                      if any("free_trials" in i for i in ok) else "-"),
+              "| ... on the full clone at 4x its resident CTAs (spread; instances with more "
+              "virtual CTAs than that: %d) / cut / mismatches | %s |" % (
+                  sum(1 for i in ok if "spread_trials" in i),
+                  "%d / %d / %d" % (tot("spread_trials"), tot("spread_cut"),
+                                    tot("spread_mismatches"))
+                  if any("spread_trials" in i for i in ok) else "-"),
               "| relaunches that left a CTA unfinished | %d |" % tot("relaunch_incomplete"),
               "| trials compared bit-exact (deterministic instances) | %d |" % tot("trials", det),
               "| **mismatches against the unpreempted original** | **%d** |" % tot("mismatches"),
