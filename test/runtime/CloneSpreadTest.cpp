@@ -18,9 +18,10 @@ constexpr uint64_t Shape = 0x5eed;
 // 400 virtual CTAs, 8 resident: 50 rounds; ~40 us virtual CTAs below.
 constexpr uint64_t Total = 400, Resident = 8;
 
-ChooserOptions spreading() {
+ChooserOptions spreading(bool Light = false) {
   ChooserOptions O;
-  O.HasLight = false;
+  O.HasLight = Light;
+  O.LightMaxUs = 3;
   O.SpreadMax = 4;
   return O;
 }
@@ -88,12 +89,9 @@ TEST(CloneSpread, TimingsAtAnotherSpreadThanTheShapesDoNotMoveIt) {
 }
 
 TEST(CloneSpread, TauIsTakenOverTheResidentCtas) {
-  ChooserOptions O = spreading();
-  O.HasLight = true;
-  O.LightMaxUs = 3;
-  CloneChooser C(O);
+  CloneChooser C(spreading(/*Light=*/true));
   C.choose(Shape);
-  // 32 persistent CTAs launched, 8 resident: 50 rounds of 2 us, light.
+  // 400 virtual CTAs over 8 resident CTAs: 50 rounds of 2 us, light.
   CloneChooser::Outcome Out = C.record(Shape, CloneKind::Full, 100, Total, Resident, 1);
   EXPECT_DOUBLE_EQ(Out.TauUs, 2.0);
   EXPECT_EQ(C.state(Shape), State::Light);
@@ -142,10 +140,7 @@ TEST(CloneSpread, SwitchForgetsTheOtherFormsTimesAndTheNextDecisionProbesBack) {
 }
 
 TEST(CloneSpread, LightShapesProbeOnceTheirOwnTimeArrives) {
-  ChooserOptions O = spreading();
-  O.HasLight = true;
-  O.LightMaxUs = 3;
-  CloneChooser C(O);
+  CloneChooser C(spreading(/*Light=*/true));
   C.choose(Shape);
   C.record(Shape, CloneKind::Full, 80, Total, Resident, 1); // tau 1.6: light
   ASSERT_EQ(C.state(Shape), State::Light);
