@@ -206,6 +206,19 @@ if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: unknown default stream 'some
   ok "--default-stream with a bad value: one error line"
 else bad "--default-stream bad value (exit $rc)" "$out"; fi
 
+# --- 8c. cache-operator intrinsics (nvcc has them, clang 19 does not) -------
+mkdir -p hints
+cat > hints/h.cu <<'CU'
+__global__ void h(float4 *o, const float4 *i, float *f, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) { __stcs(o + t, __ldcs(i + t)); __stwt(f + t, __ldcg(f + n + t)); }
+}
+CU
+if "${D[@]}" -O2 -save-temps --keep-dir hints -c hints/h.cu -o hints/h.o 2>hints/err \
+   && grep -q "st.volatile.global" hints/h.sm_90.ptx; then
+  ok "__ldcs / __stcs / __ldcg / __stwt compile (clang 19 lacks them)"
+else bad "cache-operator intrinsics" "$(cat hints/err | head -5)"; fi
+
 # --- 9. environment overrides ---------------------------------------------
 out="$(GMEM_PLUGIN=/nonexistent/GmemPlugin.so "${D[@]}" -c "$S/vadd.cu" -o e.o 2>&1)"; rc=$?
 if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: GMEM_PLUGIN=/nonexistent/GmemPlugin.so: no such file" ]; then

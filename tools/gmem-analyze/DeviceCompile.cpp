@@ -48,6 +48,10 @@ const char CudaStubHeader[] =
 const char *const CudaStubNames[] = {"texture_fetch_functions.h",
                                      "texture_indirect_functions.h"};
 
+/// CUDA's cache-operator loads and stores (__ldcs, __stcs, ...), which clang
+/// 19 lacks: force-included into every CUDA compile (CudaCacheHints.inc).
+#include "CudaCacheHints.inc"
+
 /// Minimal HIP device environment, force-included when no ROCm is available.
 const char HipShimHeader[] = R"gmemshim(
 // gmem_hip_shim.h - minimal HIP device environment used by gmem-analyze when
@@ -1104,6 +1108,10 @@ Error runDeviceCompile(StringRef Src, SourceKind Kind,
     }
     if (AnyStub)
       Args.insert(Args.end(), {"-isystem", StubDir});
+    std::string Hints = Tmp.path("gmem_cuda_cache_hints.h");
+    if (Error E = writeFile(Hints, CudaCacheHintsHeader))
+      return makeError(Src + ": " + toString(std::move(E)));
+    Args.insert(Args.end(), {"-include", Hints});
     // CUDA 13 moved CCCL (cub, thrust, libcu++: <cuda/std/...>, needed by
     // cooperative_groups.h) to include/cccl, which nvcc adds by itself and
     // clang 19 does not know about.

@@ -537,6 +537,21 @@ def lib_dirs():
     return out
 
 
+CACHE_HINTS_HEADER = "gmem_cuda_cache_hints.h"
+
+
+def shipped_cache_hints():
+    """CUDA's cache-operator intrinsics (__ldcs, __stcs, ...) that clang 19
+    lacks: force-included into CUDA compiles; None if not installed."""
+    here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
+    for d in (os.path.join(here, "..", "share", "gmem", "cuda-stubs"),
+              os.path.join(here, "cuda-stubs")):
+        p = os.path.join(d, CACHE_HINTS_HEADER)
+        if os.path.isfile(p):
+            return os.path.normpath(p)
+    return None
+
+
 def shipped_stub_dir():
     here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
     for d in (os.path.join(here, "..", "share", "gmem", "cuda-stubs"),
@@ -718,6 +733,9 @@ class Build:
         tc = self.tc
         f = ["-x", "cuda", "-Wno-unknown-cuda-version", f"--cuda-path={tc.cuda}"]
         f += self.stub_flags
+        hints = shipped_cache_hints()
+        if hints:
+            f += ["-include", hints]
         if tc.cccl:
             f += ["-isystem", tc.cccl]
         return f
