@@ -143,6 +143,23 @@ SymbolicRange::SymbolicRange(Function &F, ScalarEvolution &SE, DominatorTree &DT
     ArgBits.push_back(A.getType()->isIntegerTy() ? A.getType()->getIntegerBitWidth() : 64);
 }
 
+bool SymbolicRange::launchInvariant(const SCEV *S) const {
+  return !SCEVExprContains(S, [&](const SCEV *X) {
+    if (isa<SCEVAddRecExpr>(X))
+      return true;
+    auto *U = dyn_cast<SCEVUnknown>(X);
+    if (!U)
+      return false;
+    const Value *V = U->getValue();
+    if (auto G = classifyGeometry(V))
+      return G->Kind != GeometryKind::BlockDim && G->Kind != GeometryKind::GridDim;
+    if (auto PF = matchParamField(V); PF && !PF->IsPointer)
+      return false;
+    auto *A = dyn_cast<Argument>(V);
+    return !A || A->getParent() != &F || !A->getType()->isIntegerTy();
+  });
+}
+
 static bool onlyGeometry(const ExprRef &E) {
   if (E->op() == ExprOp::Var)
     return E->var().Kind == VarKind::GridDim || E->var().Kind == VarKind::BlockDim;
@@ -302,13 +319,14 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
       Rest.push_back(Op);
     if (C.At && C.Depth < GuardDepth)
       for (const GuardedPart &Part : guardedSubSums(S, C.At)) {
-        if (!removeOperands(Rest, Part.Flat))
+        if (!removeOperands(Rest, Part.Ops))
           continue;
-        // Scale * ext(X): X bounded with its guard; an extension reads X in
-        // its type (checks say so unless SCEV proved no wrap).
+        // Scale * ext(X) + Offset: X bounded with its guard; an extension
+        // reads X in its type (checks say so unless SCEV proved no wrap).
         Bounds X = Part.Ext == 0 ? walk(Part.Guarded, C) : inType(Part.Guarded, Part.Ext == 1, C);
         Bounds K{cst(Part.Scale), cst(Part.Scale)};
         Acc = addBounds(Acc, mulBounds(K, X));
+        Acc = addBounds(Acc, {cst(Part.Offset), cst(Part.Offset)});
       }
     for (const SCEV *Op : Rest)
       Acc = addBounds(Acc, walk(Op, C));
@@ -332,28 +350,12 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
   case scAddRecExpr: {
     auto *AR = cast<SCEVAddRecExpr>(S);
     Bounds B = addRec(AR, C);
-    // {x + y,+,s} where a guard bounds {x,+,s}: bound it as that guarded
-    // recurrence plus the invariant y, and keep the tighter of both.
-    if (C.At && C.Depth < GuardDepth)
-      for (const SCEVAddRecExpr *G : guardedRecurrences(AR, C.At, /*SameStep=*/false)) {
-        // AR = F * G + D with F = step(AR) / step(G) (e.g. kb*N for a guarded kb).
-        const SCEV *F = SE.getOne(AR->getType());
-        const SCEV *T = AR->getStepRecurrence(SE), *T2 = G->getStepRecurrence(SE);
-        if (T != T2) {
-          auto *C2 = dyn_cast<SCEVConstant>(T2);
-          if (!C2 || C2->isZero())
-            continue;
-          F = SE.getUDivExactExpr(T, T2);
-          if (SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
-            continue;
-        }
-        const SCEV *D = SE.getMinusSCEV(AR, SE.getMulExpr(F, G));
-        if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()))
-          continue;
-        Bounds Split = addBounds(mulBounds(walk(G, C), walk(F, C)), walk(D, C));
-        B.Lo = greater(B.Lo, Split.Lo);
-        B.Hi = lesser(B.Hi, Split.Hi);
-      }
+    if (C.At && C.Depth < GuardDepth) {
+      Bounds Split = splitRecurrence(AR, C);
+      Bounds Narrow = narrowRecurrence(AR, C);
+      B.Lo = greater(greater(B.Lo, Split.Lo), Narrow.Lo);
+      B.Hi = lesser(lesser(B.Hi, Split.Hi), Narrow.Hi);
+    }
     return B;
   }
   case scUMaxExpr:
@@ -525,6 +527,97 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
   return Q;
 }
 
+// `a[i * m + j]` with int indices is F * sext({i*m + j0,+,1}<nsw>) in IR;
+// SCEV folds the extension into an i64 recurrence {F*sext(i*m + j0),+,F},
+// out of reach of the i32 latch test `j < m` and the i32 guards: the wide
+// bound adds the largest start to the largest trip count even where each
+// thread's start and trip count sum to less (j0 = i + 1, trip count
+// m - 2 - i). Where the loop's latch tests a narrower value and SCEV itself
+// rebuilds AR as F * ext(R) of a narrow recurrence R, R relates to the
+// latch's and the guards' recurrences (R = G + i*m): bound it through them
+// and extend. (A latch in AR's type, e.g. of a widened induction variable,
+// relates to AR directly.) The narrow bounds must lie in the narrow type, so
+// that R's math value is the machine value the extension reads; the check
+// says so even where SCEV proved no wrap.
+Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  if (!AR->isAffine() || !AR->getType()->isIntegerTy())
+    return {};
+  BasicBlock *Latch = AR->getLoop()->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  unsigned WideBits = SE.getTypeSizeInBits(AR->getType());
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+      Cmp->getOperand(0)->getType()->getIntegerBitWidth() >= WideBits || WideBits > 64)
+    return {};
+  // A trip count that is one value per launch keeps its relation to the
+  // start in the wide bound's formula; only one that varies (with the
+  // thread or an outer loop) needs the narrow recurrence.
+  const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(AR->getLoop());
+  if (!isa<SCEVCouldNotCompute>(BTC) && launchInvariant(BTC))
+    return {};
+  Type *Wide = AR->getType();
+  const SCEV *Start = AR->getStart();
+  int64_t F = 1;
+  if (auto *M = dyn_cast<SCEVMulExpr>(Start); M && M->getNumOperands() == 2)
+    if (auto *K = dyn_cast<SCEVConstant>(M->getOperand(0)))
+      if (K->getAPInt().getSignificantBits() <= 32 && !K->isZero()) {
+        F = K->getAPInt().getSExtValue();
+        Start = M->getOperand(1);
+      }
+  if (!isa<SCEVSignExtendExpr>(Start) && !isa<SCEVZeroExtendExpr>(Start))
+    return {};
+  auto *X = cast<SCEVCastExpr>(Start);
+  bool Signed = isa<SCEVSignExtendExpr>(X);
+  const SCEV *S0 = X->getOperand();
+  Type *Narrow = S0->getType();
+  // F * ext(R) with |F| <= 2^31 and R of at most 32 bits fits in 64.
+  if (SE.getTypeSizeInBits(Narrow) > 32)
+    return {};
+  const SCEV *FW = SE.getConstant(Wide, F, /*isSigned=*/true);
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  if (F != 1)
+    Step = SE.getUDivExactExpr(Step, FW);
+  const SCEV *T0 = SE.getTruncateExpr(Step, Narrow);
+  if (!SE.isLoopInvariant(T0, AR->getLoop()))
+    return {};
+  auto *Inner =
+      dyn_cast<SCEVAddRecExpr>(SE.getAddRecExpr(S0, T0, AR->getLoop(), SCEV::FlagAnyWrap));
+  if (!Inner)
+    return {};
+  const SCEV *Ext = Signed ? SE.getSignExtendExpr(Inner, Wide) : SE.getZeroExtendExpr(Inner, Wide);
+  if (SE.getMulExpr(FW, Ext) != AR)
+    return {};
+  Bounds B = splitRecurrence(Inner, C);
+  if (!B.bounded())
+    return {};
+  requireInType(B, SE.getTypeSizeInBits(Narrow), Signed, C);
+  return mulBounds({cst(F), cst(F)}, B);
+}
+
+Bounds SymbolicRange::splitRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  Bounds B;
+  for (const SCEVAddRecExpr *G : guardedRecurrences(AR, C.At, /*SameStep=*/false)) {
+    // AR = F * G + D with F = step(AR) / step(G) (e.g. kb*N for a guarded kb).
+    const SCEV *F = SE.getOne(AR->getType());
+    const SCEV *T = AR->getStepRecurrence(SE), *T2 = G->getStepRecurrence(SE);
+    if (T != T2) {
+      auto *C2 = dyn_cast<SCEVConstant>(T2);
+      if (!C2 || C2->isZero())
+        continue;
+      F = SE.getUDivExactExpr(T, T2);
+      if (SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
+        continue;
+    }
+    const SCEV *D = SE.getMinusSCEV(AR, SE.getMulExpr(F, G));
+    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()))
+      continue;
+    Bounds Split = addBounds(mulBounds(walk(G, C), walk(F, C)), walk(D, C));
+    B.Lo = greater(B.Lo, Split.Lo);
+    B.Hi = lesser(B.Hi, Split.Hi);
+  }
+  return B;
+}
+
 Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   if (!AR->isAffine()) {
     if (C.Why.empty())
@@ -536,7 +629,12 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   Bounds S = walk(AR->getStart(), C);
   Bounds T = walk(AR->getStepRecurrence(SE), C);
 
-  // Iteration count k in [0, maxBTC].
+  // Iteration count k in [0, maxBTC]. The count is read unsigned, so its
+  // bounds must lie in [0, 2^N): for the threads that reach C.At only, which
+  // the guards there describe. A thread that a guard keeps out of the loop
+  // (j1 >= m - 1 for j2 = j1 + 1 .. m - 1) may have any count; one that runs
+  // the loop with a count below 0 as a math value (a huge unsigned one)
+  // fails the check, so its launch gets the whole allocation.
   ExprRef KMax;
   const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
   if (!isa<SCEVCouldNotCompute>(BTC)) {
@@ -696,6 +794,17 @@ std::vector<SymbolicRange::GuardedPart> SymbolicRange::guardedSubSums(const SCEV
             !llvm::is_contained(Scales, C->getAPInt().getSExtValue()))
           Scales.push_back(C->getAPInt().getSExtValue());
   Type *Ty = S->getType();
+  // Keeps a part whose operands S holds and that no earlier part covers.
+  auto AddPart = [&](ArrayRef<const SCEV *> Ops, const SCEV *Guarded, int Ext, int64_t Scale,
+                     int64_t Offset) {
+    for (const GuardedPart &P : Parts)
+      if (P.Ops.size() == Ops.size() && std::equal(Ops.begin(), Ops.end(), P.Ops.begin()))
+        return;
+    SmallVector<const SCEV *, 8> Left(Sum->operands().begin(), Sum->operands().end());
+    if (removeOperands(Left, Ops))
+      Parts.push_back({SmallVector<const SCEV *, 4>(Ops.begin(), Ops.end()), Guarded, Ext, Scale,
+                       Offset});
+  };
   for (const GuardFact &G : guardsAt(At)) {
     if (!isa<SCEVAddExpr>(G.LHS) || G.LHS == S)
       continue;
@@ -713,13 +822,42 @@ std::vector<SymbolicRange::GuardedPart> SymbolicRange::guardedSubSums(const SCEV
         if (!Flat || (Flat == S && Ext == 0 && Scale == 1) ||
             Flat->getNumOperands() > Sum->getNumOperands())
           continue;
-        bool Seen = false;
-        for (const GuardedPart &P : Parts)
-          Seen |= P.Flat == Flat;
-        SmallVector<const SCEV *, 8> Ops(Sum->operands().begin(), Sum->operands().end());
-        if (!Seen && removeOperands(Ops, Flat))
-          Parts.push_back({Flat, G.LHS, Ext, Scale});
+        AddPart(Flat->operands(), G.LHS, Ext, Scale, 0);
       }
+    }
+  }
+  // Guarded sums SCEV did not flatten into S as a whole. A trip count such
+  // as m - 2 - x - y (of `for (j = x + y + 1; j < m; ++j)` under
+  // `x + y < m - 1`) holds -x and -y, while the guarded x + y times -1 stays
+  // a product for SCEV (it distributes -1 only when a term folds), and the
+  // guard's own constant, if any, need not be S's. Match Scale times each
+  // non-constant operand of the guarded sum; the guard's constant c becomes
+  // Offset = -Scale * c. These come after the exact matches above, so they
+  // only take operands those left. Same type only: Scale * X + Offset is
+  // congruent to the operands' sum modulo 2^N, as SCEV's own sums are.
+  // Unscaled, such a part must leave a non-constant operand of S out: x and
+  // 1 + x guarded both would otherwise bound each other in turn.
+  size_t Variable = llvm::count_if(Sum->operands(), [](const SCEV *Op) {
+    return !isa<SCEVConstant>(Op);
+  });
+  for (const GuardFact &G : guardsAt(At)) {
+    auto *E = dyn_cast<SCEVAddExpr>(G.LHS);
+    if (!E || G.LHS == S || E->getType() != Ty || !Ty->isIntegerTy())
+      continue;
+    for (int64_t Scale : Scales) {
+      SmallVector<const SCEV *, 4> Ops;
+      int64_t Offset = 0;
+      bool Ok = true;
+      for (const SCEV *Op : E->operands()) {
+        if (auto *K = dyn_cast<SCEVConstant>(Op)) {
+          Ok &= K->getAPInt().getSignificantBits() <= 32 &&
+                !__builtin_mul_overflow(-Scale, K->getAPInt().getSExtValue(), &Offset);
+          continue;
+        }
+        Ops.push_back(SE.getMulExpr(SE.getConstant(Ty, Scale, /*isSigned=*/true), Op));
+      }
+      if (Ok && !Ops.empty() && (Scale != 1 || Ops.size() < Variable))
+        AddPart(Ops, G.LHS, 0, Scale, Offset);
     }
   }
   return Parts;
@@ -760,9 +898,9 @@ SymbolicRange::guardedRecurrences(const SCEVAddRecExpr *AR, const Instruction *A
   return Out;
 }
 
-bool removeOperands(SmallVectorImpl<const SCEV *> &Ops, const SCEVAddExpr *Part) {
+bool removeOperands(SmallVectorImpl<const SCEV *> &Ops, ArrayRef<const SCEV *> Part) {
   SmallVector<const SCEV *, 8> Left(Ops.begin(), Ops.end());
-  for (const SCEV *Op : Part->operands()) {
+  for (const SCEV *Op : Part) {
     auto It = llvm::find(Left, Op);
     if (It == Left.end())
       return false;

@@ -63,14 +63,17 @@ public:
   /// Conditions that hold whenever At executes (dominating branches).
   const std::vector<GuardFact> &guardsAt(const llvm::Instruction *At);
 
-  /// A part of a sum that is Scale * Ext(Guarded) for a guarded Guarded, as
-  /// SCEV flattened it (`c` in `r*N + c`; sext(b*d + t) distributed into
-  /// sext(b*d) + sext(t) over an nsw sum; 8*(y) distributed by a constant).
+  /// A part of a sum that is Scale * Ext(Guarded) + Offset for a guarded
+  /// Guarded, as SCEV flattened it (`c` in `r*N + c`; sext(b*d + t)
+  /// distributed into sext(b*d) + sext(t) over an nsw sum; 8*(y) distributed
+  /// by a constant; -x - y of a guarded x + y in a trip count m - 2 - x - y,
+  /// whose constant is not the guard's: Offset takes the difference).
   struct GuardedPart {
-    const llvm::SCEVAddExpr *Flat; ///< operands of the sum it covers
-    const llvm::SCEV *Guarded;     ///< the expression a guard bounds
-    int Ext;                       ///< 0 none, 1 sign-, 2 zero-extended
+    llvm::SmallVector<const llvm::SCEV *, 4> Ops; ///< operands of the sum it covers
+    const llvm::SCEV *Guarded;                    ///< the expression a guard bounds
+    int Ext;                                      ///< 0 none, 1 sign-, 2 zero-extended
     int64_t Scale;
+    int64_t Offset = 0;
   };
   std::vector<GuardedPart> guardedSubSums(const llvm::SCEV *S, const llvm::Instruction *At);
 
@@ -101,6 +104,16 @@ private:
   /// divisor that is a positive constant or checked to be >= 1 at launch.
   std::optional<Bounds> signedDivision(const llvm::BinaryOperator *BO, Ctx &C);
   Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// AR through the recurrences of its loop that guardedRecurrences finds
+  /// (AR = F * G + D): the tightest; a null side where none bounds it.
+  Bounds splitRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// AR = F * ext(R) for a narrower recurrence R that SCEV folded the
+  /// extension into: F times R's splitRecurrence bounds, checked to lie in
+  /// R's type; unbounded where there is no such R.
+  Bounds narrowRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// S takes one value per launch: constants, integer parameters and their
+  /// fields, gridDim and blockDim only.
+  bool launchInvariant(const llvm::SCEV *S) const;
   Bounds applyGuards(const llvm::SCEV *S, Bounds B, Ctx &C);
   /// Bounds of S whose math value must equal its machine value read as
   /// signed (or unsigned) N-bit: adds the checks saying so.
@@ -130,7 +143,7 @@ private:
 
 /// Removes Part's operands from Ops (as a multiset); false if not all there.
 bool removeOperands(llvm::SmallVectorImpl<const llvm::SCEV *> &Ops,
-                    const llvm::SCEVAddExpr *Part);
+                    llvm::ArrayRef<const llvm::SCEV *> Part);
 
 /// Static bounds of an expression from the limits of its variables
 /// (gridDim <= 2^31-1, blockDim <= 1024, parameters within their width).
