@@ -18,3 +18,16 @@ __global__ void saxpy_gs(int n, float a, const float *x, const float *y, float *
     out[i] = a * x[i] + y[i];
   }
 }
+
+// The same with size_t index and bound (the common 64-bit form): the access
+// recurrence is 4x the one the latch tests, and the symbolic step gives SCEV
+// no trip count.
+// GMEM-EXPECT: saxpy_gs_size_t conditional
+// GMEM-RUN: saxpy_gs_size_t grid=132 block=256 args=u64:1000000 f32:2.5 buf:f32:1000000:rand buf:f32:1000000:rand buf:f32:1000000:zero
+// GMEM-RUN: saxpy_gs_size_t grid=4 block=64 args=u64:1000 f32:2.5 buf:f32:1000:rand buf:f32:1000:rand ptr:3+0
+__global__ void saxpy_gs_size_t(unsigned long long n, float a, const float *x, const float *y,
+                                float *out) {
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    out[i] = a * x[i] + y[i];
+}

@@ -710,9 +710,74 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
       }
     }
   }
+  if (!R.Lo || !R.Hi) {
+    Bounds Via = viaLatchRecurrence(AR, C);
+    if (!R.Lo)
+      R.Lo = Via.Lo;
+    if (!R.Hi)
+      R.Hi = Via.Hi;
+  }
   if ((!R.Lo || !R.Hi) && C.Why.empty())
     C.Why = "loop trip count the analysis cannot bound";
   return R;
+}
+
+// `for (size_t i = tid; i < n; i += blockDim.x * gridDim.x) a[i]`: the
+// access's recurrence is the byte offset {4*tid,+,4*step}, the latch tests
+// the index {tid,+,step}, and SCEV has no trip count (a symbolic step of
+// unsigned i64 values may wrap as far as SCEV can tell). So the latch test
+// above, which must compare AR itself, says nothing about AR. Where AR = c * X
+// + d for a constant c and the latch's recurrence X of the same loop (pre- or
+// post-increment form; SCEV itself must fold c * X + d back into AR), bound X
+// through its latch test (with X's own no-wrap checks) and map: every
+// iteration's AR is c times that iteration's X plus the invariant d.
+Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  const Loop *L = AR->getLoop();
+  BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || C.Depth + 2 >= MaxDepth || !AR->isAffine())
+    return {};
+  const SCEV *ARStep = AR->getStepRecurrence(SE);
+  for (Value *Operand : Cmp->operands()) {
+    auto *Y = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Operand));
+    if (!Y || Y == AR || Y->getLoop() != L || !Y->isAffine() || Y->getType() != AR->getType())
+      continue;
+    const SCEV *YStep = Y->getStepRecurrence(SE);
+    // The step ratio c: 1, or the constant factor of AR's step.
+    int64_t Ratio = 0;
+    if (ARStep == YStep) {
+      Ratio = 1;
+    } else if (auto *M = dyn_cast<SCEVMulExpr>(ARStep)) {
+      auto *K = dyn_cast<SCEVConstant>(M->getOperand(0));
+      if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&
+          SE.getMulExpr(K, YStep) == ARStep)
+        Ratio = K->getAPInt().getSExtValue();
+    }
+    if (!Ratio)
+      continue;
+    const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
+    // The pre-increment form of Y when the latch tests Y's next value.
+    const SCEV *Pre = SE.getAddRecExpr(SE.getMinusSCEV(Y->getStart(), YStep), YStep, L,
+                                       SCEV::FlagAnyWrap);
+    for (const SCEV *XS : {Pre, static_cast<const SCEV *>(Y)}) {
+      auto *X = dyn_cast<SCEVAddRecExpr>(XS);
+      if (!X || X == AR)
+        continue;
+      const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, X->getStart()));
+      if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
+          SE.getAddExpr(SE.getMulExpr(CV, X), D) != AR)
+        continue;
+      std::string SubWhy; // X's failure is not AR's story
+      Ctx Sub{C.At, C.Checks, SubWhy, C.Depth + 1};
+      Bounds BX = addRec(X, Sub);
+      if (!BX.bounded())
+        continue;
+      Bounds K{cst(Ratio), cst(Ratio)};
+      return addBounds(mulBounds(K, BX), walk(D, C));
+    }
+  }
+  return {};
 }
 
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {

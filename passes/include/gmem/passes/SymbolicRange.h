@@ -104,6 +104,9 @@ private:
   /// divisor that is a positive constant or checked to be >= 1 at launch.
   std::optional<Bounds> signedDivision(const llvm::BinaryOperator *BO, Ctx &C);
   Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// AR as c * X + d of the recurrence X its loop's latch tests (addRec's
+  /// fallback when neither AR's trip count nor its own latch test bounds it).
+  Bounds viaLatchRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   /// AR through the recurrences of its loop that guardedRecurrences finds
   /// (AR = F * G + D): the tightest; a null side where none bounds it.
   Bounds splitRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);

@@ -1,0 +1,55 @@
+"""Python models of the kernels of gridstride_shapes.cu for touched_bytes.py:
+each yields (parameter index, 'R' or 'W', element) for every element a
+thread touches (T threads, a grid-stride loop of step T)."""
+
+
+def _loop(T, n):
+    for t in range(T):
+        i = t
+        while i < n:
+            yield i
+            i += T
+
+
+def gs_size(T, n):
+    for i in _loop(T, n):
+        yield 1, 'W', i
+        yield 2, 'R', i
+
+
+gs_size_wide_step = gs_size
+gs_long = gs_size
+gs_u32 = gs_size
+gs_int = gs_size
+
+
+def gs_size_stride2(T, n):
+    for i in _loop(T, n):
+        yield 1, 'W', 2 * i + 1
+        yield 2, 'R', i
+
+
+def gs_size_reverse(T, n):
+    for i in _loop(T, n):
+        yield 1, 'W', i
+        yield 2, 'R', n - 1 - i
+
+
+def gs_size_offset(T, n, off):
+    for i in _loop(T, n):
+        yield 2, 'W', i
+        yield 3, 'R', i + off
+
+
+N = [0, 1, 5, 100, 1000]
+CASES = {
+    'gs_size': [('u64', N)],
+    'gs_size_wide_step': [('u64', N)],
+    'gs_size_stride2': [('u64', N)],
+    'gs_size_reverse': [('u64', N)],
+    'gs_size_offset': [('u64', [0, 7, 300]), ('i64', [-50, 0, 3])],
+    'gs_long': [('i64', [-3] + N)],
+    'gs_u32': [('u32', N)],
+    'gs_int': [('i32', [-3] + N)],
+}
+POINTERS = {name: 2 for name in CASES}

@@ -1,0 +1,39 @@
+// Grid-stride loops with 64-bit and 32-bit indices and bounds, for
+// gridstride_exhaustive.test (models: gridstride_models.py). Scalars first,
+// then the pointers, as touched_bytes.py passes them.
+#include <cstddef>
+#define GID (blockIdx.x * blockDim.x + threadIdx.x)
+#define G (blockDim.x * gridDim.x)
+
+__global__ void gs_size(size_t n, float *out, const float *in) {
+  for (size_t i = GID; i < n; i += G)
+    out[i] = in[i];
+}
+__global__ void gs_size_wide_step(size_t n, float *out, const float *in) {
+  for (size_t i = GID; i < n; i += (size_t)blockDim.x * gridDim.x)
+    out[i] = in[i];
+}
+__global__ void gs_size_stride2(size_t n, float *out, const float *in) {
+  for (size_t i = GID; i < n; i += G)
+    out[2 * i + 1] = in[i];
+}
+__global__ void gs_size_reverse(size_t n, float *out, const float *in) {
+  for (size_t i = GID; i < n; i += G)
+    out[i] = in[n - 1 - i];
+}
+__global__ void gs_size_offset(size_t n, long off, float *out, const float *in) {
+  for (size_t i = GID; i < n; i += G)
+    out[i] = in[i + off];
+}
+__global__ void gs_long(long n, float *out, const float *in) {
+  for (long i = GID; i < n; i += (long)G)
+    out[i] = in[i];
+}
+__global__ void gs_u32(unsigned n, float *out, const float *in) {
+  for (unsigned i = GID; i < n; i += G)
+    out[i] = in[i];
+}
+__global__ void gs_int(int n, float *out, const float *in) {
+  for (int i = GID; i < n; i += G)
+    out[i] = in[i];
+}
