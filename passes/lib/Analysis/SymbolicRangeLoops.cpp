@@ -1,0 +1,272 @@
+//===- SymbolicRangeLoops.cpp - Bounds of loop recurrences ----------------===//
+//
+// SymbolicRange for SCEV add-recurrences: trip counts, latch tests, the
+// guarded and narrow forms of a recurrence, and recurrences that are a
+// multiple of the one the latch tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SymbolicRangeSupport.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+
+using namespace llvm;
+
+namespace gmem {
+using namespace range_support;
+
+// `a[i * m + j]` with int indices is F * sext({i*m + j0,+,1}<nsw>) in IR;
+// SCEV folds the extension into an i64 recurrence {F*sext(i*m + j0),+,F},
+// out of reach of the i32 latch test `j < m` and the i32 guards: the wide
+// bound adds the largest start to the largest trip count even where each
+// thread's start and trip count sum to less (j0 = i + 1, trip count
+// m - 2 - i). Where the loop's latch tests a narrower value and SCEV itself
+// rebuilds AR as F * ext(R) of a narrow recurrence R, R relates to the
+// latch's and the guards' recurrences (R = G + i*m): bound it through them
+// and extend. (A latch in AR's type, e.g. of a widened induction variable,
+// relates to AR directly.) The narrow bounds must lie in the narrow type, so
+// that R's math value is the machine value the extension reads; the check
+// says so even where SCEV proved no wrap.
+Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  if (!AR->isAffine() || !AR->getType()->isIntegerTy())
+    return {};
+  BasicBlock *Latch = AR->getLoop()->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  unsigned WideBits = SE.getTypeSizeInBits(AR->getType());
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+      Cmp->getOperand(0)->getType()->getIntegerBitWidth() >= WideBits || WideBits > 64)
+    return {};
+  // A trip count that is one value per launch keeps its relation to the
+  // start in the wide bound's formula; only one that varies (with the
+  // thread or an outer loop) needs the narrow recurrence.
+  const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(AR->getLoop());
+  if (!isa<SCEVCouldNotCompute>(BTC) && launchInvariant(BTC))
+    return {};
+  Type *Wide = AR->getType();
+  const SCEV *Start = AR->getStart();
+  int64_t F = 1;
+  if (auto *M = dyn_cast<SCEVMulExpr>(Start); M && M->getNumOperands() == 2)
+    if (auto *K = dyn_cast<SCEVConstant>(M->getOperand(0)))
+      if (K->getAPInt().getSignificantBits() <= 32 && !K->isZero()) {
+        F = K->getAPInt().getSExtValue();
+        Start = M->getOperand(1);
+      }
+  if (!isa<SCEVSignExtendExpr>(Start) && !isa<SCEVZeroExtendExpr>(Start))
+    return {};
+  auto *X = cast<SCEVCastExpr>(Start);
+  bool Signed = isa<SCEVSignExtendExpr>(X);
+  const SCEV *S0 = X->getOperand();
+  Type *Narrow = S0->getType();
+  // F * ext(R) with |F| <= 2^31 and R of at most 32 bits fits in 64.
+  if (SE.getTypeSizeInBits(Narrow) > 32)
+    return {};
+  const SCEV *FW = SE.getConstant(Wide, F, /*isSigned=*/true);
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  if (F != 1)
+    Step = SE.getUDivExactExpr(Step, FW);
+  const SCEV *T0 = SE.getTruncateExpr(Step, Narrow);
+  if (!SE.isLoopInvariant(T0, AR->getLoop()))
+    return {};
+  auto *Inner =
+      dyn_cast<SCEVAddRecExpr>(SE.getAddRecExpr(S0, T0, AR->getLoop(), SCEV::FlagAnyWrap));
+  if (!Inner)
+    return {};
+  const SCEV *Ext = Signed ? SE.getSignExtendExpr(Inner, Wide) : SE.getZeroExtendExpr(Inner, Wide);
+  if (SE.getMulExpr(FW, Ext) != AR)
+    return {};
+  Bounds B = splitRecurrence(Inner, C);
+  if (!B.bounded())
+    return {};
+  requireInType(B, SE.getTypeSizeInBits(Narrow), Signed, C);
+  return mulBounds({cst(F), cst(F)}, B);
+}
+
+Bounds SymbolicRange::splitRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  Bounds B;
+  for (const SCEVAddRecExpr *G : guardedRecurrences(AR, C.At, /*SameStep=*/false)) {
+    // AR = F * G + D with F = step(AR) / step(G) (e.g. kb*N for a guarded kb).
+    const SCEV *F = SE.getOne(AR->getType());
+    const SCEV *T = AR->getStepRecurrence(SE), *T2 = G->getStepRecurrence(SE);
+    if (T != T2) {
+      auto *C2 = dyn_cast<SCEVConstant>(T2);
+      if (!C2 || C2->isZero())
+        continue;
+      F = SE.getUDivExactExpr(T, T2);
+      if (SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
+        continue;
+    }
+    const SCEV *D = SE.getMinusSCEV(AR, SE.getMulExpr(F, G));
+    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()))
+      continue;
+    Bounds Split = addBounds(mulBounds(walk(G, C), walk(F, C)), walk(D, C));
+    B.Lo = greater(B.Lo, Split.Lo);
+    B.Hi = lesser(B.Hi, Split.Hi);
+  }
+  return B;
+}
+
+Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
+  if (!AR->isAffine()) {
+    if (C.Why.empty())
+      C.Why = "index is a non-affine function of a loop counter";
+    return {};
+  }
+  const Loop *L = AR->getLoop();
+  unsigned Bits = SE.getTypeSizeInBits(AR->getType());
+  Bounds S = walk(AR->getStart(), C);
+  Bounds T = walk(AR->getStepRecurrence(SE), C);
+
+  // Iteration count k in [0, maxBTC]. The count is read unsigned, so its
+  // bounds must lie in [0, 2^N): for the threads that reach C.At only, which
+  // the guards there describe. A thread that a guard keeps out of the loop
+  // (j1 >= m - 1 for j2 = j1 + 1 .. m - 1) may have any count; one that runs
+  // the loop with a count below 0 as a math value (a huge unsigned one)
+  // fails the check, so its launch gets the whole allocation.
+  ExprRef KMax;
+  const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (!isa<SCEVCouldNotCompute>(BTC)) {
+    Bounds K = inType(BTC, /*Signed=*/false, C);
+    KMax = K.Hi;
+  }
+  if (!KMax) {
+    const SCEV *CM = SE.getConstantMaxBackedgeTakenCount(L);
+    if (auto *K = dyn_cast<SCEVConstant>(CM))
+      if (K->getAPInt().getActiveBits() < 62)
+        KMax = cst(int64_t(K->getAPInt().getZExtValue()));
+  }
+
+  Bounds R;
+  bool Up = nonNeg(T.Lo), Down = nonPos(T.Hi);
+  if (Up) {
+    R.Lo = S.Lo;
+    R.Hi = KMax ? plus(S.Hi, times(T.Hi, KMax)) : nullptr;
+  } else if (Down) {
+    R.Hi = S.Hi;
+    R.Lo = KMax ? plus(S.Lo, times(T.Lo, KMax)) : nullptr;
+  } else if (KMax && T.bounded() && S.bounded()) {
+    R.Lo = Expr::smin(S.Lo, Expr::add(S.Lo, Expr::mul(T.Lo, KMax)));
+    R.Hi = Expr::smax(S.Hi, Expr::add(S.Hi, Expr::mul(T.Hi, KMax)));
+  }
+
+  // The latch test bounds every iteration that continues: for `continue
+  // while X < B` with X the post-increment value, every iteration after the
+  // first sees X <= B - 1. Induction keeps this exact provided X never
+  // wraps, which one check covers: max(hi(start), hi(B) - 1) + step fits.
+  BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (Cmp && (Up || Down) && S.bounded() && T.bounded()) {
+    CmpInst::Predicate P = Cmp->getPredicate();
+    if (Br->getSuccessor(0) != L->getHeader())
+      P = CmpInst::getInversePredicate(P);
+    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+    if (A != AR && A != AR->getPostIncExpr(SE)) {
+      std::swap(A, B);
+      P = CmpInst::getSwappedPredicate(P);
+    }
+    bool PostInc = A == AR->getPostIncExpr(SE);
+    if ((A == AR || PostInc) && SE.isLoopInvariant(B, L) && P != CmpInst::ICMP_NE &&
+        P != CmpInst::ICMP_EQ) {
+      bool Signed = isSignedPred(P);
+      bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
+      bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
+      Bounds BB = inType(B, Signed, C);
+      if (Up && Less && BB.Hi) {
+        ExprRef Lim = Strict ? Expr::sub(BB.Hi, cst(1)) : BB.Hi;
+        if (!PostInc)
+          Lim = Expr::add(Lim, T.Hi);
+        ExprRef Hi = Expr::smax(S.Hi, Lim);
+        addCheck(C, Expr::add(Hi, T.Hi), INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
+        addCheck(C, S.Lo, typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
+        // The latch bound is exact for `i < n` loops and small; a trip-count
+        // bound next to it mostly adds size, so it replaces it.
+        R.Hi = Hi;
+        if (!R.Lo)
+          R.Lo = S.Lo;
+      } else if (Down && !Less && BB.Lo) {
+        ExprRef Lim = Strict ? Expr::add(BB.Lo, cst(1)) : BB.Lo;
+        if (!PostInc)
+          Lim = Expr::add(Lim, T.Lo);
+        ExprRef Lo = Expr::smin(S.Lo, Lim);
+        addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
+        addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
+        R.Lo = Lo;
+        if (!R.Hi)
+          R.Hi = S.Hi;
+      }
+    }
+  }
+  if (!R.Lo || !R.Hi) {
+    Bounds Via = viaLatchRecurrence(AR, C);
+    if (!R.Lo)
+      R.Lo = Via.Lo;
+    if (!R.Hi)
+      R.Hi = Via.Hi;
+  }
+  if ((!R.Lo || !R.Hi) && C.Why.empty())
+    C.Why = "loop trip count the analysis cannot bound";
+  return R;
+}
+
+// `for (size_t i = tid; i < n; i += blockDim.x * gridDim.x) a[i]`: the
+// access's recurrence is the byte offset {4*tid,+,4*step}, the latch tests
+// the index {tid,+,step}, and SCEV has no trip count (a symbolic step of
+// unsigned i64 values may wrap as far as SCEV can tell). So the latch test
+// above, which must compare AR itself, says nothing about AR. Where AR = c * X
+// + d for a constant c and the latch's recurrence X of the same loop (pre- or
+// post-increment form; SCEV itself must fold c * X + d back into AR), bound X
+// through its latch test (with X's own no-wrap checks) and map: every
+// iteration's AR is c times that iteration's X plus the invariant d.
+Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  const Loop *L = AR->getLoop();
+  BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || C.Depth + 2 >= MaxDepth || !AR->isAffine())
+    return {};
+  const SCEV *ARStep = AR->getStepRecurrence(SE);
+  for (Value *Operand : Cmp->operands()) {
+    auto *Y = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Operand));
+    if (!Y || Y == AR || Y->getLoop() != L || !Y->isAffine() || Y->getType() != AR->getType())
+      continue;
+    const SCEV *YStep = Y->getStepRecurrence(SE);
+    // The step ratio c: 1, or the constant factor of AR's step.
+    int64_t Ratio = 0;
+    if (ARStep == YStep) {
+      Ratio = 1;
+    } else if (auto *M = dyn_cast<SCEVMulExpr>(ARStep)) {
+      auto *K = dyn_cast<SCEVConstant>(M->getOperand(0));
+      if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&
+          SE.getMulExpr(K, YStep) == ARStep)
+        Ratio = K->getAPInt().getSExtValue();
+    }
+    if (!Ratio)
+      continue;
+    const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
+    // The pre-increment form of Y when the latch tests Y's next value.
+    const SCEV *Pre = SE.getAddRecExpr(SE.getMinusSCEV(Y->getStart(), YStep), YStep, L,
+                                       SCEV::FlagAnyWrap);
+    for (const SCEV *XS : {Pre, static_cast<const SCEV *>(Y)}) {
+      auto *X = dyn_cast<SCEVAddRecExpr>(XS);
+      if (!X || X == AR)
+        continue;
+      const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, X->getStart()));
+      if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
+          SE.getAddExpr(SE.getMulExpr(CV, X), D) != AR)
+        continue;
+      std::string SubWhy; // X's failure is not AR's story
+      Ctx Sub{C.At, C.Checks, SubWhy, C.Depth + 1};
+      Bounds BX = addRec(X, Sub);
+      if (!BX.bounded())
+        continue;
+      Bounds K{cst(Ratio), cst(Ratio)};
+      return addBounds(mulBounds(K, BX), walk(D, C));
+    }
+  }
+  return {};
+}
+
+} // namespace gmem

@@ -1,0 +1,97 @@
+//===- SymbolicRangeSupport.h - Helpers of SymbolicRange*.cpp ------*- C++ -*-===//
+//
+// Bound arithmetic shared by SymbolicRange.cpp and SymbolicRangeLoops.cpp
+// (private to lib/Analysis): null means unbounded on that side.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMEM_PASSES_SYMBOLICRANGESUPPORT_H
+#define GMEM_PASSES_SYMBOLICRANGESUPPORT_H
+
+#include "gmem/passes/SymbolicRange.h"
+
+#include "llvm/IR/Instructions.h"
+
+#include <climits>
+
+namespace gmem {
+namespace range_support {
+
+
+constexpr unsigned MaxDepth = 24;
+// Node budget of one access region (bounds plus checks).
+constexpr size_t MaxRegionNodes = 400;
+
+inline size_t exprSize(const ExprRef &E) {
+  size_t N = 1;
+  for (const ExprRef &O : E->operands())
+    N += exprSize(O);
+  return N;
+}
+// Guards are applied down to this depth: deep enough for (z*Y + y)*X + x
+// style 3D offsets, shallow enough that guard operands (which are bounded
+// with guards again) cannot blow up.
+constexpr unsigned GuardDepth = 16;
+
+inline int64_t typeMin(unsigned Bits, bool Signed) {
+  if (!Signed || Bits == 0)
+    return 0;
+  return Bits >= 64 ? INT64_MIN : -(int64_t(1) << (Bits - 1));
+}
+inline int64_t typeMax(unsigned Bits, bool Signed) {
+  if (Bits >= 64 || (!Signed && Bits >= 63))
+    return INT64_MAX;
+  return Signed ? (int64_t(1) << (Bits - 1)) - 1 : (int64_t(1) << Bits) - 1;
+}
+
+inline ExprRef cst(int64_t V) { return Expr::constant(V); }
+inline ExprRef plus(const ExprRef &A, const ExprRef &B) { return A && B ? Expr::add(A, B) : nullptr; }
+inline ExprRef times(const ExprRef &A, const ExprRef &B) { return A && B ? Expr::mul(A, B) : nullptr; }
+inline ExprRef lesser(const ExprRef &A, const ExprRef &B) {
+  if (!A) return B;
+  if (!B) return A;
+  return Expr::smin(A, B);
+}
+inline ExprRef greater(const ExprRef &A, const ExprRef &B) {
+  if (!A) return B;
+  if (!B) return A;
+  return Expr::smax(A, B);
+}
+
+inline Bounds addBounds(const Bounds &A, const Bounds &B) { return {plus(A.Lo, B.Lo), plus(A.Hi, B.Hi)}; }
+
+inline bool nonNeg(const ExprRef &E) { return E && isKnownNonNegative(E); }
+/// Bounds of A / B for A >= 0 and B >= 1 (B.Lo non-null): the smallest
+/// dividend over the largest divisor, the largest over the smallest.
+inline Bounds unsignedQuotient(const Bounds &A, const Bounds &B) {
+  return {A.Lo && B.Hi ? Expr::udiv(A.Lo, B.Hi) : cst(0), A.Hi ? Expr::udiv(A.Hi, B.Lo) : nullptr};
+}
+inline bool nonPos(const ExprRef &E) { return E && E->isConst() && E->constant() <= 0; }
+
+// Interval product. Exact sign knowledge keeps the common case (index *
+// stride with both non-negative) free of min/max clutter.
+inline Bounds mulBounds(const Bounds &A, const Bounds &B) {
+  if (A.Lo && A.Hi && sameExpr(A.Lo, A.Hi) && A.Lo->isConst()) { // constant factor
+    int64_t K = A.Lo->constant();
+    if (K >= 0)
+      return {times(A.Lo, B.Lo), times(A.Lo, B.Hi)};
+    return {times(A.Lo, B.Hi), times(A.Lo, B.Lo)};
+  }
+  if (B.Lo && B.Hi && sameExpr(B.Lo, B.Hi) && B.Lo->isConst())
+    return mulBounds(B, A);
+  if (nonNeg(A.Lo) && nonNeg(B.Lo))
+    return {times(A.Lo, B.Lo), times(A.Hi, B.Hi)};
+  if (!A.bounded() || !B.bounded())
+    return {};
+  std::vector<ExprRef> C{Expr::mul(A.Lo, B.Lo), Expr::mul(A.Lo, B.Hi), Expr::mul(A.Hi, B.Lo),
+                         Expr::mul(A.Hi, B.Hi)};
+  return {Expr::smin(C), Expr::smax(C)};
+}
+
+inline bool isSignedPred(llvm::CmpInst::Predicate P) { return llvm::ICmpInst::isSigned(P); }
+
+
+} // namespace range_support
+} // namespace gmem
+
+#endif // GMEM_PASSES_SYMBOLICRANGESUPPORT_H
