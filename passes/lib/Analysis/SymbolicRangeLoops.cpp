@@ -124,10 +124,22 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   // (j1 >= m - 1 for j2 = j1 + 1 .. m - 1) may have any count; one that runs
   // the loop with a count below 0 as a math value (a huge unsigned one)
   // fails the check, so its launch gets the whole allocation.
+  // Its checks are kept apart: where the latch test replaces the count's
+  // bound they are not needed, and they can fail at ordinary launches (for
+  // `for (long i = tid; i < n; i += G)` the count is (max(tid + G, n) - tid
+  // - G) /u G, bounded term by term: "-27 >= 0" at n = 100 on 64 threads).
+  std::vector<RangeCheck> KChecks;
+  std::string KWhy;
+  Ctx KC{C.At, KChecks, KWhy, C.Depth};
   ExprRef KMax;
   const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
   if (!isa<SCEVCouldNotCompute>(BTC)) {
-    Bounds K = inType(BTC, /*Signed=*/false, C);
+    // Hidden from the memo entries being recorded around this one too: they
+    // get the count's checks below, only where its bound is used.
+    std::vector<std::vector<RangeCheck> *> Outer;
+    std::swap(Outer, Recording);
+    Bounds K = inType(BTC, /*Signed=*/false, KC);
+    std::swap(Outer, Recording);
     KMax = K.Hi;
   }
   if (!KMax) {
@@ -154,6 +166,7 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   // while X < B` with X the post-increment value, every iteration after the
   // first sees X <= B - 1. Induction keeps this exact provided X never
   // wraps, which one check covers: max(hi(start), hi(B) - 1) + step fits.
+  bool LatchUsed = false;
   BasicBlock *Latch = L->getLoopLatch();
   auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
   auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
@@ -184,6 +197,7 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         // The latch bound is exact for `i < n` loops and small; a trip-count
         // bound next to it mostly adds size, so it replaces it.
         R.Hi = Hi;
+        LatchUsed = true;
         if (!R.Lo)
           R.Lo = S.Lo;
       } else if (Down && !Less && BB.Lo) {
@@ -194,18 +208,28 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
         addCheck(C, Expr::add(Lo, T.Lo), typeMin(Bits, Signed), INT64_MAX, Signed && Bits >= 32);
         addCheck(C, S.Hi, INT64_MIN, typeMax(Bits, Signed), Signed && Bits >= 32);
         R.Lo = Lo;
+        LatchUsed = true;
         if (!R.Hi)
           R.Hi = S.Hi;
       }
     }
   }
-  if (!R.Lo || !R.Hi) {
+  // AR a multiple of the recurrence the latch tests (a 64-bit index and its
+  // byte offset): for an increasing AR the latch bound replaces the count's
+  // too; elsewhere it only fills a side the count left open.
+  if (!LatchUsed && (Up || !R.Lo || !R.Hi)) {
     Bounds Via = viaLatchRecurrence(AR, C);
+    if (Up && Via.bounded())
+      return Via;
     if (!R.Lo)
       R.Lo = Via.Lo;
     if (!R.Hi)
       R.Hi = Via.Hi;
   }
+  // The count's checks, where its bound is used.
+  if (!LatchUsed)
+    for (const RangeCheck &K : KChecks)
+      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
   if ((!R.Lo || !R.Hi) && C.Why.empty())
     C.Why = "loop trip count the analysis cannot bound";
   return R;

@@ -8,7 +8,7 @@
 // CHECK:      #3 A : ptr  R
 // CHECK-NEXT:     read:  [0, 4*min(blockDim.y*gridDim.y - 1, M - 1)*K + 4*K)
 // CHECK-NEXT: #4 B : ptr  R
-// CHECK-NEXT:     read:  [0, 4*min(min(blockDim.x*gridDim.x - 1, N - 1) + min(K - 1, 0)*N - N + N*K, min(blockDim.x*gridDim.x - 1, N - 1) - N + N*K) + 4)
+// CHECK-NEXT:     read:  [0, -4*N + 4*min(blockDim.x*gridDim.x - 1, N - 1) + 4*N*K + 4)
 // CHECK-NEXT: #5 C : ptr  W
 // CHECK-NEXT:     write: [0, 4*min(blockDim.x*gridDim.x - 1, N - 1) + 4*min(blockDim.y*gridDim.y - 1, M - 1)*N + 4)
 __global__ void matmul(int M, int N, int K, const float *A, const float *B, float *C) {

@@ -41,6 +41,15 @@ def gs_size_offset(T, n, off):
         yield 3, 'R', i + off
 
 
+def col_int(T, K, N):
+    for c in range(min(T, N)):
+        for k in range(K):
+            yield 3, 'R', k * N + c
+        yield 2, 'W', c
+
+
+col_long = col_int
+
 N = [0, 1, 5, 100, 1000]
 CASES = {
     'gs_size': [('u64', N)],
@@ -51,5 +60,7 @@ CASES = {
     'gs_long': [('i64', [-3] + N)],
     'gs_u32': [('u32', N)],
     'gs_int': [('i32', [-3] + N)],
+    'col_int': [('i32', [-2, 0, 1, 7]), ('i32', [0, 3, 70])],
+    'col_long': [('i64', [-2, 0, 1, 7]), ('i64', [0, 3, 70])],
 }
 POINTERS = {name: 2 for name in CASES}

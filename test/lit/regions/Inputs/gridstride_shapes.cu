@@ -37,3 +37,22 @@ __global__ void gs_int(int n, float *out, const float *in) {
   for (int i = GID; i < n; i += G)
     out[i] = in[i];
 }
+// A column walk (matmul's B[k*N + c]), the loop counter widened or not.
+__global__ void col_int(int K, int N, float *out, const float *B) {
+  int c = GID;
+  if (c < N) {
+    float s = 0.f;
+    for (int k = 0; k < K; ++k)
+      s += B[k * N + c];
+    out[c] = s;
+  }
+}
+__global__ void col_long(long K, long N, float *out, const float *B) {
+  long c = GID;
+  if (c < N) {
+    float s = 0.f;
+    for (long k = 0; k < K; ++k)
+      s += B[k * N + c];
+    out[c] = s;
+  }
+}
