@@ -66,6 +66,13 @@ has_images() { # has_images FILE KIND... e.g. "ELF sm_90" "PTX sm_90"
   local l; l="$("${LIST[@]}" "$f" 2>&1)" || { echo "$l"; return 1; }
   for k in "$@"; do grep -q "^$k " <<<"$l" || { echo "missing '$k' in:"; echo "$l"; return 1; }; done
 }
+fails_with() { # fails_with NAME REGEX CMD... : CMD exits non-zero printing one line matching REGEX
+  local name="$1" re="$2"; shift 2
+  local out rc
+  out="$("$@" 2>&1)"; rc=$?
+  if [ $rc != 0 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -Eq -- "$re" <<<"$out"; then ok "$name"
+  else bad "$name (exit $rc)" "$out"; fi
+}
 count_images() { "${LIST[@]}" "$1" 2>/dev/null | grep -c "^$2 "; }
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
@@ -201,10 +208,9 @@ if "${D[@]}" -fgpu-default-stream=per-thread -c "$S/vadd.cu" -o ptds/a.o 2>ptds/
    && nm ptds/b.o | grep -q "U cudaLaunchKernel_ptsz" && ! grep -q "unused" ptds/err; then
   ok "-fgpu-default-stream=per-thread / --default-stream per-thread: per-thread launches and copies"
 else bad "per-thread default stream" "$(cat ptds/err; nm ptds/a.o 2>&1 | grep -i cuda)"; fi
-out="$("${D[@]}" --default-stream=sometimes -c "$S/vadd.cu" -o ptds/c.o 2>&1)"; rc=$?
-if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: unknown default stream 'sometimes': expected per-thread or legacy" ]; then
-  ok "--default-stream with a bad value: one error line"
-else bad "--default-stream bad value (exit $rc)" "$out"; fi
+fails_with "--default-stream with a bad value: one error line" \
+  "^gmem-clang\+\+: error: unknown default stream 'sometimes': expected per-thread or legacy$" \
+  "${D[@]}" --default-stream=sometimes -c "$S/vadd.cu" -o ptds/c.o
 
 # --- 8c. cache-operator intrinsics (nvcc has them, clang 19 does not) -------
 mkdir -p hints
@@ -220,18 +226,15 @@ if "${D[@]}" -O2 -save-temps --keep-dir hints -c hints/h.cu -o hints/h.o 2>hints
 else bad "cache-operator intrinsics" "$(cat hints/err | head -5)"; fi
 
 # --- 9. environment overrides ---------------------------------------------
-out="$(GMEM_PLUGIN=/nonexistent/GmemPlugin.so "${D[@]}" -c "$S/vadd.cu" -o e.o 2>&1)"; rc=$?
-if [ $rc != 0 ] && [ "$out" = "gmem-clang++: error: GMEM_PLUGIN=/nonexistent/GmemPlugin.so: no such file" ]; then
-  ok "GMEM_PLUGIN override (bad value: one error line)"
-else bad "GMEM_PLUGIN override (exit $rc)" "$out"; fi
-out="$(GMEM_CLANG=/nonexistent/clang++ "${D[@]}" -c "$S/vadd.cu" -o e.o 2>&1)"; rc=$?
-if [ $rc != 0 ] && grep -q "^gmem-clang++: error: GMEM_CLANG=/nonexistent/clang++ is not an executable$" <<<"$out"; then
-  ok "GMEM_CLANG override (bad value: one error line)"
-else bad "GMEM_CLANG override (exit $rc)" "$out"; fi
-out="$(CUDA_PATH=/nonexistent "${D[@]}" -c "$S/vadd.cu" -o e.o 2>&1)"; rc=$?
-if [ $rc != 0 ] && grep -q "^gmem-clang++: error: CUDA_PATH=/nonexistent is not a CUDA installation" <<<"$out"; then
-  ok "CUDA_PATH override (bad value: one error line)"
-else bad "CUDA_PATH override (exit $rc)" "$out"; fi
+fails_with "GMEM_PLUGIN override (bad value: one error line)" \
+  "^gmem-clang\+\+: error: GMEM_PLUGIN=/nonexistent/GmemPlugin\.so: no such file$" \
+  env GMEM_PLUGIN=/nonexistent/GmemPlugin.so "${D[@]}" -c "$S/vadd.cu" -o e.o
+fails_with "GMEM_CLANG override (bad value: one error line)" \
+  "^gmem-clang\+\+: error: GMEM_CLANG=/nonexistent/clang\+\+ is not an executable$" \
+  env GMEM_CLANG=/nonexistent/clang++ "${D[@]}" -c "$S/vadd.cu" -o e.o
+fails_with "CUDA_PATH override (bad value: one error line)" \
+  "^gmem-clang\+\+: error: CUDA_PATH=/nonexistent is not a CUDA installation" \
+  env CUDA_PATH=/nonexistent "${D[@]}" -c "$S/vadd.cu" -o e.o
 realclang="$("${D[@]}" --gmem-config | sed -n 's/^clang=//p')"
 mkdir -p "alt plugin"; cp "$GMEM_PLUGIN" "alt plugin/GmemPlugin.so"
 out="$(GMEM_CLANG="$realclang" CUDA_PATH="$CUDA" GMEM_PLUGIN="$PWD/alt plugin/GmemPlugin.so" \
