@@ -40,19 +40,6 @@ struct FreeTestBase : SchedTest {
     finish();
     return Name;
   }
-  /// Launches of pers(BE, {40, 1, 1}) stopped by an urgent launch; the
-  /// first clone launch's index and control block, the clone it ran.
-  std::string preempted(size_t &First, uint64_t &Ctl, unsigned Iters) {
-    D.Kernels[FPersFree].Iters = Iters;
-    EXPECT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    D.marker(BE, "after");
-    Ctl = last().Ctl;
-    First = D.CloneLaunches.size() - 1;
-    D.run(30);
-    EXPECT_EQ(infer(RT), CUDA_SUCCESS);
-    D.settle();
-    return D.CloneLaunches[First].Name;
-  }
 };
 
 /// A kernel with loop checkpoints: light twin (P = 12), alternate form
@@ -330,7 +317,8 @@ TEST_F(FreeOnlyTest, FreeLaunchIsStoppedWithRequest2AndRelaunchedAsItself) {
   ASSERT_EQ(cloneStats().switched_to_free, 1u);
   size_t First = 0;
   uint64_t Ctl = 0;
-  ASSERT_EQ(preempted(First, Ctl, 10), freeForm(Pers));
+  D.Kernels[FPersFree].Iters = 10;
+  ASSERT_EQ(preemptedPers(First, Ctl), freeForm(Pers));
   // Request 2, although the kernel has no loop checkpoints: the free form
   // is never stopped with request 1.
   EXPECT_EQ(D.word(Ctl), 2u);

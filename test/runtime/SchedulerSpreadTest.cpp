@@ -61,14 +61,10 @@ TEST_F(SpreadTest, SpreadLaunchIsStoppedAndRelaunchedOnItsOwnGrid) {
   ASSERT_EQ(once(2.0f), 8u);
   ASSERT_EQ(once(1.0f), 32u);
   D.Kernels[FPersPre].Iters = 10;
-  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-  D.marker(BE, "after");
-  ASSERT_EQ(last().Grid[0], 32u);
-  const uint64_t Ctl = last().Ctl;
-  const size_t First = D.CloneLaunches.size() - 1;
-  D.run(30);
-  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
-  D.settle();
+  size_t First = 0;
+  uint64_t Ctl = 0;
+  ASSERT_EQ(preemptedPers(First, Ctl), pre(Pers));
+  ASSERT_EQ(D.CloneLaunches[First].Grid[0], 32u);
   EXPECT_EQ(D.word(Ctl), 2u); // stopped at its loop checkpoints
   EXPECT_EQ(D.Markers.count("after"), 0u);
   finish();

@@ -216,6 +216,19 @@ struct SchedTest : ::testing::Test {
   }
   /// The latest clone launch.
   const FakeSchedDriver::CloneLaunch &last() { return D.CloneLaunches.back(); }
+  /// A launch of pers(BE, {40, 1, 1}) followed by a marker "after", run 30
+  /// steps, then stopped by an urgent launch (settled, not finished): its
+  /// clone launch's index and control block, and the clone it ran.
+  std::string preemptedPers(size_t &First, uint64_t &Ctl, bool Idempotent = true) {
+    EXPECT_EQ(pers(BE, {40, 1, 1}, Idempotent), CUDA_SUCCESS);
+    D.marker(BE, "after");
+    Ctl = last().Ctl;
+    First = D.CloneLaunches.size() - 1;
+    D.run(30);
+    EXPECT_EQ(infer(RT), CUDA_SUCCESS);
+    D.settle();
+    return D.CloneLaunches[First].Name;
+  }
   /// Every clone launch from index First on (a launch and its relaunches)
   /// ran Name on P CTAs with control block Ctl and First's arguments.
   /// The last clone launch ran a twin form on its own grid: P persistent
