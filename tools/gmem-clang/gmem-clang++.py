@@ -540,12 +540,17 @@ def lib_dirs():
 CACHE_HINTS_HEADER = "gmem_cuda_cache_hints.h"
 
 
+def shipped_stub_dirs():
+    """Where the driver's CUDA header stand-ins live: installed, then the
+    source tree next to the script."""
+    here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
+    return (os.path.join(here, "..", "share", "gmem", "cuda-stubs"), os.path.join(here, "cuda-stubs"))
+
+
 def shipped_cache_hints():
     """CUDA's cache-operator intrinsics (__ldcs, __stcs, ...) that clang 19
     lacks: force-included into CUDA compiles; None if not installed."""
-    here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
-    for d in (os.path.join(here, "..", "share", "gmem", "cuda-stubs"),
-              os.path.join(here, "cuda-stubs")):
+    for d in shipped_stub_dirs():
         p = os.path.join(d, CACHE_HINTS_HEADER)
         if os.path.isfile(p):
             return os.path.normpath(p)
@@ -553,9 +558,7 @@ def shipped_cache_hints():
 
 
 def shipped_stub_dir():
-    here = os.path.dirname(os.path.realpath(os.path.abspath(__file__)))
-    for d in (os.path.join(here, "..", "share", "gmem", "cuda-stubs"),
-              os.path.join(here, "cuda-stubs")):
+    for d in shipped_stub_dirs():
         if all(os.path.isfile(os.path.join(d, h)) for h in CUDA_STUB_HEADERS):
             return os.path.normpath(d)
     return None
@@ -708,6 +711,8 @@ class Build:
         self.tmp = tempfile.mkdtemp(prefix="gmem-clang-", dir=base)
         self.counter = 0
         self.stub_flags = []
+        hints = shipped_cache_hints()
+        self.hint_flags = ["-include", hints] if hints else []
         if tc.stubs:
             shipped = shipped_stub_dir()
             if shipped:
@@ -732,10 +737,7 @@ class Build:
     def cuda_base(self):
         tc = self.tc
         f = ["-x", "cuda", "-Wno-unknown-cuda-version", f"--cuda-path={tc.cuda}"]
-        f += self.stub_flags
-        hints = shipped_cache_hints()
-        if hints:
-            f += ["-include", hints]
+        f += self.stub_flags + self.hint_flags
         if tc.cccl:
             f += ["-isystem", tc.cccl]
         return f
