@@ -132,6 +132,27 @@ unsigned unsignedFromEnv(const char *Name, unsigned long Max, unsigned Default) 
 /// the forms the runtime chooses by timing have it, never the main clone.
 unsigned tailPercentFromEnv() { return unsignedFromEnv("GMEM_CHECKPOINT_TAIL", 100, 25); }
 
+/// Which persistent forms end a virtual CTA with a plain barrier and a
+/// shared stop word instead of `bar.red.or` (GMEM_CHECKPOINT_VSTOP=light,
+/// the default; all; reduce: none). Same-call A/B on the H200 (bench/
+/// preempt/results/parts/vstop): with bar.red.or replaced in a hand-edited
+/// PTX, bitonic sort's light twin went from +19% to +6% over its kernel;
+/// built into every form, the light twins gained (im2col +19% -> -1%,
+/// stencil3d +53% -> +25%) but ptxas compiled some full and alternate
+/// forms worse (nbody +1% -> +64%, reduce +12% -> +19%, transpose_tiled
+/// +3% -> +18%, gemm_tiled16's alternate +8% -> +21%). The runtime times
+/// the forms against each other, so the light twin has it and the others
+/// keep the reduction.
+enum class StampedForms { None, Light, All };
+
+StampedForms stampedFormsFromEnv() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_VSTOP");
+  if (!V)
+    return StampedForms::Light;
+  const std::string S = StringRef(V).trim().lower();
+  return S == "reduce" ? StampedForms::None : S == "all" ? StampedForms::All : StampedForms::Light;
+}
+
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
 /// shared memory too (the alternate form's; for experiments).
 bool mainStateInShared() {
@@ -414,7 +435,8 @@ struct CloneBuild {
 
   /// The body as a loop over virtual CTAs instead of entry and exit
   /// checkpoints per CTA (CheckpointPersistent.cpp).
-  void buildPersistent(bool LoopStops, bool StateInShared, BatchMode Mode, bool Free = false) {
+  void buildPersistent(bool LoopStops, bool StateInShared, BatchMode Mode, bool Free = false,
+                       bool StampedStop = false) {
     if (!Free)
       dropUnusedCache(); // the free form's latch reads the cache too
     PersistentParts Parts;
@@ -424,6 +446,7 @@ struct CloneBuild {
     Parts.MaskGridZ = Mode.Mask;
     Parts.Batch = Mode.Mask && Mode.Batch;
     Parts.TailPercent = Free || Parts.Batch ? 0 : Mode.Tail;
+    Parts.StampedStop = StampedStop && !Free;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -492,7 +515,7 @@ void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
 /// state in registers or in shared memory, or the free form.
 void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string &Symbol,
                         unsigned Budget, bool LoopStops, bool StateInShared, BatchMode Mode,
-                        bool Free = false) {
+                        bool Free = false, bool StampedStop = false) {
   Function *T = createClone(M, K, Symbol);
   CloneBuild Build(M, Arch, *T);
   Build.prepare(Budget);
@@ -507,7 +530,7 @@ void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string 
     if (S.Sites != S.Merged && !Free)
       Mode.Batch = false; // a per-thread loop stop needs the barrier after it
   }
-  Build.buildPersistent(LoopStops, StateInShared, Mode, Free);
+  Build.buildPersistent(LoopStops, StateInShared, Mode, Free, StampedStop);
   if (Free)
     Build.dropUnusedCache();
   Build.promote();
@@ -636,14 +659,17 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       if (Mode.Mask)
         Info.Flags |= CheckpointInfo::Batched;
       MainMode.Mask = Mode.Mask;
-      Build.buildPersistent(HasLoops, mainStateInShared(), MainMode);
+      const StampedForms Stamped = stampedFormsFromEnv();
+      Build.buildPersistent(HasLoops, mainStateInShared(), MainMode, /*Free=*/false,
+                            Stamped == StampedForms::All);
       if (EmitLight) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
                            /*LoopStops=*/false, /*StateInShared=*/false,
-                           BatchMode{Mode.Mask, Mode.Batch, LightTail});
+                           BatchMode{Mode.Mask, Mode.Batch, LightTail}, /*Free=*/false,
+                           Stamped != StampedForms::None);
         Info.Flags |= CheckpointInfo::HasLight;
       }
       if (EmitAlt) {
@@ -656,7 +682,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // checkpoints it is the main clone with the balanced tail.
         emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
                            /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
-                           BatchMode{Mode.Mask, false, AltTail});
+                           BatchMode{Mode.Mask, false, AltTail}, /*Free=*/false,
+                           Stamped == StampedForms::All);
         Info.Flags |= CheckpointInfo::HasAlt;
       }
       if (EmitFree) {

@@ -229,6 +229,10 @@ struct PersistentParts {
   /// virtual CTAs are claimed from control word 1 (CTA protocol only, not
   /// with Batch: the claim is published at the end-of-virtual-CTA barrier).
   unsigned TailPercent = 0;
+  /// The CTA protocol decides after each virtual CTA with a plain barrier
+  /// and a shared stop word instead of `bar.red.or` (stampedBarrier in
+  /// CheckpointPersistent.cpp).
+  bool StampedStop = false;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the

@@ -361,6 +361,11 @@ struct LoopBuilder {
     IRBuilder<> RB(ReadReq);
     RB.CreateStore(loadRequest(RB, Ctx.Ctl), Req);
     initSharedWords(RB, Ctx); // ordered by the barrier below
+    if (Parts.StampedStop) {
+      StopWord = createSharedPair(*C.getParent(), C, "__gmem_vstop_");
+      RB.CreateAlignedStore(RB.getInt32(0), ctaStateWord(RB, StopWord, 0), Align(4),
+                            /*isVolatile=*/true);
+    }
     RB.CreateBr(Decide);
     IRBuilder<> DB(Decide);
     Value *Asked0 = DB.CreateAnd(Tid0, DB.CreateICmpNE(DB.CreateLoad(I32, Req), DB.getInt32(0)));
@@ -461,7 +466,8 @@ struct LoopBuilder {
       LB.SetInsertPoint(Look);
       LB.CreateStore(BatchK, Left);
     }
-    Value *Stop = barrierOr(LB, LB.CreateOr(Ab, Asked));
+    Value *Stop = StopWord ? stampedBarrier(LB, LB.CreateOr(Ab, Asked), Cur)
+                           : barrierOr(LB, LB.CreateOr(Ab, Asked));
     LB.CreateCondBr(Stop, StopLoop, Cont);
     IRBuilder<> CB(Cont);
     Value *Own = VN; // the stop path's next ticket: its own, or its claim
@@ -533,6 +539,35 @@ struct LoopBuilder {
 
   Value *PCtaValue = nullptr;
   AllocaInst *Deadline = nullptr; ///< free form: when this thread looks next
+
+  /// The CTA protocol's stop word (word 0 of a shared pair), where
+  /// Parts.StampedStop asks for it.
+  GlobalVariable *StopWord = nullptr;
+
+  /// The end-of-virtual-CTA decision as a plain barrier and a shared word:
+  /// threads that want to stop (\p Mine) write the virtual CTA's stamp
+  /// (its ticket + 1, never 0, the word's value at entry) before the
+  /// barrier, every thread compares the word with it after. One word
+  /// suffices: a thread that reads the word late, after a faster one has
+  /// written the next virtual CTA's stamp into it, sees a stamp other than
+  /// its own, so no thread stops where the others go on; and once the
+  /// current stamp is written, nobody goes on to overwrite it.
+  /// Consecutive virtual CTAs of one persistent CTA have distinct tickets
+  /// (a redo is followed by the CTA's resume ticket, static tickets grow
+  /// by P, claimed ones come from one counter).
+  Value *stampedBarrier(IRBuilder<> &B, Value *Mine, Value *Cur) {
+    Value *Stamp = B.CreateAdd(Cur, B.getInt32(1), "gmem.v.stamp");
+    BasicBlock *Mark = block("gmem.p.mark"), *Meet = block("gmem.p.meet");
+    B.CreateCondBr(Mine, Mark, Meet);
+    IRBuilder<> MB(Mark);
+    MB.CreateAlignedStore(Stamp, ctaStateWord(MB, StopWord, 0), Align(4), /*isVolatile=*/true);
+    MB.CreateBr(Meet);
+    B.SetInsertPoint(Meet);
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+    Value *Seen = B.CreateAlignedLoad(B.getInt32Ty(), ctaStateWord(B, StopWord, 0), Align(4),
+                                      /*isVolatile=*/true, "gmem.v.stop.seen");
+    return B.CreateICmpEQ(Seen, Stamp, "gmem.v.stop");
+  }
 
   /// The free form's latch: only when \p Due does a thread look at the
   /// request (through the CTA's cache), after \p Before's bookkeeping; i1

@@ -1,0 +1,142 @@
+; The end of a virtual CTA in the light twin (__gmem_prl_): a plain barrier
+; and a shared stop word instead of bar.red.or (which cost bitonic sort's
+; twin 13 of its 19 points on the H200). Threads that stop write the
+; virtual CTA's stamp (ticket + 1) before the barrier, all compare after
+; it; thread 0 zeroes the word before the entry's barrier. The full and
+; alternate forms keep bar.red.or (GMEM_CHECKPOINT_VSTOP=all gives them the
+; word too, =reduce takes it from the twin).
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; RUN: FileCheck %s < %t.ll
+; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
+; RUN: env GMEM_CHECKPOINT_VSTOP=reduce opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=REDUCE
+; RUN: env GMEM_CHECKPOINT_VSTOP=all opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=ALL
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+
+; CHECK-NOT:   @__gmem_vstop___gmem_pre_block_sum
+; CHECK-NOT:   @__gmem_vstop___gmem_pra_block_sum
+; CHECK:       @__gmem_vstop___gmem_prl_block_sum = internal addrspace(3) global [2 x i32] undef
+; CHECK-NOT:   @__gmem_vstop___gmem_pr
+
+; The main clone: bar.red.or after every virtual CTA (gmem.exit, or with
+; the balanced tail gmem.p.latch), at its entry and at the loop's barrier.
+; CHECK-LABEL: define void @__gmem_pre_block_sum(
+; CHECK-NOT:     __gmem_vstop_
+; CHECK:       gmem.exit:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       gmem.p.decide:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       }
+
+; The light twin: thread 0 zeroes the word before the entry's bar.red.or;
+; the latch marks, meets at a plain barrier and compares.
+; CHECK-LABEL: define void @__gmem_prl_block_sum(
+; CHECK:       gmem.p.read:
+; CHECK:         store volatile i32 0, ptr addrspace(3) @__gmem_vstop___gmem_prl_block_sum
+; CHECK:       gmem.p.decide:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK-NOT:     barrier0.or
+; CHECK:         %gmem.v.stamp = add i32 %gmem.vcta.0, 1
+; CHECK-NEXT:    br i1 %{{.*}}, label %gmem.p.mark, label %gmem.p.meet
+; CHECK-NOT:     barrier0.or
+; CHECK:       gmem.p.mark:
+; CHECK-NEXT:    store volatile i32 %gmem.v.stamp, ptr addrspace(3) @__gmem_vstop___gmem_prl_block_sum
+; CHECK-NEXT:    br label %gmem.p.meet
+; CHECK:       gmem.p.meet:
+; CHECK-NEXT:    call void @llvm.nvvm.barrier0()
+; CHECK-NEXT:    %gmem.v.stop.seen = load volatile i32, ptr addrspace(3) @__gmem_vstop___gmem_prl_block_sum
+; CHECK-NEXT:    %gmem.v.stop = icmp eq i32 %gmem.v.stop.seen, %gmem.v.stamp
+; CHECK-NEXT:    br i1 %gmem.v.stop, label %gmem.p.stop, label %gmem.p.cont
+; CHECK-NOT:     barrier0.or
+; CHECK:       }
+
+; The alternate form keeps the reduction.
+; CHECK-LABEL: define void @__gmem_pra_block_sum(
+; CHECK-NOT:     __gmem_vstop_
+; CHECK:       gmem.p.decide:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       gmem.p.latch:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       }
+
+; PTX-LABEL: .entry __gmem_prl_block_sum(
+; PTX:         st.volatile.shared.u32 [__gmem_vstop___gmem_prl_block_sum], %r{{[0-9]+}};
+; PTX:         bar.red.or.pred
+; PTX:         st.volatile.shared.u32 [__gmem_vstop___gmem_prl_block_sum], %r{{[0-9]+}};
+; PTX:         bar.sync 0;
+; PTX-NEXT:    ld.volatile.shared.u32 %r{{[0-9]+}}, [__gmem_vstop___gmem_prl_block_sum];
+; PTX-NOT:     bar.red
+; PTX:       }
+
+; REDUCE-NOT:  __gmem_vstop_
+
+; ALL-DAG:     @__gmem_vstop___gmem_pre_block_sum = internal addrspace(3)
+; ALL-DAG:     @__gmem_vstop___gmem_prl_block_sum = internal addrspace(3)
+; ALL-DAG:     @__gmem_vstop___gmem_pra_block_sum = internal addrspace(3)
+
+define void @block_sum(ptr %in, ptr %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %base = mul i32 %bid, %ntid
+  %g = add i32 %base, %tid
+  %gidx = sext i32 %g to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %gidx
+  %x = load float, ptr %src, align 4
+  %tidx = zext i32 %tid to i64
+  %slot = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %tidx
+  store float %x, ptr addrspace(3) %slot, align 4
+  call void @llvm.nvvm.barrier0()
+  %s0 = lshr i32 %ntid, 1
+  %any = icmp ugt i32 %s0, 0
+  br i1 %any, label %loop, label %tail
+
+loop:
+  %s = phi i32 [ %s0, %entry ], [ %s.next, %join ]
+  %lt = icmp ult i32 %tid, %s
+  br i1 %lt, label %add, label %join
+
+add:
+  %o = add i32 %tid, %s
+  %oidx = zext i32 %o to i64
+  %oslot = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i64 0, i64 %oidx
+  %a = load float, ptr addrspace(3) %slot, align 4
+  %b = load float, ptr addrspace(3) %oslot, align 4
+  %sum = fadd float %a, %b
+  store float %sum, ptr addrspace(3) %slot, align 4
+  br label %join
+
+join:
+  call void @llvm.nvvm.barrier0()
+  %s.next = lshr i32 %s, 1
+  %more = icmp ugt i32 %s.next, 0
+  br i1 %more, label %loop, label %tail
+
+tail:
+  %t0 = icmp eq i32 %tid, 0
+  br i1 %t0, label %write, label %exit
+
+write:
+  %r = load float, ptr addrspace(3) @tile, align 4
+  %bidx = zext i32 %bid to i64
+  %dst = getelementptr inbounds float, ptr %out, i64 %bidx
+  store float %r, ptr %dst, align 4
+  br label %exit
+
+exit:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @block_sum, !"kernel", i32 1}
