@@ -81,26 +81,6 @@ namespace {
 
 constexpr unsigned GlobalAS = 1, SharedAS = 3;
 
-/// GMEM_CHECKPOINT_LOOPS=0: entry (between-CTA) checkpoints only. Loops
-/// keep their original code; a preemption then waits for running CTAs.
-bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
-
-/// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
-/// preemptible launch then pays for its loop checkpoints).
-bool lightTwinsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LIGHT"); }
-
-/// GMEM_CHECKPOINT_ALT=0: no alternate full clones (smaller modules; the
-/// runtime then has only the register form to launch).
-bool altClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_ALT"); }
-
-/// GMEM_CHECKPOINT_FREE=0: no free clones (the runtime then keeps a
-/// barrier per virtual CTA everywhere).
-bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
-
-/// GMEM_CHECKPOINT_BATCH=0: no check intervals (flag Batched); every
-/// persistent form then looks at the request after every virtual CTA.
-bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }
-
 /// How a persistent form treats grid_z's high bits (flag Batched), and its
 /// balanced tail (flag BalancedTail).
 struct BatchMode {
@@ -108,73 +88,6 @@ struct BatchMode {
   bool Batch = false; ///< and skip checks between virtual CTAs by them
   unsigned Tail = 0;  ///< percent of the tickets claimed at the end (CTA protocol)
 };
-
-/// Env variable Name as a whole decimal number 0..Max; Default when unset,
-/// malformed or out of range.
-unsigned unsignedFromEnv(const char *Name, unsigned long Max, unsigned Default) {
-  if (const char *V = std::getenv(Name)) {
-    char *End = nullptr;
-    unsigned long N = std::strtoul(V, &End, 10);
-    if (End != V && *End == '\0' && N <= Max)
-      return unsigned(N);
-  }
-  return Default;
-}
-
-/// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the twins (alternate
-/// form, light twin) of a barrier kernel that cannot batch hand out on
-/// demand at the end (default 25, at most 100, 0: none). Every CTA-protocol
-/// form with it, on the H200 (bench/preempt/results/parts/tail-25): scan
-/// +31% -> +11%, gemm_tiled16 +19% -> +8%, bitonic sort's twin +36% ->
-/// +19%, softmax +6% -> +2%, but one atomic per short virtual CTA
-/// serialised reduce (+12% -> +32%) and transpose_tiled (+4% -> +25%), and
-/// the carried state cost nbody's loop its registers (+1% -> +64%). So only
-/// the forms the runtime chooses by timing have it, never the main clone.
-unsigned tailPercentFromEnv() { return unsignedFromEnv("GMEM_CHECKPOINT_TAIL", 100, 25); }
-
-/// Which persistent forms end a virtual CTA with a plain barrier and a
-/// shared stop word instead of `bar.red.or` (GMEM_CHECKPOINT_VSTOP=light,
-/// the default; all; reduce: none). Same-call A/B on the H200 (bench/
-/// preempt/results/parts/vstop): with bar.red.or replaced in a hand-edited
-/// PTX, bitonic sort's light twin went from +19% to +6% over its kernel;
-/// built into every form, the light twins gained (im2col +19% -> -1%,
-/// stencil3d +53% -> +25%) but ptxas compiled some full and alternate
-/// forms worse (nbody +1% -> +64%, reduce +12% -> +19%, transpose_tiled
-/// +3% -> +18%, gemm_tiled16's alternate +8% -> +21%). The runtime times
-/// the forms against each other, so the light twin has it and the others
-/// keep the reduction.
-enum class StampedForms { None, Light, All };
-
-StampedForms stampedFormsFromEnv() {
-  const char *V = std::getenv("GMEM_CHECKPOINT_VSTOP");
-  if (!V)
-    return StampedForms::Light;
-  const std::string S = StringRef(V).trim().lower();
-  return S == "reduce" ? StampedForms::None : S == "all" ? StampedForms::All : StampedForms::Light;
-}
-
-/// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in
-/// shared memory too (the alternate form's; for experiments).
-bool mainStateInShared() {
-  const char *V = std::getenv("GMEM_CHECKPOINT_STATE");
-  return V && StringRef(V).trim().lower() == "shared";
-}
-
-unsigned budgetFromEnv() {
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_BUDGET")) {
-    unsigned long N = std::strtoul(V, nullptr, 10);
-    if (N >= 1 && N <= (1u << 20))
-      return unsigned(N);
-  }
-  return DefaultCheckpointBudget;
-}
-
-/// GMEM_CHECKPOINT_REFRESH: SM cycles a request value read from the control
-/// word may be reused by per-thread loop checks (through the CTA's shared
-/// cache); 0: no cache, every check reads the word.
-unsigned refreshCyclesFromEnv() {
-  return unsignedFromEnv("GMEM_CHECKPOINT_REFRESH", 1u << 24, DefaultRefreshCycles);
-}
 
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
 /// grid_constant) to the clone.

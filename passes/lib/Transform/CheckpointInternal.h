@@ -244,6 +244,22 @@ buildPersistentLoop(llvm::Function &Clone, CloneContext &Ctx, const PersistentPa
 /// (unset: no).
 bool envSaysOff(const char *Name);
 
+/// The pass's environment knobs (CheckpointOptions.cpp, where each says
+/// what it does and what measurement chose its default).
+bool loopCheckpointsEnabled();
+bool lightTwinsEnabled();
+bool altClonesEnabled();
+bool freeClonesEnabled();
+bool batchingEnabled();
+unsigned tailPercentFromEnv();
+/// Which persistent forms end a virtual CTA with a plain barrier and a
+/// shared stop word instead of `bar.red.or`.
+enum class StampedForms { None, Light, All };
+StampedForms stampedFormsFromEnv();
+bool mainStateInShared();
+unsigned budgetFromEnv();
+unsigned refreshCyclesFromEnv();
+
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *isThreadZero(llvm::IRBuilder<> &B, GpuArch Arch);
