@@ -131,6 +131,11 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
       requireInType(B, Bits, Signed, C);
     return B;
   }
+  // A recurrence whose later values passed its loop's latch test (`int i`
+  // under `i < n` with size_t n): bounds of the reading itself.
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S))
+    if (std::optional<Bounds> R = latchReading(AR, Signed, C))
+      return *R;
   // One side unbounded: the mathematical value says nothing about the
   // machine value unless SCEV proves no wrap. The interpreted value still
   // lies in the type, which only helps for narrow types (a byte is <= 255).
@@ -223,6 +228,12 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
       }
     if (OpBits <= 16 || isa<SCEVTruncateExpr>(Op)) {
       unsigned Bits = OpBits;
+      // A narrow recurrence its latch tests (`short i` under `i < n`):
+      // the test's bounds on the reading, within the type's.
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(Op); AR && Bits < 63)
+        if (std::optional<Bounds> R = latchReading(AR, Signed, C))
+          return {greater(R->Lo, cst(typeMin(Bits, Signed))),
+                  lesser(R->Hi, cst(typeMax(Bits, Signed)))};
       std::vector<RangeCheck> Scratch;
       std::string Ignored;
       Ctx Sub{C.At, Scratch, Ignored, C.Depth + 1};

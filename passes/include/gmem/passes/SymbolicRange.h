@@ -110,6 +110,26 @@ private:
   /// AR through the recurrences of its loop that guardedRecurrences finds
   /// (AR = F * G + D): the tightest; a null side where none bounds it.
   Bounds splitRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// Bounds of AR's machine value read as signed (Signed) or unsigned, for
+  /// AR = c * Y + d of a recurrence Y whose next value (or its extension)
+  /// the loop's latch compares with an invariant bound: every value Y takes
+  /// after the first passed that test (SymbolicRangeLatch.cpp). inType's
+  /// fallback where AR's own bounds are open.
+  std::optional<Bounds> latchReading(const llvm::SCEVAddRecExpr *AR, bool Signed, Ctx &C);
+  /// What `Ext(Y) P B` (Ext: 0 none, 1 sext, 2 zext) says of Y's Bits-bit
+  /// machine value: bounds of its signed (Signed) or unsigned reading.
+  struct TestFact {
+    Bounds B;
+    bool Signed;
+  };
+  std::optional<TestFact> testFact(int Ext, llvm::CmpInst::Predicate P, const llvm::SCEV *Bound,
+                                   unsigned Bits, Ctx &C);
+  /// Y's reading at every iteration when the latch goes on only while
+  /// `Ext(Y's next value) P Bound`: the test's bounds after the first
+  /// iteration, the start's (or a guard's on it) at the first.
+  std::optional<TestFact> testedRecurrence(const llvm::SCEVAddRecExpr *Y, int Ext,
+                                           llvm::CmpInst::Predicate P, const llvm::SCEV *Bound,
+                                           Ctx &C);
   /// AR = F * ext(R) for a narrower recurrence R that SCEV folded the
   /// extension into: F times R's splitRecurrence bounds, checked to lie in
   /// R's type; unbounded where there is no such R.
