@@ -385,6 +385,9 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
       return R;
     }
   }
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    if (std::optional<Bounds> B = latchPhi(Phi, C))
+      return *B;
   if (auto *Sel = dyn_cast<SelectInst>(V)) {
     if (SE.isSCEVable(Sel->getType()) && C.Depth + 2 < MaxDepth) {
       Bounds A = walk(SE.getSCEV(Sel->getTrueValue()), C);

@@ -48,8 +48,12 @@ SymbolicRange::testFact(int Ext, CmpInst::Predicate P, const SCEV *Bound, unsign
   bool Less = ICmpInst::isLT(P) || ICmpInst::isLE(P);
   bool Strict = ICmpInst::isLT(P) || ICmpInst::isGT(P);
   // The bound as the comparison reads it (checks say so where needed: an
-  // unsigned 64-bit bound must be below 2^63).
-  Bounds BB = inType(Bound, SignedP, C);
+  // unsigned 64-bit bound must be below 2^63). Without the guards at the
+  // access: the bound is a parameter as a rule, and a guard relating it to
+  // the index's start (the loop's entry test) would only add checks on the
+  // start, which a 16-bit start fails as a constant.
+  Ctx Plain{nullptr, C.Checks, C.Why, C.Depth};
+  Bounds BB = inType(Bound, SignedP, Plain);
   ExprRef Lim = Less ? (BB.Hi && Strict ? Expr::sub(BB.Hi, cst(1)) : BB.Hi)
                      : (BB.Lo && Strict ? Expr::add(BB.Lo, cst(1)) : BB.Lo);
   if (!Lim)
@@ -151,7 +155,8 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
     Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
     std::vector<std::vector<RangeCheck> *> Outer;
     std::swap(Outer, Recording);
-    std::optional<TestFact> R = testedRecurrence(Y, Ext, P, Bound, Sub);
+    std::optional<TestFact> R =
+        testedRecurrence(Y->getStart(), Step, Ext, P, Bound, Sub);
     Bounds Out;
     if (R && Ratio == 1 && D->isZero()) {
       Out = R->B;
@@ -182,9 +187,9 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
 }
 
 std::optional<SymbolicRange::TestFact>
-SymbolicRange::testedRecurrence(const SCEVAddRecExpr *Y, int Ext, CmpInst::Predicate P,
-                                const SCEV *Bound, Ctx &C) {
-  unsigned N = SE.getTypeSizeInBits(Y->getType());
+SymbolicRange::testedRecurrence(const SCEV *Start, const SCEV *Step, int Ext,
+                                CmpInst::Predicate P, const SCEV *Bound, Ctx &C) {
+  unsigned N = SE.getTypeSizeInBits(Start->getType());
   std::optional<TestFact> F = testFact(Ext, P, Bound, N, C);
   if (!F)
     return std::nullopt;
@@ -192,9 +197,9 @@ SymbolicRange::testedRecurrence(const SCEVAddRecExpr *Y, int Ext, CmpInst::Predi
   // Y(0), the start, in the same reading; a guard at the access that tests
   // the start as the latch tests the later values (a rotated loop's entry
   // test) bounds it as well, and where its bound is the latch's, Y(0)
-  // needs no side of its own.
-  const SCEV *Start = Y->getStart();
-  Bounds S0 = inType(Start, FS, C);
+  // needs no side of its own. The start's own bounds (and their checks)
+  // only where a side still needs them.
+  Bounds GB;
   bool LoIn = false, HiIn = false;
   if (C.At) {
     Type *WTy = Bound->getType();
@@ -209,9 +214,15 @@ SymbolicRange::testedRecurrence(const SCEVAddRecExpr *Y, int Ext, CmpInst::Predi
         continue;
       LoIn |= GF->B.Lo && F->B.Lo && sameExpr(GF->B.Lo, F->B.Lo);
       HiIn |= GF->B.Hi && F->B.Hi && sameExpr(GF->B.Hi, F->B.Hi);
-      S0.Lo = greater(S0.Lo, GF->B.Lo);
-      S0.Hi = lesser(S0.Hi, GF->B.Hi);
+      GB.Lo = greater(GB.Lo, GF->B.Lo);
+      GB.Hi = lesser(GB.Hi, GF->B.Hi);
     }
+  }
+  Bounds S0 = GB;
+  if (!(F->B.Lo && F->B.Hi && LoIn && HiIn)) {
+    S0 = inType(Start, FS, C);
+    S0.Lo = greater(S0.Lo, GB.Lo);
+    S0.Hi = lesser(S0.Hi, GB.Hi);
   }
   auto Hull = [](bool In, const ExprRef &Fact, const ExprRef &First, bool Lo) -> ExprRef {
     if (In)
@@ -230,7 +241,8 @@ SymbolicRange::testedRecurrence(const SCEVAddRecExpr *Y, int Ext, CmpInst::Predi
   // pass). The other side is the start's, by induction, where no step can
   // wrap: M(k+1) = M(k) + step exactly while M(k) + step stays in the type,
   // and every M(k) lies within the start's and the test's bound.
-  const SCEV *Step = Y->getStepRecurrence(SE);
+  if (!Step)
+    return std::nullopt;
   if (F->B.Hi) {
     Bounds T = walk(Step, C);
     ExprRef H = Hull(HiIn, F->B.Hi, S0.Hi, false);
@@ -247,6 +259,57 @@ SymbolicRange::testedRecurrence(const SCEVAddRecExpr *Y, int Ext, CmpInst::Predi
   addCheck(C, Expr::sub(Lo, NT.Hi), typeMin(N, FS), INT64_MAX, /*Assumed=*/false);
   R.B = {Lo, S0.Hi};
   return R;
+}
+
+// `for (short i = tid; i < n; i += G)` or an int i stepped by an int: the
+// index is a header phi SCEV does not model (sext(trunc(...)) or the nsw
+// extension of the step), but its value from the latch is the very value
+// the latch compares: iteration k >= 1 sees one that passed the test, as
+// above; iteration 0 the value from the preheader. With no step known,
+// only a test bounding both sides of the reading helps.
+std::optional<Bounds> SymbolicRange::latchPhi(const PHINode *Phi, Ctx &C) {
+  const Loop *L = LI.getLoopFor(Phi->getParent());
+  if (!L || L->getHeader() != Phi->getParent() || Phi->getNumIncomingValues() != 2 ||
+      !Phi->getType()->isIntegerTy() || C.Depth + 3 >= MaxDepth)
+    return std::nullopt;
+  BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Pre || !Cmp || Phi->getBasicBlockIndex(Pre) < 0 || Phi->getBasicBlockIndex(Latch) < 0)
+    return std::nullopt;
+  bool Cont0 = Br->getSuccessor(0) == L->getHeader();
+  if (Cont0 == (Br->getSuccessor(1) == L->getHeader()))
+    return std::nullopt;
+  CmpInst::Predicate P0 = Cont0 ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Value *Next = Phi->getIncomingValueForBlock(Latch);
+  unsigned N = Phi->getType()->getIntegerBitWidth();
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    if (Cmp->getOperand(Side) != Next)
+      continue;
+    const SCEV *Bound = SE.getSCEV(Cmp->getOperand(1 - Side));
+    CmpInst::Predicate P = Side == 0 ? P0 : CmpInst::getSwappedPredicate(P0);
+    if (N > 64 || !SE.isLoopInvariant(Bound, L))
+      continue;
+    std::vector<RangeCheck> Scratch;
+    std::string Why;
+    Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
+    std::vector<std::vector<RangeCheck> *> Outer;
+    std::swap(Outer, Recording);
+    std::optional<TestFact> R = testedRecurrence(SE.getSCEV(Phi->getIncomingValueForBlock(Pre)),
+                                                 nullptr, 0, P, Bound, Sub);
+    // An unknown's bounds are of its signed reading.
+    if (R && !R->Signed) {
+      addCheck(Sub, R->B.Lo, 0, INT64_MAX, /*Assumed=*/false);
+      addCheck(Sub, R->B.Hi, INT64_MIN, typeMax(N, true), /*Assumed=*/false);
+    }
+    std::swap(Outer, Recording);
+    if (!R || !R->B.bounded())
+      continue;
+    for (const RangeCheck &K : Scratch)
+      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    return R->B;
+  }
+  return std::nullopt;
 }
 
 } // namespace gmem

@@ -88,3 +88,34 @@ __global__ void int_size_le(size_t n, float *out, const float *in) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += blockDim.x * gridDim.x)
     out[i] = in[i];
 }
+
+// A short index: SCEV does not model the loop's phi (i is sign-extended from
+// 16 bits at every step), but the phi's value from the latch is the value
+// the latch tests, so the same argument bounds the phi itself. A negative
+// (wrapped) short fails `< n`; the unsigned short that restarts at 0 stays
+// below n. With long n a wrapped short passes the test, and without a step
+// SCEV knows there is no induction: the type's range stays.
+// CHECK: kernel short_size(unsigned long, float*, float const*)
+// CHECK: #1 out : ptr  W
+// CHECK-NEXT: write: [0, 4*n)
+__global__ void short_size(size_t n, float *out, const float *in) {
+  for (short i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = in[i];
+}
+
+// CHECK: kernel ushort_size(unsigned long, float*, float const*)
+// CHECK: #1 out : ptr  W
+// CHECK-NEXT: write: [0, 4*n)
+__global__ void ushort_size(size_t n, float *out, const float *in) {
+  for (unsigned short i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    out[i] = in[i];
+}
+
+// CHECK: kernel short_long(long, float*, float const*)
+// CHECK: #1 out : ptr  W
+// CHECK-NEXT: write: [-131072, 131072)
+__global__ void short_long(long n, float *out, const float *in) {
+  for (short i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = in[i];
+}

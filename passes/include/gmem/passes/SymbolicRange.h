@@ -124,12 +124,15 @@ private:
   };
   std::optional<TestFact> testFact(int Ext, llvm::CmpInst::Predicate P, const llvm::SCEV *Bound,
                                    unsigned Bits, Ctx &C);
-  /// Y's reading at every iteration when the latch goes on only while
-  /// `Ext(Y's next value) P Bound`: the test's bounds after the first
-  /// iteration, the start's (or a guard's on it) at the first.
-  std::optional<TestFact> testedRecurrence(const llvm::SCEVAddRecExpr *Y, int Ext,
+  /// The reading of a value that starts at Start, moves by Step (null:
+  /// unknown) and goes on only while `Ext(its next value) P Bound`: the
+  /// test's bounds after the first iteration, the start's (or a guard's on
+  /// it) at the first.
+  std::optional<TestFact> testedRecurrence(const llvm::SCEV *Start, const llvm::SCEV *Step, int Ext,
                                            llvm::CmpInst::Predicate P, const llvm::SCEV *Bound,
                                            Ctx &C);
+  /// A loop header phi whose value from the latch is what the latch tests.
+  std::optional<Bounds> latchPhi(const llvm::PHINode *Phi, Ctx &C);
   /// AR = F * ext(R) for a narrower recurrence R that SCEV folded the
   /// extension into: F times R's splitRecurrence bounds, checked to lie in
   /// R's type; unbounded where there is no such R.
