@@ -573,8 +573,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         Info.Flags |= CheckpointInfo::Batched;
       MainMode.Mask = Mode.Mask;
       const StampedForms Stamped = stampedFormsFromEnv();
-      Build.buildPersistent(HasLoops, mainStateInShared(), MainMode, /*Free=*/false,
-                            Stamped == StampedForms::All);
+      const bool StampAll = Stamped == StampedForms::All ||
+                            (Stamped == StampedForms::Auto && !SharedMemory);
+      Build.buildPersistent(HasLoops, mainStateInShared(), MainMode, /*Free=*/false, StampAll);
       if (EmitLight) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
@@ -595,8 +596,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // checkpoints it is the main clone with the balanced tail.
         emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
                            /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
-                           BatchMode{Mode.Mask, false, AltTail}, /*Free=*/false,
-                           Stamped == StampedForms::All);
+                           BatchMode{Mode.Mask, false, AltTail}, /*Free=*/false, StampAll);
         Info.Flags |= CheckpointInfo::HasAlt;
       }
       if (EmitFree) {

@@ -253,8 +253,10 @@ bool freeClonesEnabled();
 bool batchingEnabled();
 unsigned tailPercentFromEnv();
 /// Which persistent forms end a virtual CTA with a plain barrier and a
-/// shared stop word instead of `bar.red.or`.
-enum class StampedForms { None, Light, All };
+/// shared stop word instead of `bar.red.or`: none, light twins, light twins
+/// and every form of kernels without shared memory of their own (Auto),
+/// every form.
+enum class StampedForms { None, Light, Auto, All };
 StampedForms stampedFormsFromEnv();
 bool mainStateInShared();
 unsigned budgetFromEnv();

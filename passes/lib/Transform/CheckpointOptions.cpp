@@ -65,22 +65,28 @@ unsigned unsignedFromEnv(const char *Name, unsigned long Max, unsigned Default) 
 unsigned tailPercentFromEnv() { return unsignedFromEnv("GMEM_CHECKPOINT_TAIL", 100, 25); }
 
 /// Which persistent forms end a virtual CTA with a plain barrier and a
-/// shared stop word instead of `bar.red.or` (GMEM_CHECKPOINT_VSTOP=light,
-/// the default; all; reduce: none). Same-call A/B on the H200 (bench/
-/// preempt/results/parts/vstop): with bar.red.or replaced in a hand-edited
-/// PTX, bitonic sort's light twin went from +19% to +6% over its kernel;
-/// built into every form, the light twins gained (im2col +19% -> -1%,
-/// stencil3d +53% -> +25%) but ptxas compiled some full and alternate
-/// forms worse (nbody +1% -> +64%, reduce +12% -> +19%, transpose_tiled
-/// +3% -> +18%, gemm_tiled16's alternate +8% -> +21%). The runtime times
-/// the forms against each other, so the light twin has it and the others
-/// keep the reduction.
+/// shared stop word instead of `bar.red.or` (GMEM_CHECKPOINT_VSTOP=auto,
+/// the default; light; all; reduce: none). Same-call A/Bs on the H200
+/// (bench/preempt/results/parts/vstop): with bar.red.or replaced in a
+/// hand-edited PTX, bitonic sort's light twin went from +19% to +6% over
+/// its kernel; built into every form, the light twins gained (im2col +19%
+/// -> -1%, stencil3d +53% -> +25%) and so did the forms of kernels without
+/// shared memory (relu, saxpy, floyd_warshall, odd_even_step 2-3 points,
+/// gemm_naive's full clone +68% -> +48%), but ptxas compiled some forms of
+/// shared-memory kernels worse (nbody +1% -> +64%, reduce +12% -> +19%,
+/// transpose_tiled +3% -> +18%, gemm_tiled16's alternate +8% -> +21%).
+/// Auto: the light twins, and every form of a kernel without shared memory,
+/// whose end-of-virtual-CTA barrier is only there for the decision.
 StampedForms stampedFormsFromEnv() {
   const char *V = std::getenv("GMEM_CHECKPOINT_VSTOP");
   if (!V)
-    return StampedForms::Light;
+    return StampedForms::Auto;
   const std::string S = StringRef(V).trim().lower();
-  return S == "reduce" ? StampedForms::None : S == "all" ? StampedForms::All : StampedForms::Light;
+  if (S == "reduce")
+    return StampedForms::None;
+  if (S == "light")
+    return StampedForms::Light;
+  return S == "all" ? StampedForms::All : StampedForms::Auto;
 }
 
 /// GMEM_CHECKPOINT_STATE=shared: the main clone keeps its loop state in

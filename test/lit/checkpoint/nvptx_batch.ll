@@ -8,10 +8,13 @@
 ; only at joined barriers, so Aborted is the same in every thread; loop state
 ; in registers). The free form counts on its own and looks through the CTA's
 ; request cache every K-th virtual CTA instead of gating on %clock.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; (GMEM_CHECKPOINT_VSTOP=light: the bar.red.or decision after a virtual CTA;
+; nvptx_stamped_stop.ll checks the default, a stop word for kernels
+; without shared memory.)
+; RUN: env GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

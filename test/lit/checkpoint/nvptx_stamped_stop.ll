@@ -3,13 +3,17 @@
 ; twin 13 of its 19 points on the H200). Threads that stop write the
 ; virtual CTA's stamp (ticket + 1) before the barrier, all compare after
 ; it; thread 0 zeroes the word before the entry's barrier. The full and
-; alternate forms keep bar.red.or (GMEM_CHECKPOINT_VSTOP=all gives them the
-; word too, =reduce takes it from the twin).
+; alternate forms of a kernel with shared memory (block_sum) keep
+; bar.red.or; those of a kernel without (row_sum) get the word too
+; (GMEM_CHECKPOINT_VSTOP=auto, the default; =light: twins only; =all:
+; every form; =reduce: none).
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
 ; RUN: env GMEM_CHECKPOINT_VSTOP=reduce opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=REDUCE
+; RUN: env GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=LIGHT
 ; RUN: env GMEM_CHECKPOINT_VSTOP=all opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=ALL
 
@@ -21,7 +25,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:   @__gmem_vstop___gmem_pre_block_sum
 ; CHECK-NOT:   @__gmem_vstop___gmem_pra_block_sum
 ; CHECK:       @__gmem_vstop___gmem_prl_block_sum = internal addrspace(3) global [2 x i32] undef
-; CHECK-NOT:   @__gmem_vstop___gmem_pr
+; CHECK-DAG:   @__gmem_vstop___gmem_pre_row_sum = internal addrspace(3)
+; CHECK-DAG:   @__gmem_vstop___gmem_prl_row_sum = internal addrspace(3)
+; CHECK-DAG:   @__gmem_vstop___gmem_pra_row_sum = internal addrspace(3)
 
 ; The main clone: bar.red.or after every virtual CTA (gmem.exit, or with
 ; the balanced tail gmem.p.latch), at its entry and at the loop's barrier.
@@ -74,6 +80,25 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:       }
 
 ; REDUCE-NOT:  __gmem_vstop_
+
+; LIGHT-NOT:   @__gmem_vstop___gmem_pre_
+; LIGHT-NOT:   @__gmem_vstop___gmem_pra_
+; LIGHT-DAG:   @__gmem_vstop___gmem_prl_block_sum = internal addrspace(3)
+; LIGHT-DAG:   @__gmem_vstop___gmem_prl_row_sum = internal addrspace(3)
+; LIGHT-NOT:   @__gmem_vstop___gmem_pre_
+; LIGHT-NOT:   @__gmem_vstop___gmem_pra_
+
+; The main clone of row_sum (no shared memory) ends a due virtual CTA with
+; the stop word by default.
+; CHECK-LABEL: define void @__gmem_pre_row_sum(
+; CHECK:       gmem.p.decide:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK-NOT:     barrier0.or
+; CHECK:       gmem.p.meet:
+; CHECK-NEXT:    call void @llvm.nvvm.barrier0()
+; CHECK-NEXT:    %gmem.v.stop.seen = load volatile i32, ptr addrspace(3) @__gmem_vstop___gmem_pre_row_sum
+; CHECK-NOT:     barrier0.or
+; CHECK:       }
 
 ; ALL-DAG:     @__gmem_vstop___gmem_pre_block_sum = internal addrspace(3)
 ; ALL-DAG:     @__gmem_vstop___gmem_prl_block_sum = internal addrspace(3)
@@ -133,10 +158,42 @@ exit:
   ret void
 }
 
+define void @row_sum(ptr %in, ptr %out, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %base = mul i32 %bid, %ntid
+  %row = add i32 %base, %tid
+  %start = mul i32 %row, %n
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %acc = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  %i = add i32 %start, %k
+  %iext = sext i32 %i to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %iext
+  %x = load float, ptr %src, align 4
+  %acc.next = fadd float %acc, %x
+  %k.next = add nsw i32 %k, 1
+  %more = icmp slt i32 %k.next, %n
+  br i1 %more, label %loop, label %done
+
+done:
+  %r = phi float [ 0.0, %entry ], [ %acc.next, %loop ]
+  %rext = sext i32 %row to i64
+  %dst = getelementptr inbounds float, ptr %out, i64 %rext
+  store float %r, ptr %dst, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0}
+!nvvm.annotations = !{!0, !1}
 !0 = !{ptr @block_sum, !"kernel", i32 1}
+!1 = !{ptr @row_sum, !"kernel", i32 1}
