@@ -27,7 +27,8 @@
 // The alternate (variant "alt") and barrier-free (variant "free") forms of
 // the idempotent victims get 10 ms rows of their own; the barrier-free form
 // only where kernels.ptx has one (victim_loop: no barrier, no shared memory)
-// and never for victim_accum (request 1, not idempotent).
+// and never for victim_accum (request 1, not idempotent), whose light twin
+// (what libgmemrt launches for it) gets rows "light" and "light-cta3us".
 #include "parts.h"
 
 #include <algorithm>
@@ -416,6 +417,16 @@ int run_latency(const PartOptions &o) {
     Item it{"free", o.kernels, v, "latency", 10.0};
     it.trials = std::max(50, o.trials * 3 / 10);
     it.form = Form::Free;
+    items.push_back(it);
+  }
+  // The light twin (no loop checks; a plain barrier and a shared stop word
+  // after each virtual CTA), which libgmemrt launches for launches not
+  // found idempotent: victim_accum at request 1, ~20 us and 3 us CTAs.
+  for (double cta_us : {20.0, 3.0}) {
+    Item it{cta_us < 10 ? "light-cta3us" : "light", o.kernels, "victim_accum", "latency", 10.0};
+    it.trials = std::max(50, o.trials * 3 / 10);
+    it.accum_cta_us = cta_us;
+    it.form = Form::Light;
     items.push_back(it);
   }
   std::vector<std::pair<std::string, std::string>> all = {{"default", o.kernels}};

@@ -208,7 +208,9 @@ def latency(doc, lines):
               "CTA had finished anyway (excluded from the percentiles). Remaining: how long the "
               "victim would still have run without preemption (median). Budget `alt` / "
               "`free`: the idempotent victims' alternate full clone / barrier-free clone "
-              "(request 2; free rows only where the victim has that form).", "",
+              "(request 2; free rows only where the victim has that form). Budget `light` / "
+              "`light-cta3us`: victim_accum's light twin (request 1, what libgmemrt launches "
+              "for a launch not found idempotent), ~20 us and 3 us CTAs.", "",
               "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
               "late | **device p50 / p99 us** | after write p50 / p99 us | "
               "write p50 / p99 us | event p50 us | host p50 / p99 us | remaining ms | "
