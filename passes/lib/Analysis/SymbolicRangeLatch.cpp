@@ -132,15 +132,7 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
     // AR = c * Y + d, c a constant step ratio, d invariant (SCEV must fold
     // it back to AR: then AR(k) = c * Y(k) + d modulo 2^N at every k).
     const SCEV *ARStep = AR->getStepRecurrence(SE);
-    int64_t Ratio = 0;
-    if (ARStep == Step) {
-      Ratio = 1;
-    } else if (auto *M = dyn_cast<SCEVMulExpr>(ARStep)) {
-      auto *K = dyn_cast<SCEVConstant>(M->getOperand(0));
-      if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&
-          SE.getMulExpr(K, Step) == ARStep)
-        Ratio = K->getAPInt().getSExtValue();
-    }
+    const int64_t Ratio = stepRatio(SE, ARStep, Step);
     if (!Ratio)
       continue;
     const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);

@@ -258,15 +258,7 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       continue;
     const SCEV *YStep = Y->getStepRecurrence(SE);
     // The step ratio c: 1, or the constant factor of AR's step.
-    int64_t Ratio = 0;
-    if (ARStep == YStep) {
-      Ratio = 1;
-    } else if (auto *M = dyn_cast<SCEVMulExpr>(ARStep)) {
-      auto *K = dyn_cast<SCEVConstant>(M->getOperand(0));
-      if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&
-          SE.getMulExpr(K, YStep) == ARStep)
-        Ratio = K->getAPInt().getSExtValue();
-    }
+    const int64_t Ratio = stepRatio(SE, ARStep, YStep);
     if (!Ratio)
       continue;
     const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);

@@ -10,6 +10,7 @@
 
 #include "gmem/passes/SymbolicRange.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
 #include <climits>
@@ -90,6 +91,20 @@ inline Bounds mulBounds(const Bounds &A, const Bounds &B) {
 
 inline bool isSignedPred(llvm::CmpInst::Predicate P) { return llvm::ICmpInst::isSigned(P); }
 
+
+/// c with ARStep == c * Step: 1 for equal steps, else the constant factor
+/// (at most 32 significant bits, nonzero) of ARStep; 0 when neither.
+inline int64_t stepRatio(llvm::ScalarEvolution &SE, const llvm::SCEV *ARStep,
+                         const llvm::SCEV *Step) {
+  if (ARStep == Step)
+    return 1;
+  auto *M = llvm::dyn_cast<llvm::SCEVMulExpr>(ARStep);
+  auto *K = M ? llvm::dyn_cast<llvm::SCEVConstant>(M->getOperand(0)) : nullptr;
+  if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&
+      SE.getMulExpr(K, Step) == ARStep)
+    return K->getAPInt().getSExtValue();
+  return 0;
+}
 
 } // namespace range_support
 } // namespace gmem
