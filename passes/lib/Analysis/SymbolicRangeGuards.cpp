@@ -1,0 +1,266 @@
+//===- SymbolicRangeGuards.cpp - Bounds from dominating branch conditions -===//
+//
+// The conditions that dominate an access (guardsAt), what they say about an
+// index (applyGuards), and the parts of a sum a guard bounds
+// (guardedSubSums). Split from SymbolicRange.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SymbolicRangeSupport.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <climits>
+
+using namespace llvm;
+
+namespace gmem {
+using namespace range_support;
+
+Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
+  const std::vector<GuardFact> &Facts = guardsAt(C.At);
+  for (const GuardFact &G : Facts) {
+    if (G.LHS != S)
+      continue;
+    bool Signed = isSignedPred(G.Pred);
+    unsigned Bits = SE.getTypeSizeInBits(S->getType());
+    // The fact speaks of the machine value; it bounds the mathematical value
+    // only where the two agree: S is a machine value itself (parameter,
+    // load, geometry), SCEV proves no wrap, or the natural bounds lie in the
+    // type (a check).
+    auto *NA = dyn_cast<SCEVNAryExpr>(S);
+    bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
+    bool Machine = isa<SCEVUnknown>(S);
+    if (!Machine && !NoWrap && !B.bounded())
+      continue;
+    Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
+    Bounds Y = inType(G.RHS, Signed, Sub);
+    if (!Machine && !NoWrap)
+      requireInType(B, Bits, Signed, C);
+    // A machine value compared unsigned: its signed reading equals the
+    // unsigned one only below 2^(N-1), which a bound on Y guarantees.
+    if (Machine && !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE)) {
+      if (!Y.Hi)
+        continue;
+      addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
+    }
+    if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE &&
+        G.Pred != CmpInst::ICMP_EQ)
+      continue; // x >u y says nothing simple about the signed reading of x
+    switch (G.Pred) {
+    case CmpInst::ICMP_SLT:
+    case CmpInst::ICMP_ULT:
+      if (Y.Hi)
+        B.Hi = lesser(B.Hi, Expr::sub(Y.Hi, cst(1)));
+      break;
+    case CmpInst::ICMP_SLE:
+    case CmpInst::ICMP_ULE:
+      if (Y.Hi)
+        B.Hi = lesser(B.Hi, Y.Hi);
+      break;
+    case CmpInst::ICMP_SGT:
+    case CmpInst::ICMP_UGT:
+      if (Y.Lo)
+        B.Lo = greater(B.Lo, Expr::add(Y.Lo, cst(1)));
+      break;
+    case CmpInst::ICMP_SGE:
+    case CmpInst::ICMP_UGE:
+      if (Y.Lo)
+        B.Lo = greater(B.Lo, Y.Lo);
+      break;
+    case CmpInst::ICMP_EQ:
+      B.Lo = greater(B.Lo, Y.Lo);
+      B.Hi = lesser(B.Hi, Y.Hi);
+      break;
+    default:
+      break;
+    }
+    if (!Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE))
+      B.Lo = greater(B.Lo, cst(0));
+  }
+  return B;
+}
+
+std::vector<SymbolicRange::GuardedPart> SymbolicRange::guardedSubSums(const SCEV *S,
+                                                                      const Instruction *At) {
+  std::vector<GuardedPart> Parts;
+  auto *Sum = dyn_cast<SCEVAddExpr>(S);
+  if (!Sum)
+    return Parts;
+  // Constant factors the sum's terms carry: candidates for a distributed c*X.
+  SmallVector<int64_t, 4> Scales{1};
+  for (const SCEV *Op : Sum->operands())
+    if (auto *M = dyn_cast<SCEVMulExpr>(Op))
+      if (auto *C = dyn_cast<SCEVConstant>(M->getOperand(0)))
+        if (C->getAPInt().getSignificantBits() <= 32 && !C->isZero() &&
+            !llvm::is_contained(Scales, C->getAPInt().getSExtValue()))
+          Scales.push_back(C->getAPInt().getSExtValue());
+  Type *Ty = S->getType();
+  // Keeps a part whose operands S holds and that no earlier part covers.
+  auto AddPart = [&](ArrayRef<const SCEV *> Ops, const SCEV *Guarded, int Ext, int64_t Scale,
+                     int64_t Offset) {
+    for (const GuardedPart &P : Parts)
+      if (P.Ops.size() == Ops.size() && std::equal(Ops.begin(), Ops.end(), P.Ops.begin()))
+        return;
+    SmallVector<const SCEV *, 8> Left(Sum->operands().begin(), Sum->operands().end());
+    if (removeOperands(Left, Ops))
+      Parts.push_back({SmallVector<const SCEV *, 4>(Ops.begin(), Ops.end()), Guarded, Ext, Scale,
+                       Offset});
+  };
+  for (const GuardFact &G : guardsAt(At)) {
+    if (!isa<SCEVAddExpr>(G.LHS) || G.LHS == S)
+      continue;
+    unsigned From = SE.getTypeSizeInBits(G.LHS->getType()), To = SE.getTypeSizeInBits(Ty);
+    for (int Ext = 0; Ext < 3; ++Ext) {
+      if ((Ext == 0) != (From == To) || From > To)
+        continue;
+      const SCEV *E = Ext == 0 ? G.LHS
+                      : Ext == 1 ? SE.getSignExtendExpr(G.LHS, Ty)
+                                 : SE.getZeroExtendExpr(G.LHS, Ty);
+      for (int64_t Scale : Scales) {
+        auto *Flat = dyn_cast<SCEVAddExpr>(
+            Scale == 1 ? E : SE.getMulExpr(SE.getConstant(Ty, Scale, /*isSigned=*/true), E));
+        // (S itself as an unscaled, unextended guard is applyGuards' job.)
+        if (!Flat || (Flat == S && Ext == 0 && Scale == 1) ||
+            Flat->getNumOperands() > Sum->getNumOperands())
+          continue;
+        AddPart(Flat->operands(), G.LHS, Ext, Scale, 0);
+      }
+    }
+  }
+  // Guarded sums SCEV did not flatten into S as a whole. A trip count such
+  // as m - 2 - x - y (of `for (j = x + y + 1; j < m; ++j)` under
+  // `x + y < m - 1`) holds -x and -y, while the guarded x + y times -1 stays
+  // a product for SCEV (it distributes -1 only when a term folds), and the
+  // guard's own constant, if any, need not be S's. Match Scale times each
+  // non-constant operand of the guarded sum; the guard's constant c becomes
+  // Offset = -Scale * c. These come after the exact matches above, so they
+  // only take operands those left. Same type only: Scale * X + Offset is
+  // congruent to the operands' sum modulo 2^N, as SCEV's own sums are.
+  // Unscaled, such a part must leave a non-constant operand of S out: x and
+  // 1 + x guarded both would otherwise bound each other in turn.
+  size_t Variable = llvm::count_if(Sum->operands(), [](const SCEV *Op) {
+    return !isa<SCEVConstant>(Op);
+  });
+  for (const GuardFact &G : guardsAt(At)) {
+    auto *E = dyn_cast<SCEVAddExpr>(G.LHS);
+    if (!E || G.LHS == S || E->getType() != Ty || !Ty->isIntegerTy())
+      continue;
+    for (int64_t Scale : Scales) {
+      SmallVector<const SCEV *, 4> Ops;
+      int64_t Offset = 0;
+      bool Ok = true;
+      for (const SCEV *Op : E->operands()) {
+        if (auto *K = dyn_cast<SCEVConstant>(Op)) {
+          Ok &= K->getAPInt().getSignificantBits() <= 32 &&
+                !__builtin_mul_overflow(-Scale, K->getAPInt().getSExtValue(), &Offset);
+          continue;
+        }
+        Ops.push_back(SE.getMulExpr(SE.getConstant(Ty, Scale, /*isSigned=*/true), Op));
+      }
+      if (Ok && !Ops.empty() && (Scale != 1 || Ops.size() < Variable))
+        AddPart(Ops, G.LHS, 0, Scale, Offset);
+    }
+  }
+  return Parts;
+}
+
+std::vector<const SCEVAddRecExpr *>
+SymbolicRange::guardedRecurrences(const SCEVAddRecExpr *AR, const Instruction *At,
+                                  bool SameStep) {
+  std::vector<const SCEVAddRecExpr *> Out;
+  // The recurrence the loop's latch tests (`k < n` while AR is {k0+n,+,s}):
+  // its latch bound carries over to AR = it + invariant.
+  if (BasicBlock *Latch = AR->getLoop()->getLoopLatch())
+    if (auto *Br = dyn_cast<BranchInst>(Latch->getTerminator()))
+      if (Br->isConditional())
+        if (auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition()))
+          for (Value *Op : Cmp->operands()) {
+            if (!SE.isSCEVable(Op->getType()))
+              continue;
+            auto *G = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Op));
+            if (!G || G->getLoop() != AR->getLoop() || !G->isAffine())
+              continue;
+            // Post-increment form {k0+s,+,s}: use the pre-increment one.
+            const SCEV *Pre = SE.getMinusSCEV(G, G->getStepRecurrence(SE));
+            if (auto *P = dyn_cast<SCEVAddRecExpr>(Pre))
+              G = P;
+            if (G != AR && G->getType() == AR->getType() &&
+                (!SameStep || G->getStepRecurrence(SE) == AR->getStepRecurrence(SE)) &&
+                !llvm::is_contained(Out, G))
+              Out.push_back(G);
+          }
+  for (const GuardFact &G : guardsAt(At)) {
+    auto *GR = dyn_cast<SCEVAddRecExpr>(G.LHS);
+    if (GR && GR != AR && GR->getLoop() == AR->getLoop() && GR->isAffine() && AR->isAffine() &&
+        (!SameStep || GR->getStepRecurrence(SE) == AR->getStepRecurrence(SE)) &&
+        GR->getType() == AR->getType() && !llvm::is_contained(Out, GR))
+      Out.push_back(GR);
+  }
+  return Out;
+}
+
+bool removeOperands(SmallVectorImpl<const SCEV *> &Ops, ArrayRef<const SCEV *> Part) {
+  SmallVector<const SCEV *, 8> Left(Ops.begin(), Ops.end());
+  for (const SCEV *Op : Part) {
+    auto It = llvm::find(Left, Op);
+    if (It == Left.end())
+      return false;
+    Left.erase(It);
+  }
+  Ops.assign(Left.begin(), Left.end());
+  return true;
+}
+
+const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
+  const BasicBlock *BB = At->getParent();
+  auto It = GuardCache.find(BB);
+  if (It != GuardCache.end())
+    return It->second;
+  std::vector<GuardFact> Facts;
+  auto AddCmp = [&](ICmpInst *Cmp, bool Holds) {
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      return;
+    CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+    Facts.push_back({A, P, B});
+    Facts.push_back({B, CmpInst::getSwappedPredicate(P), A});
+  };
+  std::function<void(Value *, bool, unsigned)> AddCond = [&](Value *Cond, bool Holds,
+                                                             unsigned Depth) {
+    using namespace PatternMatch;
+    if (Depth > 4)
+      return;
+    Value *L, *R;
+    if (auto *Cmp = dyn_cast<ICmpInst>(Cond)) {
+      AddCmp(Cmp, Holds);
+    } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
+      AddCond(L, true, Depth + 1);
+      AddCond(R, true, Depth + 1);
+    } else if (!Holds && match(Cond, m_LogicalOr(m_Value(L), m_Value(R)))) {
+      AddCond(L, false, Depth + 1);
+      AddCond(R, false, Depth + 1);
+    } else if (match(Cond, m_Not(m_Value(L)))) {
+      AddCond(L, !Holds, Depth + 1);
+    }
+  };
+  if (DT.getNode(BB)) {
+    for (DomTreeNode *N = DT.getNode(BB)->getIDom(); N; N = N->getIDom()) {
+      BasicBlock *D = N->getBlock();
+      auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+      if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+        continue;
+      for (unsigned S = 0; S < 2; ++S)
+        if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB))
+          AddCond(Br->getCondition(), S == 0, 0);
+    }
+  }
+  return GuardCache[BB] = std::move(Facts);
+}
+
+} // namespace gmem
