@@ -175,8 +175,7 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   // valid at any depth (depth only limits how many guards are used).
   auto Key = std::make_pair(S, C.At ? C.At->getParent() : nullptr);
   if (auto It = Memo.find(Key); It != Memo.end()) {
-    for (const RangeCheck &K : It->second.Checks)
-      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    addChecks(C, It->second.Checks);
     if (C.Why.empty())
       C.Why = It->second.Why;
     return It->second.B;

@@ -145,34 +145,33 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
     std::vector<RangeCheck> Scratch;
     std::string Why;
     Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
-    std::vector<std::vector<RangeCheck> *> Outer;
-    std::swap(Outer, Recording);
-    std::optional<TestFact> R =
-        testedRecurrence(Y->getStart(), Step, Ext, P, Bound, Sub);
     Bounds Out;
-    if (R && Ratio == 1 && D->isZero()) {
-      Out = R->B;
-    } else if (R) {
-      // c * reading(Y) + d is congruent to AR's value; inside AR's type it
-      // is the reading asked for.
-      Bounds K{cst(Ratio), cst(Ratio)};
-      Out = addBounds(mulBounds(K, R->B), walk(D, Sub));
-      if (Out.bounded()) {
-        addCheck(Sub, Out.Lo, typeMin(N, Signed), INT64_MAX, /*Assumed=*/false);
-        addCheck(Sub, Out.Hi, INT64_MIN, typeMax(N, Signed), /*Assumed=*/false);
+    {
+      RecordingPaused Aside(Recording);
+      std::optional<TestFact> R =
+          testedRecurrence(Y->getStart(), Step, Ext, P, Bound, Sub);
+      if (R && Ratio == 1 && D->isZero()) {
+        Out = R->B;
+      } else if (R) {
+        // c * reading(Y) + d is congruent to AR's value; inside AR's type it
+        // is the reading asked for.
+        Bounds K{cst(Ratio), cst(Ratio)};
+        Out = addBounds(mulBounds(K, R->B), walk(D, Sub));
+        if (Out.bounded()) {
+          addCheck(Sub, Out.Lo, typeMin(N, Signed), INT64_MAX, /*Assumed=*/false);
+          addCheck(Sub, Out.Hi, INT64_MIN, typeMax(N, Signed), /*Assumed=*/false);
+        }
+      }
+      // testedRecurrence gives Y's reading in the test's signedness; the two
+      // readings agree on [0, 2^(N-1)).
+      if (R && Ratio == 1 && D->isZero() && R->Signed != Signed) {
+        addCheck(Sub, Out.Lo, 0, INT64_MAX, /*Assumed=*/false);
+        addCheck(Sub, Out.Hi, INT64_MIN, typeMax(N, true), /*Assumed=*/false);
       }
     }
-    // testedRecurrence gives Y's reading in the test's signedness; the two
-    // readings agree on [0, 2^(N-1)).
-    if (R && Ratio == 1 && D->isZero() && R->Signed != Signed) {
-      addCheck(Sub, Out.Lo, 0, INT64_MAX, /*Assumed=*/false);
-      addCheck(Sub, Out.Hi, INT64_MIN, typeMax(N, true), /*Assumed=*/false);
-    }
-    std::swap(Outer, Recording);
     if (!Out.bounded())
       continue;
-    for (const RangeCheck &K : Scratch)
-      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    addChecks(C, Scratch);
     return Out;
   }
   return std::nullopt;
@@ -285,20 +284,20 @@ std::optional<Bounds> SymbolicRange::latchPhi(const PHINode *Phi, Ctx &C) {
     std::vector<RangeCheck> Scratch;
     std::string Why;
     Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
-    std::vector<std::vector<RangeCheck> *> Outer;
-    std::swap(Outer, Recording);
-    std::optional<TestFact> R = testedRecurrence(SE.getSCEV(Phi->getIncomingValueForBlock(Pre)),
-                                                 nullptr, 0, P, Bound, Sub);
-    // An unknown's bounds are of its signed reading.
-    if (R && !R->Signed) {
-      addCheck(Sub, R->B.Lo, 0, INT64_MAX, /*Assumed=*/false);
-      addCheck(Sub, R->B.Hi, INT64_MIN, typeMax(N, true), /*Assumed=*/false);
+    std::optional<TestFact> R;
+    {
+      RecordingPaused Aside(Recording);
+      R = testedRecurrence(SE.getSCEV(Phi->getIncomingValueForBlock(Pre)), nullptr, 0, P, Bound,
+                           Sub);
+      // An unknown's bounds are of its signed reading.
+      if (R && !R->Signed) {
+        addCheck(Sub, R->B.Lo, 0, INT64_MAX, /*Assumed=*/false);
+        addCheck(Sub, R->B.Hi, INT64_MIN, typeMax(N, true), /*Assumed=*/false);
+      }
     }
-    std::swap(Outer, Recording);
     if (!R || !R->B.bounded())
       continue;
-    for (const RangeCheck &K : Scratch)
-      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    addChecks(C, Scratch);
     return R->B;
   }
   return std::nullopt;

@@ -136,11 +136,8 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   if (!isa<SCEVCouldNotCompute>(BTC)) {
     // Hidden from the memo entries being recorded around this one too: they
     // get the count's checks below, only where its bound is used.
-    std::vector<std::vector<RangeCheck> *> Outer;
-    std::swap(Outer, Recording);
-    Bounds K = inType(BTC, /*Signed=*/false, KC);
-    std::swap(Outer, Recording);
-    KMax = K.Hi;
+    RecordingPaused Aside(Recording);
+    KMax = inType(BTC, /*Signed=*/false, KC).Hi;
   }
   if (!KMax) {
     const SCEV *CM = SE.getConstantMaxBackedgeTakenCount(L);
@@ -228,8 +225,7 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   }
   // The count's checks, where its bound is used.
   if (!LatchUsed)
-    for (const RangeCheck &K : KChecks)
-      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+    addChecks(C, KChecks);
   if ((!R.Lo || !R.Hi) && C.Why.empty())
     C.Why = "loop trip count the analysis cannot bound";
   return R;

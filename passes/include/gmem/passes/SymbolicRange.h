@@ -147,6 +147,11 @@ private:
   void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
   /// Assumed: failing the check is UB in the kernel (see RangeCheck).
   void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed);
+  /// addCheck for each of Ks (checks worked out on the side, now relied on).
+  void addChecks(Ctx &C, const std::vector<RangeCheck> &Ks) {
+    for (const RangeCheck &K : Ks)
+      addCheck(C, K.Value, K.Min, K.Max, K.Assumed);
+  }
 
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
@@ -165,6 +170,18 @@ private:
   std::map<std::pair<const llvm::SCEV *, const llvm::BasicBlock *>, MemoEntry> Memo;
   /// Check lists of the walks in progress: addCheck records into each.
   std::vector<std::vector<RangeCheck> *> Recording;
+  /// While alive, checks go only to the Ctx they are added to, not to the
+  /// memo entries being recorded (work on the side whose checks are
+  /// replayed, with addChecks, only where its result is used).
+  struct RecordingPaused {
+    std::vector<std::vector<RangeCheck> *> &Live, Saved;
+    explicit RecordingPaused(std::vector<std::vector<RangeCheck> *> &R) : Live(R) {
+      std::swap(Saved, Live);
+    }
+    ~RecordingPaused() { std::swap(Saved, Live); }
+    RecordingPaused(const RecordingPaused &) = delete;
+    RecordingPaused &operator=(const RecordingPaused &) = delete;
+  };
 };
 
 /// Removes Part's operands from Ops (as a multiset); false if not all there.
