@@ -252,7 +252,8 @@ void usage() {
   fprintf(stderr,
           "usage: preempt_bench correctness|overhead|latency|dry-run|self-test\n"
           "       [--manifest M] [--kernels K.ptx] [--variant NAME=PATH]... [--json OUT]\n"
-          "       [--trials N] [--budget SECONDS] [--device N] [--seed S]\n");
+          "       [--trials N] [--budget SECONDS] [--device N] [--seed S]\n"
+          "       latency: [--victim victim_loop|victim_tiled|victim_accum] [--row VARIANT]...\n");
 }
 
 } // namespace
@@ -294,6 +295,10 @@ int main(int argc, char **argv) {
       o.device = atoi(next().c_str());
     else if (a == "--seed")
       o.seed = strtoull(next().c_str(), nullptr, 0);
+    else if (a == "--victim")
+      o.victim = next();
+    else if (a == "--row")
+      o.rows.push_back(next());
     else {
       usage();
       return 2;

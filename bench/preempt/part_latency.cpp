@@ -429,6 +429,17 @@ int run_latency(const PartOptions &o) {
     it.form = Form::Light;
     items.push_back(it);
   }
+  // Long virtual CTAs at request 1 (training-like kernels not found
+  // idempotent): a stop waits for the CTA that runs when the request lands
+  // (late read at its end), or also for the next one (without it).
+  for (Form f : {Form::Full, Form::Light}) {
+    Item it{f == Form::Light ? "light-cta200us" : "cta200us", o.kernels, "victim_accum",
+            "latency", 20.0};
+    it.trials = std::max(50, o.trials * 3 / 10);
+    it.accum_cta_us = 200;
+    it.form = f;
+    items.push_back(it);
+  }
   std::vector<std::pair<std::string, std::string>> all = {{"default", o.kernels}};
   for (const std::string &var : o.variants)
     all.push_back({var.substr(0, var.find('=')), var.substr(var.find('=') + 1)});
@@ -446,6 +457,15 @@ int run_latency(const PartOptions &o) {
     items.push_back(it);
   }
 
+  // --victim / --row: a subset, for same-call A/Bs of clone builds.
+  items.erase(std::remove_if(items.begin(), items.end(),
+                             [&](const Item &it) {
+                               return (!o.victim.empty() && it.victim != o.victim) ||
+                                      (!o.rows.empty() &&
+                                       std::find(o.rows.begin(), o.rows.end(), it.variant) ==
+                                           o.rows.end());
+                             }),
+              items.end());
   int n = (int)items.size();
   double deadline = now_s() + o.budget_s;
   printf("latency: %d items, %d trials per class, budget %.0f s\n", n, o.trials, o.budget_s);

@@ -21,6 +21,8 @@ struct PartOptions {
   double budget_s = 60;  // wall-clock budget of the part
   int device = 0;
   unsigned long long seed = 1;
+  std::string victim;    // latency: only this victim's items ("" = all)
+  std::vector<std::string> rows; // latency: only these variants (rows; none = all)
 };
 
 int run_correctness(const PartOptions &o);

@@ -360,6 +360,7 @@ struct CloneBuild {
     Parts.Batch = Mode.Mask && Mode.Batch;
     Parts.TailPercent = Free || Parts.Batch ? 0 : Mode.Tail;
     Parts.StampedStop = StampedStop && !Free;
+    Parts.LateReadCycles = Free ? 0 : lateReadCyclesFromEnv();
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;

@@ -233,6 +233,11 @@ struct PersistentParts {
   /// and a shared stop word instead of `bar.red.or` (stampedBarrier in
   /// CheckpointPersistent.cpp).
   bool StampedStop = false;
+  /// CTA protocol: where a virtual CTA has run at least this many SM cycles
+  /// and thread 0's read at its start saw no request, thread 0 reads the
+  /// request again before the end-of-virtual-CTA decision (0: never). Stops
+  /// between virtual CTAs then wait for the current one, not the next too.
+  unsigned LateReadCycles = 0;
 };
 
 /// Turns the clone into a loop over virtual CTAs (NVPTX); returns the
@@ -261,6 +266,7 @@ StampedForms stampedFormsFromEnv();
 bool mainStateInShared();
 unsigned budgetFromEnv();
 unsigned refreshCyclesFromEnv();
+unsigned lateReadCyclesFromEnv();
 
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);

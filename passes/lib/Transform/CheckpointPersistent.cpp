@@ -292,6 +292,15 @@ void LoopBuilder::buildCtaProtocol(IRBuilder<> &B) {
   HB.CreateCondBr(ReadNow, Take, Parts.OldEntry);
   IRBuilder<> TB(Take);
   TB.CreateStore(loadRequest(TB, Ctx.Ctl), Req);
+  if (Parts.LateReadCycles) {
+    // When this read was issued, for the late read at the end. A shared
+    // word written and read with volatile accesses: nothing keeps the
+    // clock in a register across the body (a register there cost hotspot
+    // a quarter of its CTAs).
+    StartWord = createSharedPair(*C.getParent(), C, "__gmem_vstart_");
+    TB.CreateAlignedStore(readClock(TB), ctaStateWord(TB, StartWord, 0), Align(4),
+                          /*isVolatile=*/true);
+  }
   if (Claim) {
     BasicBlock *Claiming = block("gmem.p.claim");
     TB.CreateCondBr(ClaimNow, Claiming, Parts.OldEntry);
@@ -326,7 +335,6 @@ void LoopBuilder::buildCtaProtocol(IRBuilder<> &B) {
     PB.CreateBr(Latch);
     LB.SetInsertPoint(Latch);
   }
-  Value *Asked = LB.CreateAnd(Tid0, LB.CreateICmpNE(LB.CreateLoad(I32, Req), LB.getInt32(0)));
   Value *Ab = LB.CreateLoad(LB.getInt1Ty(), Parts.Aborted);
   BasicBlock *StopLoop = block("gmem.p.stop"), *Cont = block("gmem.p.cont");
   if (Left) {
@@ -343,6 +351,7 @@ void LoopBuilder::buildCtaProtocol(IRBuilder<> &B) {
     LB.SetInsertPoint(Look);
     LB.CreateStore(BatchK, Left);
   }
+  Value *Asked = askedAtEnd(LB);
   Value *Stop = StopWord ? stampedBarrier(LB, LB.CreateOr(Ab, Asked), Cur)
                          : barrierOr(LB, LB.CreateOr(Ab, Asked));
   LB.CreateCondBr(Stop, StopLoop, Cont);
@@ -412,6 +421,34 @@ void LoopBuilder::buildCtaProtocol(IRBuilder<> &B) {
   IRBuilder<> SD(SaveDone);
   record(SD, SD.getInt32(0), State ? ld(SD, TotalWord) : Total);
   SD.CreateBr(Ret);
+}
+
+/// Thread 0's "stop requested" at the end of a virtual CTA (false in the
+/// other threads). Its read at the start hides the L2 round trip behind the
+/// body but misses a request that lands during it, which then waited for
+/// the whole next virtual CTA as well. So where that read saw none and the
+/// virtual CTA has run LateReadCycles or more, thread 0 reads the request
+/// again now: the round trip is exposed only where warp 0 reaches the
+/// barrier last, and amortised over at least LateReadCycles. Any read of
+/// the request here is sound: every stop between virtual CTAs is.
+Value *LoopBuilder::askedAtEnd(IRBuilder<> &B) {
+  Type *I32 = B.getInt32Ty();
+  if (StartWord) {
+    BasicBlock *Timed = block("gmem.p.late.time"), *Late = block("gmem.p.late"),
+               *Join = block("gmem.p.late.join");
+    Value *Unseen = B.CreateICmpEQ(B.CreateLoad(I32, Req), B.getInt32(0));
+    B.CreateCondBr(B.CreateAnd(Tid0, Unseen), Timed, Join);
+    IRBuilder<> TB(Timed);
+    Value *Start = TB.CreateAlignedLoad(I32, ctaStateWord(TB, StartWord, 0), Align(4),
+                                       /*isVolatile=*/true, "gmem.v.start");
+    Value *Ran = TB.CreateSub(readClock(TB), Start, "gmem.v.ran");
+    TB.CreateCondBr(TB.CreateICmpUGE(Ran, TB.getInt32(Parts.LateReadCycles)), Late, Join);
+    IRBuilder<> RB(Late);
+    RB.CreateStore(loadRequest(RB, Ctx.Ctl), Req);
+    RB.CreateBr(Join);
+    B.SetInsertPoint(Join);
+  }
+  return B.CreateAnd(Tid0, B.CreateICmpNE(B.CreateLoad(I32, Req), B.getInt32(0)));
 }
 
 /// The end-of-virtual-CTA decision as a plain barrier and a shared word:

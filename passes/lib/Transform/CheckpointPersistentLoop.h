@@ -184,6 +184,14 @@ struct LoopBuilder {
   /// (CheckpointPersistent.cpp says why one word suffices).
   Value *stampedBarrier(IRBuilder<> &B, Value *Mine, Value *Cur);
 
+  /// Where Parts.LateReadCycles asks for late reads: a shared word holding
+  /// the %clock of thread 0's request read at the virtual CTA's start.
+  GlobalVariable *StartWord = nullptr;
+
+  /// Thread 0's stop request at the end of a virtual CTA, read again there
+  /// when the virtual CTA ran long (CheckpointPersistent.cpp).
+  Value *askedAtEnd(IRBuilder<> &B);
+
   /// The free form (`__gmem_prf_`, kernels without barriers, warp
   /// collectives or shared memory): every thread loops over the virtual
   /// CTAs on its own and decides its own stop, so a virtual CTA costs no

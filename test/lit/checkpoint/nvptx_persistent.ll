@@ -9,23 +9,25 @@
 ; (GMEM_CHECKPOINT_VSTOP=light: the bar.red.or decision after a virtual CTA;
 ; nvptx_stamped_stop.ll checks the default, a stop word for kernels
 ; without shared memory.)
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; (GMEM_CHECKPOINT_LATE=0: the late read at the end of a virtual CTA has its
+; own test, nvptx_late_read.ll.)
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -pass-remarks-analysis=gmem-checkpoint -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
 ; GMEM_CHECKPOINT_LOOPS=0: stops only between virtual CTAs (entry-only flag).
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_LOOPS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_LOOPS=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=NOLOOPS
 ; RUN: FileCheck %s --check-prefix=LIGHT < %t.ll
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_LIGHT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_LIGHT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=NOLIGHT
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 ; GMEM_CHECKPOINT_STATE=shared: the loop's state (ticket, next, coordinates,
 ; steps, total) in a shared array with volatile accesses instead of
 ; registers; read before the end-of-CTA barrier, written after it.
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_STATE=shared opt -load-pass-plugin=%gmem_plugin \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_STATE=shared opt -load-pass-plugin=%gmem_plugin \
 ; RUN:   -passes=gmem-checkpoint -S %s -o %t.shared.ll
 ; RUN: FileCheck %s --check-prefix=SHARED < %t.shared.ll
 ; RUN: llc -mcpu=sm_90 < %t.shared.ll | FileCheck %s --check-prefix=SHARED-PTX
@@ -34,7 +36,7 @@
 ; memory, for the runtime to time against the register form.
 ; RUN: FileCheck %s --check-prefix=ALT < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=ALT-PTX
-; RUN: env GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_ALT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_ALT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=NOALT
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -7,14 +7,16 @@
 ; bar.red.or; those of a kernel without (row_sum) get the word too
 ; (GMEM_CHECKPOINT_VSTOP=auto, the default; =light: twins only; =all:
 ; every form; =reduce: none).
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; (GMEM_CHECKPOINT_LATE=0: the late read at the end of a virtual CTA has its
+; own test, nvptx_late_read.ll.)
+; RUN: env GMEM_CHECKPOINT_LATE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_VSTOP=reduce opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=reduce opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=REDUCE
-; RUN: env GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=LIGHT
-; RUN: env GMEM_CHECKPOINT_VSTOP=all opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=all opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=ALL
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
