@@ -87,6 +87,9 @@ struct BatchMode {
   bool Mask = false;  ///< the kernel's flag is set: mask them off
   bool Batch = false; ///< and skip checks between virtual CTAs by them
   unsigned Tail = 0;  ///< percent of the tickets claimed at the end (CTA protocol)
+  /// Read the request again at the end of a long virtual CTA (CTA protocol;
+  /// PersistentParts::LateReadCycles).
+  bool LateRead = false;
 };
 
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
@@ -360,7 +363,7 @@ struct CloneBuild {
     Parts.Batch = Mode.Mask && Mode.Batch;
     Parts.TailPercent = Free || Parts.Batch ? 0 : Mode.Tail;
     Parts.StampedStop = StampedStop && !Free;
-    Parts.LateReadCycles = Free ? 0 : lateReadCyclesFromEnv();
+    Parts.LateReadCycles = Mode.LateRead && !Free ? lateReadCyclesFromEnv() : 0;
     Parts.NewEntry = NewEntry;
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
@@ -583,7 +586,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // the twin lets the runtime skip them where a CTA is short enough.
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
                            /*LoopStops=*/false, /*StateInShared=*/false,
-                           BatchMode{Mode.Mask, Mode.Batch, LightTail}, /*Free=*/false,
+                           BatchMode{Mode.Mask, Mode.Batch, LightTail, /*LateRead=*/true},
+                           /*Free=*/false,
                            Stamped != StampedForms::None);
         Info.Flags |= CheckpointInfo::HasLight;
       }
