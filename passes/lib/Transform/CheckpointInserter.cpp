@@ -584,6 +584,12 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
+        // Only the twin reads the request again at the end of a long
+        // virtual CTA (launches not found idempotent run it and stop only
+        // between virtual CTAs): in the other forms the same latch code
+        // made ptxas schedule unrelated loops worse (H200, bench/preempt/
+        // results/parts/late-read: nbody's full clone +1% -> +25%,
+        // transpose_tiled +3% -> +20%).
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
                            /*LoopStops=*/false, /*StateInShared=*/false,
                            BatchMode{Mode.Mask, Mode.Batch, LightTail, /*LateRead=*/true},

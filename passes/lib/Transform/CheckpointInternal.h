@@ -237,6 +237,7 @@ struct PersistentParts {
   /// and thread 0's read at its start saw no request, thread 0 reads the
   /// request again before the end-of-virtual-CTA decision (0: never). Stops
   /// between virtual CTAs then wait for the current one, not the next too.
+  /// Light twins only (CheckpointInserter.cpp says why).
   unsigned LateReadCycles = 0;
 };
 

@@ -112,14 +112,15 @@ unsigned refreshCyclesFromEnv() {
   return unsignedFromEnv("GMEM_CHECKPOINT_REFRESH", 1u << 24, DefaultRefreshCycles);
 }
 
-/// GMEM_CHECKPOINT_LATE: SM cycles after which the end of a virtual CTA
-/// reads the request again (DefaultLateReadCycles; 0: never). The read at
-/// the start of a virtual CTA hides its latency behind the body but misses
-/// a request that lands during it, so a stop between virtual CTAs waited for
-/// the rest of the current one and the whole next one (H200: P99 39.7 us
-/// with ~20 us virtual CTAs). A second read at the end costs an L2 round
-/// trip that the barrier may not hide, so only virtual CTAs long enough to
-/// amortise it take it; shorter ones stop within two of themselves.
+/// GMEM_CHECKPOINT_LATE: SM cycles after which the end of a light twin's
+/// virtual CTA reads the request again (DefaultLateReadCycles; 0: never).
+/// The read at the start of a virtual CTA hides its latency behind the body
+/// but misses a request that lands during it, so a stop between virtual
+/// CTAs waited for the rest of the current one and the whole next one
+/// (H200: P99 38.4 us with ~27 us virtual CTAs, 346.5 us with ~195 us ones;
+/// 22.9 and 169.3 us with the late read, bench/preempt/results/parts/
+/// late-read). The second read's round trip is exposed where warp 0 reaches
+/// the barrier last, so only virtual CTAs long enough to amortise it take it.
 unsigned lateReadCyclesFromEnv() {
   return unsignedFromEnv("GMEM_CHECKPOINT_LATE", 1u << 30, DefaultLateReadCycles);
 }

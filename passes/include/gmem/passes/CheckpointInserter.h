@@ -149,10 +149,10 @@ inline constexpr unsigned DefaultCheckpointBudget = 512;
 /// +34 / +33%, an ALU loop victim's P50 latency +1.2 / +1.7 / +3.8 / +4 us.
 inline constexpr unsigned DefaultRefreshCycles = 1024;
 
-/// SM cycles (about 4 us on an H200) a virtual CTA must have run before its
-/// end-of-virtual-CTA decision reads the request again (a late read) when
-/// the read at its start saw none. GMEM_CHECKPOINT_LATE overrides it (0:
-/// never; the stop then waits for up to two virtual CTAs).
+/// SM cycles (about 4 us on an H200) a light twin's virtual CTA must have
+/// run before its end-of-virtual-CTA decision reads the request again (a
+/// late read) when the read at its start saw none. GMEM_CHECKPOINT_LATE
+/// overrides it (0: never; the stop then waits for up to two virtual CTAs).
 inline constexpr unsigned DefaultLateReadCycles = 8192;
 
 /// The pass. Registered as `gmem-checkpoint`; in clang's pipeline it runs at
