@@ -6,7 +6,9 @@
 // thread 0 first raises *started (host-mapped) so the host knows the kernel
 // runs. victim_loop and victim_tiled are idempotent (out = f(in)), checked
 // per thread resp. at their __syncthreads; victim_accum is not (out += f(in))
-// and only ever gets request 1, so its CTAs are short and many.
+// and only ever gets request 1, so its CTAs are short and many;
+// victim_accum_sync is the same with a barrier after its loop, so it has no
+// loop checkpoints.
 //
 // Helpers: fill (deterministic buffer contents on the device), count_diff
 // (bitwise comparison on the device), trigger (writes the request after a
@@ -31,6 +33,22 @@ extern "C" __global__ void victim_accum(const float *in, float *out, int iters, 
   float v = in[i];
   for (int k = 0; k < iters; ++k) v = v * 0.9999f + 0.0001f * __sinf(v + (float)k);
   out[i] += v;
+}
+
+// victim_accum with no loop checkpoints: the __syncthreads after its loop
+// keeps the pass from checking inside it (a thread that left would leave
+// the others waiting at the barrier), so every launch of it stops between
+// virtual CTAs only. blockDim.x == 256.
+extern "C" __global__ void victim_accum_sync(const float *in, float *out, int iters, int mask,
+                                             volatile int *started) {
+  __shared__ float row[256];
+  if (blockIdx.x == 0 && threadIdx.x == 0) *started = 1;
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) & mask;
+  float v = in[i];
+  for (int k = 0; k < iters; ++k) v = v * 0.9999f + 0.0001f * __sinf(v + (float)k);
+  row[threadIdx.x] = v;
+  __syncthreads();
+  out[i] += row[(threadIdx.x + 1) & 255];
 }
 
 // n = number of floats in `in` (a power of two); blockDim.x == 256.

@@ -3,8 +3,10 @@
 // Victims (kernels.cu): victim_loop (idempotent, per-thread loop checks) and
 // victim_tiled (idempotent, checks joined to __syncthreads) run one wave of
 // long CTAs and get request 2; victim_accum (non-idempotent: out += f(in))
-// runs many ~20 us CTAs and gets request 1, so its latency is bounded by one
-// CTA's run time. Rows `waves4` / `spread4`: the idempotent victims on a grid
+// runs many ~20 us CTAs and gets request 1, so it stops between virtual
+// CTAs: within two of them, one on its light twin (late read); rows
+// `cta200us` / `light-cta200us` with ~200 us ones, also for
+// victim_accum_sync (no loop checkpoints). Rows `waves4` / `spread4`: the idempotent victims on a grid
 // of 4 waves, on the resident CTAs and on 4x them (libgmemrt's spread
 // launches, whose unstarted CTAs must start and leave at a stop). A trial: reset the control block, launch the clone on the
 // low-priority stream, wait until it runs (a host-mapped flag), wait a random
@@ -57,6 +59,10 @@ struct Item {
   unsigned waves = 1, spread = 1;
 };
 
+/// victim_accum and victim_accum_sync: not idempotent, many CTAs of a
+/// chosen run time.
+bool isAccum(const std::string &victim) { return victim.rfind("victim_accum", 0) == 0; }
+
 struct Victim {
   CUfunction orig = nullptr;
   CloneLaunch clone; // owns the control block
@@ -84,7 +90,7 @@ struct Victim {
     slots[k++] = in;
     slots[k++] = out;
     slots[k++] = (unsigned)iters;
-    if (victim == "victim_accum")
+    if (isAccum(victim))
       slots[k++] = (unsigned)mask;
     if (victim == "victim_tiled")
       slots[k++] = (unsigned)n;
@@ -140,7 +146,7 @@ std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helper
   int nb = 0;
   CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.clone.fn, 256, 0));
   unsigned wave = (unsigned)(gpu.sms * std::max(nb, 1));
-  bool accum = it.victim == "victim_accum";
+  bool accum = isAccum(it.victim);
   const unsigned grid0 = accum ? wave : wave * std::max(it.waves, 1u);
   v.clone.spread = it.spread;
   uint64_t floats = accum ? (1ull << 24) : (uint64_t)grid0 * 256;
@@ -217,7 +223,7 @@ std::string run_item(const Item &it, Gpu &gpu, const Helpers &h,
   if (!why.empty())
     return j.str("error", why).text();
   Ctl &ctl = v.clone.ctl;
-  bool idem = it.victim != "victim_accum";
+  bool idem = !isAccum(it.victim);
   uint32_t request = idem ? 2 : 1;
   if (it.form == Form::Free && !idem) // never: a relaunch would re-run finished work
     return j.str("error", "barrier-free clone of a non-idempotent victim").text();
@@ -432,14 +438,17 @@ int run_latency(const PartOptions &o) {
   // Long virtual CTAs at request 1 (training-like kernels not found
   // idempotent): a stop waits for the CTA that runs when the request lands
   // (late read at its end), or also for the next one (without it).
-  for (Form f : {Form::Full, Form::Light}) {
-    Item it{f == Form::Light ? "light-cta200us" : "cta200us", o.kernels, "victim_accum",
-            "latency", 20.0};
-    it.trials = std::max(50, o.trials * 3 / 10);
-    it.accum_cta_us = 200;
-    it.form = f;
-    items.push_back(it);
-  }
+  // The same for a victim without loop checkpoints, whose light twin is
+  // its main clone plus the late read (every launch of it may run the twin).
+  for (const char *v : {"victim_accum", "victim_accum_sync"})
+    for (Form f : {Form::Full, Form::Light}) {
+      std::string row = std::string(f == Form::Light ? "light-" : "") + "cta200us";
+      Item it{row, o.kernels, v, "latency", 20.0};
+      it.trials = std::max(50, o.trials * 3 / 10);
+      it.accum_cta_us = 200;
+      it.form = f;
+      items.push_back(it);
+    }
   std::vector<std::pair<std::string, std::string>> all = {{"default", o.kernels}};
   for (const std::string &var : o.variants)
     all.push_back({var.substr(0, var.find('=')), var.substr(var.find('=') + 1)});

@@ -114,14 +114,18 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       .num("orig_p10_ms", percentile(to, 10)).num("orig_p90_ms", percentile(to, 90))
       .num("clone_p10_ms", percentile(tc, 10)).num("clone_p90_ms", percentile(tc, 90));
   // What libgmemrt would launch (Scheduler.cpp, runtime/src/CloneChoice):
-  // the light twin for a launch not found idempotent (it is stopped with
-  // request 1, which arms no loop checkpoint) unless its timing is slower
-  // than the shape's own form, and for an idempotent one when a virtual CTA
-  // of the full clone takes at most kLightMaxUs, since the twin can only
-  // stop between virtual CTAs. The manifest's pred= is gmem-analyze's
-  // instance check of this very launch (stage.py).
+  // the light twin for a launch that stops only between virtual CTAs in
+  // every form (not found idempotent: request 1 arms no loop checkpoint; or
+  // a kernel without loop checkpoints) unless its timing is slower than the
+  // shape's own form, and for an idempotent one when a virtual CTA of the
+  // full clone takes at most kLightMaxUs, since the twin can only stop
+  // between virtual CTAs. The manifest's pred= is gmem-analyze's instance
+  // check of this very launch (stage.py).
   j.str("pred", in.pred.empty() ? "none" : in.pred);
   const bool idempotent = in.pred == "idempotent";
+  // SchedClone.cpp's LightOk (CloneChoice's LightOkMinTauUs below).
+  const bool loops = (cl.info.flags & kFlagLoops) && !(cl.info.flags & kFlagEntryOnly);
+  bool light_ok = !idempotent || !loops;
   double chosen = mc / mo - 1.0;
   std::string picked = "full";
   if (cl.persistent && cl.P) {
@@ -146,9 +150,11 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       // keeps the fastest, a form other than the full clone only when it
       // runs more than 2% faster than it; the barrier-free form only for a
       // launch found idempotent (a relaunch re-runs virtual CTAs some of its
-      // threads had finished). The light twin where tau is short; and for a
-      // launch not found idempotent (stopped with request 1, which arms no
-      // loop checkpoint) where it is within 2% of that form's time.
+      // threads had finished). The light twin where tau is short (kernels
+      // with loop checkpoints: without, the twin is the main clone plus the
+      // late read, SchedClone.cpp); and for a launch that stops only between
+      // virtual CTAs anyway (light_ok) where it is within 2% of that form's
+      // time.
       const char *pick = "full";
       double best = mc;
       if (has_alt && ma < 0.98 * mc && ma < best) {
@@ -159,8 +165,12 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
         pick = "free";
         best = mf;
       }
-      if (has_light && ((idempotent && tau_us <= kLightMaxUs) ||
-                        (!idempotent && ml <= 1.02 * best))) {
+      // Without loop checkpoints the twin is the full clone plus the late
+      // read, chosen only where virtual CTAs take it (>= 4 us).
+      if (!loops && tau_us < 4.0)
+        light_ok = false;
+      if (has_light && ((idempotent && loops && tau_us <= kLightMaxUs) ||
+                        (light_ok && ml <= 1.02 * best))) {
         pick = "light";
         best = ml;
       }

@@ -199,6 +199,8 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     E->Key = Key;
   }
   CloneChoice C;
+  if (LightOk && E->TauUs > 0 && E->TauUs < Opts.LightOkMinTauUs)
+    LightOk = false; // the twin would stop it no sooner (LightOkMinTauUs)
   if (LightOk && Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && E->St != State::Light) {
     // The light twin stops this launch as early as any form and is usually
     // the fastest: it runs unless its latest time is slower than the

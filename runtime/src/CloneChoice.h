@@ -1,9 +1,11 @@
 // Which of a persistent kernel's preemptible clones a launch uses.
 //
-// For kernel K with loop checkpoints the gmem pass may emit, next to the
-// full persistent clone __gmem_pre_<K>, a light twin __gmem_prl_<K> (info
-// flag PreHasLight): same parameters and control block protocol, but no
-// checks inside loops, so it stops only between virtual CTAs. The loop
+// For kernel K the gmem pass may emit, next to the full persistent clone
+// __gmem_pre_<K>, a light twin __gmem_prl_<K> (info flag PreHasLight): same
+// parameters and control block protocol, but no checks inside loops, so it
+// stops only between virtual CTAs (at the end of a long one it reads the
+// request again; for a kernel without loop checkpoints that is all that
+// differs from the full clone). The loop
 // checks can double the steady-state time of kernels whose CTAs are short
 // anyway; for those the light clone's preemption latency (about one virtual
 // CTA's run time, tau) is as good, and it runs at full speed. The goal is a
@@ -95,6 +97,12 @@ struct CloneChoice {
 
 struct ChooserOptions {
   double LightMaxUs = 3.0;        ///< tau up to which a shape runs light
+  /// choose's LightOk holds only for shapes whose latest tau is at least
+  /// this (0: always). For a clone without loop checkpoints the twin is the
+  /// full clone plus the late read, which only virtual CTAs of about 4 us
+  /// or more take (the pass's default GMEM_CHECKPOINT_LATE, 8192 cycles, at
+  /// 1980 MHz): on shorter ones it stops nothing sooner.
+  double LightOkMinTauUs = 0;
   unsigned LightTimingEvery = 16; ///< light launches: the first and every 16th timed
   unsigned FullTimingEvery = 64;  ///< full-form launches of a decided shape: every 64th timed
   bool HasLight = true;           ///< the light twin may be chosen
@@ -145,7 +153,8 @@ public:
   /// without one).
   /// LightOk: the launch stops only between virtual CTAs in every form (not
   /// proved idempotent, or no loop checkpoints to arm): light by timing
-  /// (above) even where the shape's tau does not send it light.
+  /// (above) even where the shape's tau does not send it light, unless the
+  /// shape's latest tau is below LightOkMinTauUs.
   CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false);
   /// A timed launch of shape Key, made with Kind at Spread, ran ElapsedUs
   /// without being preempted, over Total virtual CTAs of which Resident ran

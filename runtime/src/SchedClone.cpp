@@ -16,7 +16,16 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
     return It->second.get();
   std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
   ChooserOptions CO;
-  CO.LightMaxUs = Opts.LightMaxUs;
+  // Without loop checkpoints the light twin is the main clone plus the late
+  // read: not faster by design, so short virtual CTAs are no reason to run
+  // it. Every launch of such a kernel stops only between virtual CTAs
+  // (planLaunch's LightOk), and the twin runs by timing, where it is within
+  // the margin of the shape's own form and its virtual CTAs are long enough
+  // to take the late read (H200: on shorter ones the margin let the twin
+  // cost vec_add 1.4%, adam_step 1.1% for nothing; bench/preempt/results/
+  // parts/late-read).
+  CO.LightMaxUs = CI->loopStops() ? Opts.LightMaxUs : 0;
+  CO.LightOkMinTauUs = CI->loopStops() ? 0 : 4.0;
   CO.BatchUs = Opts.BatchUs;
   CO.SpreadMax = Opts.SpreadMax;
   CO.HasLight = Opts.Light && CI->hasLight();

@@ -3,7 +3,8 @@
 // chosen per launch shape from the timing of an undisturbed full launch,
 // launched on the light function's own resident grid, kept (function and P)
 // across relaunches, sent back to full when slow, off under
-// GMEM_PREEMPT_LIGHT=0; and gmemSchedGetCloneStats.
+// GMEM_PREEMPT_LIGHT=0; for kernels without loop checkpoints by timing
+// only; and gmemSchedGetCloneStats.
 #include "SchedulerTestFixture.h"
 
 #include <cstdlib>
@@ -183,6 +184,59 @@ TEST_F(LightTest, NonIdempotentLaunchesLeaveASlowerLightTwin) {
   ASSERT_EQ(pers(BE, {40, 2, 1}, false), CUDA_SUCCESS);
   EXPECT_EQ(last().Name, light(Pers));
   finish();
+  D.ElapsedMs.reset();
+  expectExactlyOnce();
+}
+
+TEST_F(LightTest, WithoutLoopCheckpointsEveryLaunchRunsTheTwinByTiming) {
+  // Without loop checkpoints (info flag bit 0 clear) the twin is the main
+  // clone plus the late read: an idempotent launch also stops only between
+  // virtual CTAs, so it runs the twin by timing like a launch not proved
+  // idempotent, where the twin is within the margin and its virtual CTAs
+  // are long enough (>= 4 us) to take the late read.
+  D.addInfo(Mod, Pers, 4 | PersistentFlag | LightFlag);
+  D.Kernels[FPersPre].LoopCheckpoints = false;
+  make();
+  // tau 20 / 25 us, the twin 1% slower: within the margin, light.
+  D.ElapsedMs = 0.101f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers)); // light at once, timed
+  finish();
+  D.ElapsedMs = SlowMs;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers)); // the own form's time
+  finish();
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, light(Pers)) << I;
+  }
+  finish();
+  // The twin 5% slower: the full clone.
+  D.ElapsedMs = 0.105f;
+  ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  D.ElapsedMs = SlowMs;
+  ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, pre(Pers));
+  finish();
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers)) << I;
+  }
+  finish();
+  // tau ~1 us, the twin as fast: it would stop nothing sooner, and a short
+  // tau alone never sends such a shape light (no loop checks to shed).
+  D.ElapsedMs = FastMs;
+  ASSERT_EQ(pers(BE, {40, 3, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers)); // the first, before any tau is known
+  finish();
+  for (int I = 0; I < 5; ++I) {
+    ASSERT_EQ(pers(BE, {40, 3, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers)) << I;
+    finish();
+  }
+  EXPECT_EQ(cloneStats().switched_to_light, 0u);
   D.ElapsedMs.reset();
   expectExactlyOnce();
 }

@@ -542,7 +542,11 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       // start the next virtual CTA while others finish this one: sound only
       // where no shared memory is reused across them.
       const bool HasLoops = Info.Flags & CheckpointInfo::HasLoopCheckpoints;
-      const bool EmitLight = HasLoops && lightTwinsEnabled();
+      // Every persistent kernel gets a light twin. With loop checkpoints it
+      // is the form without them; without, it is the main clone plus the
+      // late read (below), which every launch of such a kernel may run:
+      // they all stop between virtual CTAs only (libgmemrt's LightOk).
+      const bool EmitLight = HasLoops ? lightTwinsEnabled() : lightTwinsForEveryKernel();
       const bool EmitFree = freeClonesEnabled() && freeBlocker(*K, Sync).empty();
       BatchMode Mode;
       const bool SharedMemory = !sharedMemoryBlocker(*K).empty();
@@ -557,7 +561,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       // main clone's).
       const unsigned Tail = SharedMemory && Sync.Barriers ? tailPercentFromEnv() : 0;
       const bool EmitAlt =
-          (EmitLight || (!HasLoops && Tail)) && altClonesEnabled() && !mainStateInShared();
+          (HasLoops ? EmitLight : Tail != 0) && altClonesEnabled() && !mainStateInShared();
       const unsigned AltTail = EmitAlt ? Tail : 0;
       const unsigned LightTail = EmitLight ? Tail : 0;
       if (AltTail)
@@ -585,9 +589,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // anyway (a check's L2 round trip stalls the CTA at its barrier):
         // the twin lets the runtime skip them where a CTA is short enough.
         // Only the twin reads the request again at the end of a long
-        // virtual CTA (launches not found idempotent run it and stop only
-        // between virtual CTAs): in the other forms the same latch code
-        // made ptxas schedule unrelated loops worse (H200, bench/preempt/
+        // virtual CTA (launches that stop only between virtual CTAs run
+        // it, by timing): in the other forms the same latch code made
+        // ptxas schedule unrelated loops worse (H200, bench/preempt/
         // results/parts/late-read: nbody's full clone +1% -> +25%,
         // transpose_tiled +3% -> +20%).
         emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,

@@ -254,6 +254,7 @@ bool envSaysOff(const char *Name);
 /// what it does and what measurement chose its default).
 bool loopCheckpointsEnabled();
 bool lightTwinsEnabled();
+bool lightTwinsForEveryKernel();
 bool altClonesEnabled();
 bool freeClonesEnabled();
 bool batchingEnabled();

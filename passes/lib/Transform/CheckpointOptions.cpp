@@ -22,8 +22,14 @@ namespace gmem::ckpt {
 bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
 
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
-/// preemptible launch then pays for its loop checkpoints).
+/// preemptible launch then pays for its loop checkpoints). =loops: twins
+/// only for kernels with loop checkpoints (as before the late read: launches
+/// of the others then stop within up to two virtual CTAs).
 bool lightTwinsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LIGHT"); }
+bool lightTwinsForEveryKernel() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_LIGHT");
+  return lightTwinsEnabled() && !(V && StringRef(V).trim().lower() == "loops");
+}
 
 /// GMEM_CHECKPOINT_ALT=0: no alternate full clones (smaller modules; the
 /// runtime then has only the register form to launch).

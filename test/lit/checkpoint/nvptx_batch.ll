@@ -28,11 +28,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; free form and no form that may skip (shared memory): not batched (its
 ; alternate form, 64, hands out a balanced tail instead: 512 + 25 << 16);
 ; gstride has loop checkpoints (1), a light (32) and an alternate (64) twin.
-; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
-; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1638996,
+; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
+; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
 ; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 497,
-; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 144,
-; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1638996,
+; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
+; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
 ; OFF-NOT: gmem.grid.z.lo
 ; OFF-NOT: gmem.left
 

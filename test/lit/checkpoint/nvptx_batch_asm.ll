@@ -11,21 +11,21 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; Flags 400 = persistent 16 + free 128 + batched 256; 16: persistent only.
 ; CUDA's tanhf: one register instruction: 400
-; CHECK-DAG: @__gmem_pre_info_rcp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
+; CHECK-DAG: @__gmem_pre_info_rcp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; registers it declares itself, a guard, immediates: 400
-; CHECK-DAG: @__gmem_pre_info_scoped = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
+; CHECK-DAG: @__gmem_pre_info_scoped = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; a declared register range: 400
-; CHECK-DAG: @__gmem_pre_info_range = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
+; CHECK-DAG: @__gmem_pre_info_range = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; a special register: 16
-; CHECK-DAG: @__gmem_pre_info_lane = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_lane = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; volatile (sideeffect): 16
-; CHECK-DAG: @__gmem_pre_info_volatile = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_volatile = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; a load: 16
-; CHECK-DAG: @__gmem_pre_info_load = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_load = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; a symbol: 16
-; CHECK-DAG: @__gmem_pre_info_symbol = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_symbol = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; a memory clobber: 16
-; CHECK-DAG: @__gmem_pre_info_clobber = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_clobber = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; PTX-DAG: .entry __gmem_prf_rcp(
 ; PTX-DAG: .entry __gmem_prf_scoped(
 ; PTX-DAG: .entry __gmem_prf_range(

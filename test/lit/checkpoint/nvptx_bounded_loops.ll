@@ -7,11 +7,11 @@
 ; RUN: env GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 
 ; Doubling up to blockDim.x, a barrier per iteration: 10 x ~20 units. No site.
-; CHECK: @__gmem_pre_info__Z6doublePf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z6doublePf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 52, i32 0, i32 0]
 ; The same loop up to a parameter: no bound, the barrier becomes the check.
 ; CHECK: @__gmem_pre_info__Z9double_toPfi = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117, i32 1,
 ; Halving from blockDim.x / 2 to 0: at most 10 iterations. No site.
-; CHECK: @__gmem_pre_info__Z5halvePf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20, i32 0, i32 0]
+; CHECK: @__gmem_pre_info__Z5halvePf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 52, i32 0, i32 0]
 ; Bounded, but 10 iterations of 8 global loads exceed the budget: a site.
 ; CHECK: @__gmem_pre_info__Z11halve_heavyPfPKf = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117, i32 1,
 ; Halving while != 1 could step over 1 forever (from an even start it reaches

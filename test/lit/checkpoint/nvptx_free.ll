@@ -24,12 +24,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; Flags: 16 persistent, +128 free; rowsum has loop checkpoints (1), a light
 ; twin (32) and an alternate form (64) too. Refused: shared memory (also
 ; through a helper), a warp shuffle, inline asm.
-; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 144,
+; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
 ; CHECK-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 241,
-; CHECK-DAG: @__gmem_pre_info_uses_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
-; CHECK-DAG: @__gmem_pre_info_helper_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
-; CHECK-DAG: @__gmem_pre_info_shuffle = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
-; CHECK-DAG: @__gmem_pre_info_lane_asm = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; CHECK-DAG: @__gmem_pre_info_uses_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
+; CHECK-DAG: @__gmem_pre_info_helper_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
+; CHECK-DAG: @__gmem_pre_info_shuffle = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
+; CHECK-DAG: @__gmem_pre_info_lane_asm = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-NOT: define void @__gmem_prf_uses_shared(
 ; CHECK-NOT: define void @__gmem_prf_helper_shared(
 ; CHECK-NOT: define void @__gmem_prf_shuffle(
@@ -91,7 +91,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; NOGATE-NEXT:    call i32 @llvm.nvvm.read.ptx.sreg.clock()
 ; NOGATE-NEXT:    load volatile i32, ptr addrspace(3)
 
-; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 16,
+; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; OFF-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 113,
 ; OFF-NOT: @__gmem_prf_
 

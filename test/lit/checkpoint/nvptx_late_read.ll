@@ -5,8 +5,10 @@
 ; the virtual CTA has run at least the threshold, it reads the request again
 ; before the barrier that decides. A request landing during a long virtual
 ; CTA then stops the CTA at its end, not at the end of the next one. Only
-; the light twin has it: it is what libgmemrt launches for launches not
-; found idempotent, which stop between virtual CTAs only. In the other forms
+; the light twin has it: libgmemrt runs it (by timing) for launches that stop
+; between virtual CTAs only: not found idempotent, or of a kernel without
+; loop checkpoints, whose twin is its main clone plus the late read (scale
+; below). In the other forms
 ; the same few instructions moved ptxas's schedule of unrelated loops by up
 ; to +24% (H200, bench/preempt/results/parts/late-read). Under check
 ; intervals only the due virtual CTAs read, early or late.
@@ -17,6 +19,8 @@
 ; RUN:   -S %s | FileCheck %s --check-prefix=SET
 ; RUN: env GMEM_CHECKPOINT_LATE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
+; RUN: env GMEM_CHECKPOINT_LIGHT=loops opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=LOOPS
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -27,6 +31,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:   @__gmem_vstart___gmem_pra_
 ; CHECK-DAG:   @__gmem_vstart___gmem_prl_block_sum = internal addrspace(3) global [2 x i32] undef
 ; CHECK-DAG:   @__gmem_vstart___gmem_prl_row_sum = internal addrspace(3) global [2 x i32] undef
+; CHECK-DAG:   @__gmem_vstart___gmem_prl_scale = internal addrspace(3) global [2 x i32] undef
+; scale (no loop checkpoints): 16 persistent + 32 light + 128 free + 256 batched.
+; CHECK-DAG:   @__gmem_pre_info_scale = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; CHECK-NOT:   @__gmem_vstart___gmem_pr{{[aef]}}_
 
 ; The main clone has none.
@@ -89,6 +96,17 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:     gmem.p.late
 ; CHECK:       }
 
+; A kernel without loop checkpoints gets a twin too: its main clone plus
+; the late read, which libgmemrt runs by timing for every launch of it.
+; CHECK-LABEL: define void @__gmem_pre_scale(
+; CHECK-NOT:     gmem.p.late
+; CHECK:       }
+; CHECK-LABEL: define void @__gmem_prl_scale(
+; CHECK:         store volatile i32 %{{.*}}, ptr addrspace(3) @__gmem_vstart___gmem_prl_scale
+; CHECK:       gmem.p.late.time:
+; CHECK:       gmem.p.late:
+; CHECK:       }
+
 ; PTX-LABEL: .entry __gmem_prl_block_sum(
 ; PTX:         mov.u32 %r{{[0-9]+}}, %clock;
 ; PTX:         st.volatile.shared.u32 [__gmem_vstart___gmem_prl_block_sum], %r{{[0-9]+}};
@@ -100,6 +118,11 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; SET-LABEL:   define void @__gmem_prl_block_sum(
 ; SET:           icmp uge i32 %gmem.v.ran, 100000
+
+; GMEM_CHECKPOINT_LIGHT=loops: twins only for kernels with loop checkpoints.
+; LOOPS-DAG:   @__gmem_pre_info_scale = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
+; LOOPS-DAG:   define void @__gmem_prl_row_sum(
+; LOOPS-NOT:   define void @__gmem_prl_scale(
 
 ; OFF-NOT:     __gmem_vstart_
 ; OFF-NOT:     gmem.p.late
@@ -189,11 +212,27 @@ done:
   ret void
 }
 
+define void @scale(ptr %a, float %f) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %base = mul i32 %bid, %ntid
+  %g = add i32 %base, %tid
+  %gidx = sext i32 %g to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %gidx
+  %x = load float, ptr %p, align 4
+  %y = fmul float %x, %f
+  store float %y, ptr %p, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @block_sum, !"kernel", i32 1}
 !1 = !{ptr @row_sum, !"kernel", i32 1}
+!2 = !{ptr @scale, !"kernel", i32 1}

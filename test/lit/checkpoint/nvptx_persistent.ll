@@ -76,12 +76,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_sync_if_atomic = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
 ; CHECK-DAG: @__gmem_pre_info_sync_if_volatile = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
 ; CHECK-DAG: @__gmem_pre_info_sync_if_private = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
-; CHECK-DAG: @__gmem_pre_info_sync_if_broadcast = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
+; CHECK-DAG: @__gmem_pre_info_sync_if_broadcast = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 52,
 
 ; Flags: bit 4 persistent; 2d_sum has a barrier in a loop (bit 2) too.
 ; copy2d has no barrier, collective or shared memory: a free form (bit 7,
 ; nvptx_free.ll) too.
-; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 144, i32 0, i32 0]
+; CHECK-DAG: @__gmem_pre_info_copy2d = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176, i32 0, i32 0]
 ; block_sum has loop checkpoints, so a light twin too (bit 5).
 ; CHECK-DAG: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
 ; CHECK-DAG: @__gmem_pre_info_early_ret_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4,
@@ -193,8 +193,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; LIGHT-NEXT:    store i32 0, ptr addrspace(1) %gmem.redo
 ; LIGHT-NOT:     gmem.site
 ; LIGHT:       }
-; Only kernels with loop checkpoints get a twin.
-; LIGHT-NOT:   define void @__gmem_prl_
+; A persistent kernel without loop checkpoints gets a twin too (its main
+; clone plus the late read, off here); the non-persistent ones get none.
+; LIGHT-NOT:   define void @__gmem_prl_{{early_ret_sync|calls_helper|vla|sync_if_atomic|sync_if_volatile|sync_if_private}}(
+; LIGHT:       define void @__gmem_prl_sync_if_broadcast(
 ; NOLIGHT: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 21,
 ; NOLIGHT-NOT: @__gmem_prl_
 ; NOLIGHT-NOT: @__gmem_pra_
@@ -216,7 +218,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALT-PTX:     bar.red.or.pred
 ; NOALT:       @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 53,
 ; NOALT-NOT:   @__gmem_pra_
-; NOLOOPS: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 22, i32 0, i32 0]
+; NOLOOPS: @__gmem_pre_info_block_sum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 54, i32 0, i32 0]
 ; NOLOOPS-NOT: gmem.site
 
 ; OFF-NOT: %gmem.vcta

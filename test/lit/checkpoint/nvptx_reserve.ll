@@ -31,14 +31,16 @@ target triple = "nvptx64-nvidia-cuda"
 ; FILLED-NOT: declare {{.*}}__gmem_pr
 ; FILLED:     define void @__gmem_pre__Z4fillPfi(ptr %a, i32 %n, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 ; FILLED-NOT: __gmem_pre__Z9grid_syncPf(
-; FILLED:     !nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
+; FILLED:     !nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
 ; FILLED:     !2 = !{ptr @_Z9grid_syncPf, !"kernel", i32 1}
 ; FILLED:     !3 = !{ptr @__gmem_pre__Z4fillPfi, !"kernel", i32 1}
 ; FILLED:     !4 = !{ptr @__gmem_pre__Z4fillPfi, !"maxntidx", i32 64}
-; The free form (filled in; the light and alternate reservations, which the
-; kernel does not get, are gone).
-; FILLED:     !5 = !{ptr @__gmem_prf__Z4fillPfi, !"kernel", i32 1}
-; FILLED:     !6 = !{ptr @__gmem_prf__Z4fillPfi, !"maxntidx", i32 64}
+; The light twin and the free form (filled in; the alternate reservation,
+; which the kernel does not get, is gone).
+; FILLED:     !5 = !{ptr @__gmem_prl__Z4fillPfi, !"kernel", i32 1}
+; FILLED:     !6 = !{ptr @__gmem_prl__Z4fillPfi, !"maxntidx", i32 64}
+; FILLED:     !7 = !{ptr @__gmem_prf__Z4fillPfi, !"kernel", i32 1}
+; FILLED:     !8 = !{ptr @__gmem_prf__Z4fillPfi, !"maxntidx", i32 64}
 ; FILLED-NOT: !{ptr
 
 define void @_Z4fillPfi(ptr %a, i32 %n) {

@@ -24,15 +24,16 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; steps: 1 loop checkpoints + 4 barriers + 16 persistent + 32 light + 64
 ; alternate + 512 tail + 1024 light tail + 25 << 16 = 1640053. tiled (no loop
-; checkpoints, hence no light twin): 4 + 16 + 64 + 512 + 25 << 16 = 1638996.
-; relu (no shared memory: it batches) has none.
+; checkpoints: its twin is the main clone plus the late read, and the tail):
+; 4 + 16 + 32 + 64 + 512 + 1024 + 25 << 16 = 1640052. relu (no shared
+; memory: it batches) has none.
 ; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640053,
-; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1638996,
-; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 400,
+; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
+; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657013,
-; TEN-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 655956,
+; TEN-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657012,
 ; OFF-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
-; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 20,
+; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 52,
 ; OFF-NOT: gmem.claim
 ; OFF-NOT: atomicrmw add
 ; OFF-NOT: define void @__gmem_pra_tiled(
@@ -47,9 +48,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @__gmem_prf_relu(
 ; CHECK-NOT:     atomicrmw add
 
-; tiled: the full clone has none, its alternate form claims.
+; tiled: the full clone has none, its light twin and alternate form claim.
 ; CHECK-LABEL: define void @__gmem_pre_tiled(
 ; CHECK-NOT:     atomicrmw add
+; CHECK-LABEL: define void @__gmem_prl_tiled(
+; CHECK:         atomicrmw add ptr addrspace(1) %gmem.claimed, i32 1 monotonic
 ; CHECK-LABEL: define void @__gmem_pra_tiled(
 ; CHECK:         %gmem.static.end = call i32 @llvm.umin.i32(
 ; CHECK:         atomicrmw add ptr addrspace(1) %gmem.claimed, i32 1 monotonic

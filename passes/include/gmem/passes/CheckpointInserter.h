@@ -39,7 +39,7 @@ namespace gmem {
 /// Name prefixes of what the pass adds.
 inline constexpr const char *CheckpointClonePrefix = "__gmem_pre_";
 inline constexpr const char *CheckpointInfoPrefix = "__gmem_pre_info_";
-/// The light twin of a persistent clone with loop checkpoints (flag HasLight).
+/// The light twin of a persistent clone (flag HasLight).
 inline constexpr const char *CheckpointLightPrefix = "__gmem_prl_";
 /// The alternate form of a persistent clone with loop checkpoints (flag
 /// HasAlt): its loop state in shared memory instead of registers.
@@ -81,9 +81,13 @@ struct CheckpointInfo {
     /// "ABI version 2").
     Persistent = 1u << 4,
     /// A light twin `__gmem_prl_<mangled>` exists: the same persistent clone
-    /// (parameters, control block, protocol) without loop checkpoints. It
-    /// stops only between virtual CTAs and runs at nearly the kernel's own
-    /// speed; the runtime uses it for launches whose CTAs are short.
+    /// (parameters, control block, protocol) without loop checkpoints, with
+    /// the late read at the end of a long virtual CTA. It stops only between
+    /// virtual CTAs and runs at nearly the kernel's own speed; the runtime
+    /// uses it for launches whose CTAs are short, and by timing for those
+    /// that stop only between virtual CTAs anyway (not proved idempotent, or
+    /// a kernel without loop checkpoints, where it is the main clone plus
+    /// the late read).
     HasLight = 1u << 5,
     /// An alternate full clone `__gmem_pra_<mangled>` exists: the same
     /// parameters, protocol and loop checkpoints as `__gmem_pre_`, but the
@@ -91,7 +95,8 @@ struct CheckpointInfo {
     /// shared-memory array instead of registers. Fewer registers, another
     /// occupancy and another P; which form runs faster depends on the kernel
     /// (ptxas's choices for its loops), so the runtime times both per launch
-    /// shape and keeps the faster. Only with HasLight.
+    /// shape and keeps the faster. With loop checkpoints: only with
+    /// HasLight; without: for a balanced tail alone (BalancedTail).
     HasAlt = 1u << 6,
     /// A free clone `__gmem_prf_<mangled>` exists: the same parameters,
     /// control block words and loop checkpoints as `__gmem_pre_`, but no
