@@ -12,10 +12,12 @@ the runtime relies on in each PTX:
     reads the control block with ld.volatile.global, and either sets done
     bits with atom.global.or or, persistent (flags bit 4), strides over the
     user's grid by %nctaid.x and joins its stop decision in bar.red.or;
-  * a persistent clone with loop checkpoints has, unless GMEM_CHECKPOINT_LIGHT=0,
-    its light twin `.entry __gmem_prl_X` (flags bit 5): same parameters, the
-    same persistent protocol; any `__gmem_prl_X` belongs to such a kernel;
-  * such a kernel also has, unless GMEM_CHECKPOINT_ALT=0, its alternate full
+  * a persistent clone has, unless GMEM_CHECKPOINT_LIGHT=0 (=loops: only
+    with loop checkpoints), its light twin `.entry __gmem_prl_X` (flags bit
+    5): same parameters, the same persistent protocol, and unless
+    GMEM_CHECKPOINT_LATE=0 the late read (a %clock noted in
+    `__gmem_vstart___gmem_prl_X`); any `__gmem_prl_X` belongs to such a kernel;
+  * one with loop checkpoints also has, unless GMEM_CHECKPOINT_ALT=0, its alternate full
     clone `.entry __gmem_pra_X` (flags bit 6): same parameters and protocol,
     its loop state in a shared array `__gmem_pstate___gmem_pra_X`; so does a
     persistent barrier kernel without loop checkpoints whose alternate form
@@ -123,7 +125,8 @@ def check_file(src, tool, ptxas, tmp):
         if bool(flags & 1) != (sites > 0):
             errors.append("%s: flags %d disagree with %d loop checkpoints" % (k, flags, sites))
         light = entries.get(LIGHT + k)
-        want_light = (flags & 17) == 17 and os.environ.get("GMEM_CHECKPOINT_LIGHT") != "0"
+        light_env = os.environ.get("GMEM_CHECKPOINT_LIGHT", "").strip().lower()
+        want_light = bool(flags & 16) and light_env != "0" and (bool(flags & 1) or light_env != "loops")
         if bool(flags & 32) != (light is not None) or bool(flags & 32) != want_light:
             errors.append("%s: flags %d, light twin %s" % (k, flags,
                                                           "present" if light else "absent"))
@@ -132,14 +135,18 @@ def check_file(src, tool, ptxas, tmp):
             if light[0] != clone[0]:
                 errors.append("%s: light twin has %d parameters, clone %d" % (k, light[0],
                                                                              clone[0]))
-            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"):
+            needles = ["ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"]
+            if os.environ.get("GMEM_CHECKPOINT_LATE") != "0":
+                needles += ["%clock", "__gmem_vstart_" + LIGHT + k]
+            for needle in needles:
                 if needle not in light[1]:
                     errors.append("%s: light twin lacks %s" % (k, needle))
         if light is not None and flags & 1024 and "atom.global.add.u32" not in light[1]:
             errors.append("%s: light twin with a tail lacks atom.global.add.u32" % k)
         alt = entries.get(ALT + k)
         tail_only = (flags & 16) and (flags & 4) and not (flags & 1) and (flags & 512)
-        want_alt = bool((flags & 32) or tail_only) and os.environ.get("GMEM_CHECKPOINT_ALT") != "0"
+        want_alt = bool(((flags & 1) and (flags & 32)) or tail_only) and \
+            os.environ.get("GMEM_CHECKPOINT_ALT") != "0"
         if bool(flags & 64) != (alt is not None) or bool(flags & 64) != want_alt:
             errors.append("%s: flags %d, alternate clone %s" % (k, flags,
                                                               "present" if alt else "absent"))
