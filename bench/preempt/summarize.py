@@ -133,7 +133,9 @@ def overhead(doc, lines):
               ""]
     if chosen:
         lines.insert(len(lines) - 1, "* **what the runtime launches** (the light twin for "
-                     "launches not found idempotent unless over 2%% slower than the form below, "
+                     "launches that stop between virtual CTAs only, not found idempotent or "
+                     "of a kernel without loop checkpoints (those where its virtual CTAs take "
+                     ">= 4 us), unless over 2%% slower than the form below, "
                      "and where a virtual CTA of the full clone "
                      "takes <= 3 us, %d of %d kernels; else the fastest of the full clone, the "
                      "alternate full clone and, for idempotent launches, the barrier-free one, "
@@ -210,7 +212,10 @@ def latency(doc, lines):
               "`free`: the idempotent victims' alternate full clone / barrier-free clone "
               "(request 2; free rows only where the victim has that form). Budget `light` / "
               "`light-cta3us`: victim_accum's light twin (request 1, what libgmemrt launches "
-              "for a launch not found idempotent), ~20 us and 3 us CTAs.", "",
+              "for a launch not found idempotent), ~20 us and 3 us CTAs. `cta200us` / "
+              "`light-cta200us`: ~200 us CTAs on the full clone / light twin (late read), "
+              "also for victim_accum_sync (no loop checkpoints: its twin is the full clone "
+              "plus the late read).", "",
               "| budget | victim | clone | request | target ms | run ms | CTA us | K | trials | "
               "late | **device p50 / p99 us** | after write p50 / p99 us | "
               "write p50 / p99 us | event p50 us | host p50 / p99 us | remaining ms | "

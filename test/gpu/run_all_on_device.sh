@@ -7,7 +7,9 @@
 #   bash test/gpu/run_all_on_device.sh
 #
 # Each part writes into $OUT/<part>/; a part whose stage is missing is
-# reported as skipped. Exit status: non-zero if any part failed.
+# reported as skipped. Exit status: non-zero if any part failed. With every
+# stage the tree is over the device tool's 64 MiB: carry .stage/gpu and
+# .stage/driver in one call, .stage/runtime and .stage/memory in another.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT="${OUT:-.stage/out}"
