@@ -13,7 +13,8 @@
 // blockIdx/gridDim replaced by the virtual ones. Per virtual CTA, thread 0
 // reads the request word at the start (its latency hides behind the body)
 // and one `bar.red.or` at the end decides, uniformly for the CTA, whether to
-// stop. A stopping CTA writes two words of its own in the control block: the
+// stop (light twins read it again there after a long virtual CTA:
+// askedAtEnd). A stopping CTA writes two words of its own in the control block: the
 // virtual CTA to run again (request 2 only: a loop checkpoint may have cut
 // it) and the next one; a relaunch with the same P starts from there. A
 // first version took tickets from one shared counter: a million atomics on
