@@ -169,7 +169,9 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       // read, chosen only where virtual CTAs take it (>= 4 us).
       if (!loops && tau_us < 4.0)
         light_ok = false;
-      if (has_light && ((idempotent && loops && tau_us <= kLightMaxUs) ||
+      // (A twin sent light by tau whose first timing is over 2% slower than
+      // the full clone's is dropped for the shape: CloneChoice.cpp.)
+      if (has_light && ((idempotent && loops && tau_us <= kLightMaxUs && ml <= 1.02 * mc) ||
                         (light_ok && ml <= 1.02 * best))) {
         pick = "light";
         best = ml;

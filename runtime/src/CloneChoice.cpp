@@ -87,6 +87,7 @@ void CloneChooser::enter(Entry &E, State S) {
   E.First = false;
   E.SpreadPending = S != State::Unknown && Opts.SpreadMax > 1;
   E.SpreadProbe = 0;
+  E.CheckLight = false;
 }
 
 void CloneChooser::probeSpread(Entry &E, CloneChoice &C) {
@@ -315,6 +316,23 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
       enterFullForms(*E);
     }
     E->Us[idx(CloneKind::Light)] = ElapsedUs; // what LightOk launches compare
+    // A shape just sent light by its tau: the twin must not be slower than
+    // the full forms it replaces. Twins move with ptxas's choices as any
+    // form does (H200: gemm_naive's twin -3% -> +38% over its kernel when a
+    // few latch instructions were added): one slower by more than the
+    // margin in its first timing, next to the full timing that sent the
+    // shape light, is never this shape's again (unfit: back to the full
+    // forms, whose loop checks stop it no later). Later light timings
+    // follow tau alone (the launches' work may change).
+    if (E->CheckLight && E->St == State::Light) {
+      E->CheckLight = false;
+      double FullUs = E->Us[idx(CloneKind::Full)];
+      const double AltUs = E->Us[idx(CloneKind::Alt)];
+      if (AltUs > 0 && (!(FullUs > 0) || AltUs < FullUs))
+        FullUs = AltUs;
+      if (FullUs > 0 && ElapsedUs > (1 + Opts.AltMargin) * FullUs)
+        unfit(Key, CloneKind::Light);
+    }
   } else {
     double &Latest = E->Us[idx(Kind)];
     const double Prev = Latest;
@@ -322,8 +340,10 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && O.TauUs <= Opts.LightMaxUs) {
       // Any full form's time decides both ways: its stops are no earlier
       // than the light clone's on such a shape.
-      if (E->St != State::Light)
+      if (E->St != State::Light) {
         enter(*E, State::Light);
+        E->CheckLight = true;
+      }
     } else if (E->St == State::Unknown || E->St == State::Light) {
       enterFullForms(*E);
     } else if (E->NProbes && Kind == E->Probes[0]) {

@@ -43,7 +43,10 @@
 //
 // tau depends on the launch (grid, block, shared memory, arguments), so the
 // choice is made per launch shape: the first launch of a shape runs the
-// full clone and is timed; its tau decides light or not. A shape that stays
+// full clone and is timed; its tau decides light or not. The shape's first
+// light launch is timed too and must not be slower than that full timing
+// by more than AltMargin, else the twin is unfit for the shape for good: a
+// twin is compiled apart and ptxas may make it the slower form. A shape that stays
 // on the full forms (with another one available) then times one launch of
 // each other form (alternate, then free) and one more full launch (the
 // first was cold: it may include first-touch costs), and keeps the faster
@@ -203,6 +206,9 @@ private:
     /// Whole launches, not tau: the forms' P differ.
     double Us[CloneKindCount] = {};
     uint32_t LightOkRuns = 0; ///< light launches chosen for LightOk (timing cadence)
+    /// Sent light by a full-form timing: the first light timing is compared
+    /// with the full forms' times (record).
+    bool CheckLight = false;
     uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
     uint8_t Spread = 1;         ///< the spread of the shape's launches

@@ -105,7 +105,9 @@ TEST(CloneChooser, SlowLightTimingSendsTheShapeBackToFull) {
   C.choose(Shape);
   C.record(Shape, CloneKind::Full, 10, Total, P); // tau 2: light
   ASSERT_EQ(C.state(Shape), State::Light);
-  // Above the limit but within twice it: a light launch keeps light.
+  // The first light timing, as fast as the full clone's: light it stays.
+  EXPECT_FALSE(C.record(Shape, CloneKind::Light, 10, Total, P).switched());
+  // Above the limit but within twice it: a later light launch keeps light.
   EXPECT_FALSE(C.record(Shape, CloneKind::Light, 20, Total, P).switched()); // tau 4
   EXPECT_EQ(C.state(Shape), State::Light);
   CloneChooser::Outcome O = C.record(Shape, CloneKind::Light, 21, Total, P); // tau 4.2
@@ -120,6 +122,26 @@ TEST(CloneChooser, SlowLightTimingSendsTheShapeBackToFull) {
   U.choose(7);
   EXPECT_FALSE(U.record(7, CloneKind::Light, 0.1, Total, P).switched());
   EXPECT_EQ(U.state(7), State::Unknown);
+}
+
+TEST(CloneChooser, FirstLightTimingSlowerThanTheFullCloneEndsLightForTheShape) {
+  // Sent light by tau, the shape's first light timing is 5% slower than the
+  // full timing that sent it: back to full, and never light again.
+  CloneChooser C;
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 10, Total, P);
+  ASSERT_EQ(C.state(Shape), State::Light);
+  CloneChooser::Outcome O = C.record(Shape, CloneKind::Light, 10.5, Total, P);
+  EXPECT_TRUE(O.switched());
+  EXPECT_EQ(C.state(Shape), State::Full);
+  C.record(Shape, CloneKind::Full, 1, Total, P);
+  EXPECT_NE(C.state(Shape), State::Light);
+  EXPECT_NE(C.choose(Shape).Kind, CloneKind::Light);
+  // 1% slower: within the margin, light it stays.
+  C.choose(2);
+  C.record(2, CloneKind::Full, 10, Total, P);
+  EXPECT_FALSE(C.record(2, CloneKind::Light, 10.1, Total, P).switched());
+  EXPECT_EQ(C.state(2), State::Light);
 }
 
 TEST(CloneChooser, ShapesAreKeptApart) {

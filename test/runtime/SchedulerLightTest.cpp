@@ -3,8 +3,9 @@
 // chosen per launch shape from the timing of an undisturbed full launch,
 // launched on the light function's own resident grid, kept (function and P)
 // across relaunches, sent back to full when slow, off under
-// GMEM_PREEMPT_LIGHT=0; for kernels without loop checkpoints by timing
-// only; and gmemSchedGetCloneStats.
+// GMEM_PREEMPT_LIGHT=0, left for good when slower than the full clone; for
+// kernels without loop checkpoints by timing only; and
+// gmemSchedGetCloneStats.
 #include "SchedulerTestFixture.h"
 
 #include <cstdlib>
@@ -269,6 +270,37 @@ TEST_F(LightTest, FastFullTimingSwitchesTheShapeToLight) {
   }
 }
 
+TEST_F(LightTest, ShortShapeLeavesASlowerLightTwinForGood) {
+  // Sent light by a short tau, the shape times its first light launch: 5%
+  // slower than the full clone (ptxas compiled the twin worse), so back to
+  // the full forms, and a later short full timing does not send it light
+  // again (the full clone's loop checks stop it no later).
+  decideLight();
+  D.ElapsedMs = 0.0042f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(last().Name, light(Pers));
+  finish();
+  D.ElapsedMs = FastMs;
+  for (int I = 0; I < 70; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, pre(Pers)) << I;
+    finish();
+  }
+  gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.light_launches, 1u);
+  EXPECT_GE(St.timed_launches, 3u); // the full re-timing came and changed nothing
+  // Within the margin (1% slower) another shape stays light.
+  decideLight({40, 2, 1});
+  D.ElapsedMs = 0.00404f;
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, light(Pers)) << I;
+    finish();
+  }
+  D.ElapsedMs.reset();
+  expectExactlyOnce();
+}
+
 TEST_F(LightTest, SlowFullTimingKeepsFull) {
   // The simulated time: 40 virtual CTAs of 4 steps on 8 CTAs run one step
   // each in turn, about 32 us a round.
@@ -466,14 +498,19 @@ TEST_F(LightTest, LightOptionsFromTheEnvironment) {
 
 TEST_F(LightTest, SlowLightTimingSwitchesBackToFull) {
   decideLight();
-  // Light, timed: 16 us over 4 rounds is above the limit but within twice
-  // it: stays light.
-  D.ElapsedMs = 0.016f;
+  // The first light launch, timed as fast as the full clone: stays light.
+  D.ElapsedMs = FastMs;
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  finish();
+  // The next timed one (the 17th): 16 us over 4 rounds is above the limit
+  // but within twice it: stays light.
+  D.ElapsedMs = 0.016f;
+  for (int I = 0; I < 16; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   finish();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   EXPECT_EQ(last().Name, light(Pers));
-  // The next timed light launch (the 17th) is slow: back to full.
+  // The next timed light launch (the 33rd) is slow: back to full.
   D.ElapsedMs = SlowMs;
   for (int I = 0; I < 15; ++I)
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
@@ -484,9 +521,9 @@ TEST_F(LightTest, SlowLightTimingSwitchesBackToFull) {
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.switched_to_light, 1u);
   EXPECT_EQ(St.switched_to_full, 1u);
-  EXPECT_EQ(St.light_launches, 17u);
+  EXPECT_EQ(St.light_launches, 33u);
   EXPECT_EQ(St.full_launches, 2u);
-  EXPECT_EQ(St.timed_launches, 3u);
+  EXPECT_EQ(St.timed_launches, 4u);
   finish();
   expectExactlyOnce();
 }
