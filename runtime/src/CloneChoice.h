@@ -5,9 +5,8 @@
 // parameters and control block protocol, but no checks inside loops, so it
 // stops only between virtual CTAs (at the end of a long one it reads the
 // request again; for a kernel without loop checkpoints that is all that
-// differs from the full clone). The loop
-// checks can double the steady-state time of kernels whose CTAs are short
-// anyway; for those the light clone's preemption latency (about one virtual
+// differs from the full clone). The loop checks can double the
+// steady-state time of kernels whose CTAs are short anyway; for those the light clone's preemption latency (about one virtual
 // CTA's run time, tau) is as good, and it runs at full speed. The goal is a
 // P99 preemption latency of 10 us with about 6 us of signalling floor: the
 // light clone is used where tau <= LightMaxUs (3 us by default).
@@ -45,12 +44,12 @@
 // choice is made per launch shape: the first launch of a shape runs the
 // full clone and is timed; its tau decides light or not. The shape's first
 // light launch is timed too and must not be slower than that full timing
-// by more than AltMargin, else the twin is unfit for the shape for good: a
-// twin is compiled apart and ptxas may make it the slower form. A shape that stays
-// on the full forms (with another one available) then times one launch of
-// each other form (alternate, then free) and one more full launch (the
-// first was cold: it may include first-touch costs), and keeps the faster
-// of the other forms only when it beats the full clone by more than
+// by more than AltMargin, else the twin is unfit for the shape for good (a
+// twin is compiled apart, and ptxas may make it the slower form). A shape
+// that stays on the full forms (with another one available) then times one
+// launch of each other form (alternate, then free) and one more full launch
+// (the first was cold: it may include first-touch costs), and keeps the
+// faster of the other forms only when it beats the full clone by more than
 // AltMargin. Light launches are re-timed now and then (a shape turned slow
 // goes back to a full form), full-form ones too (a shape turned fast gets
 // the light clone), and a decided full-form shape times the other forms
