@@ -270,6 +270,20 @@ unsigned budgetFromEnv();
 unsigned refreshCyclesFromEnv();
 unsigned lateReadCyclesFromEnv();
 
+/// Clone functions and their reservations (CheckpointClone.cpp).
+/// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
+/// grid_constant) to the clone.
+void copyNVVMAnnotations(llvm::Module &M, llvm::Function &K, llvm::Function &Clone);
+/// K's parameters, the control block pointer and the user's grid (3 x i32).
+llvm::FunctionType *cloneType(llvm::Function &K);
+/// The declaration CheckpointReservePass made for K, if it still fits.
+llvm::Function *reservedClone(llvm::Module &M, llvm::Function &K);
+/// Erases a reserved clone declaration and its annotations.
+void dropReservation(llvm::Module &M, llvm::Function *D);
+/// A copy of K with the clone's parameters, named Name (the reserved
+/// declaration of that name, if any, becomes it).
+llvm::Function *createClone(llvm::Module &M, llvm::Function &K, const std::string &Name);
+
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *isThreadZero(llvm::IRBuilder<> &B, GpuArch Arch);

@@ -1,0 +1,130 @@
+//===- CheckpointClone.cpp - Clone functions and their reservations -------===//
+//
+// Making `__gmem_pre_<K>` and its twins as functions: the clone's type (K's
+// parameters, the control block pointer, the user's grid), the copy of K's
+// body and annotations, and the declarations CheckpointReservePass makes
+// early in clang's pipeline (why: CheckpointInserter.h) and the checkpoint
+// pass later fills or drops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+#include "gmem/passes/CheckpointInserter.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+constexpr unsigned GlobalAS = 1; ///< the control block's address space
+} // namespace
+
+/// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
+/// grid_constant) to the clone.
+void copyNVVMAnnotations(Module &M, Function &K, Function &Clone) {
+  NamedMDNode *MD = M.getNamedMetadata("nvvm.annotations");
+  if (!MD)
+    return;
+  SmallVector<MDNode *, 4> Copies;
+  for (MDNode *Op : MD->operands()) {
+    if (Op->getNumOperands() < 1)
+      continue;
+    auto *FnMD = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get());
+    if (!FnMD || FnMD->getValue() != &K)
+      continue;
+    SmallVector<Metadata *, 4> Ops(Op->op_begin(), Op->op_end());
+    Ops[0] = ValueAsMetadata::get(&Clone);
+    Copies.push_back(MDNode::get(M.getContext(), Ops));
+  }
+  for (MDNode *N : Copies)
+    MD->addOperand(N);
+}
+
+FunctionType *cloneType(Function &K) {
+  SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+  Params.push_back(PointerType::get(K.getContext(), GlobalAS));
+  // The grid the user asked for (ABI version 2): persistent clones run on
+  // another grid and take blockIdx/gridDim from these.
+  for (int I = 0; I < 3; ++I)
+    Params.push_back(Type::getInt32Ty(K.getContext()));
+  return FunctionType::get(K.getReturnType(), Params, /*isVarArg=*/false);
+}
+
+/// The declaration CheckpointReservePass made for K, if it still fits.
+Function *reservedClone(Module &M, Function &K) {
+  Function *D = M.getFunction(checkpointCloneSymbol(K.getName()));
+  if (D && D->isDeclaration() && D->getFunctionType() == cloneType(K))
+    return D;
+  return nullptr;
+}
+
+/// Erases a reserved clone declaration and its annotations.
+void dropReservation(Module &M, Function *D) {
+  if (NamedMDNode *MD = M.getNamedMetadata("nvvm.annotations")) {
+    SmallVector<MDNode *, 16> Keep;
+    for (MDNode *Op : MD->operands()) {
+      auto *FnMD = Op->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get())
+                                        : nullptr;
+      if (!FnMD || FnMD->getValue() != D)
+        Keep.push_back(Op);
+    }
+    MD->clearOperands();
+    for (MDNode *N : Keep)
+      MD->addOperand(N);
+  }
+  removeFromUsedLists(M, [&](Constant *C) { return C->stripPointerCasts() == D; });
+  D->eraseFromParent();
+}
+
+/// A copy of K with the clone's parameters, named Name (the reserved
+/// declaration of that name, if any, becomes it).
+Function *createClone(Module &M, Function &K, const std::string &Name) {
+  FunctionType *FT = cloneType(K);
+  Function *C = M.getFunction(Name);
+  if (C && C->isDeclaration() && C->getFunctionType() != FT) {
+    dropReservation(M, C); // K changed type since: a fresh one, by this name
+    C = nullptr;
+  } else if (C && !C->isDeclaration()) {
+    C = nullptr;
+  }
+  bool Reserved = C != nullptr;
+  if (!C)
+    C = Function::Create(FT, K.getLinkage(), K.getAddressSpace(), Name, &M);
+  ValueToValueMapTy VMap;
+  auto NewArg = C->arg_begin();
+  for (Argument &A : K.args()) {
+    NewArg->setName(A.getName());
+    VMap[&A] = &*NewArg++;
+  }
+  for (const char *Name : {"gmem.ctl", "gmem.grid.x", "gmem.grid.y", "gmem.grid.z"})
+    (NewArg++)->setName(Name);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(C, &K, VMap, CloneFunctionChangeType::LocalChangesOnly, Returns);
+  C->setLinkage(K.getLinkage());
+  C->setVisibility(K.getVisibility());
+  C->setCallingConv(K.getCallingConv());
+  for (unsigned I = FT->getNumParams() - 4; I < FT->getNumParams(); ++I)
+    C->addParamAttr(I, Attribute::NoUndef);
+  // Attributor facts of K ("this kernel never reads workitem id y", ...) do
+  // not hold for the clone, which reads the whole thread geometry.
+  SmallVector<StringRef, 8> Stale;
+  for (const Attribute &A : C->getAttributes().getFnAttrs())
+    if (A.isStringAttribute() && A.getKindAsString().starts_with("amdgpu-no-"))
+      Stale.push_back(A.getKindAsString());
+  for (StringRef S : Stale)
+    C->removeFnAttr(S);
+  if (Reserved)
+    removeFromUsedLists(M, [&](Constant *V) { return V->stripPointerCasts() == C; });
+  else
+    copyNVVMAnnotations(M, K, *C);
+  return C;
+}
+
+} // namespace gmem::ckpt
