@@ -50,6 +50,14 @@ struct LightTest : SchedTest {
     EXPECT_EQ(St.timed_launches, 0u);
     expectExactlyOnce();
   }
+  /// One launch of pers(BE, Grid) that runs ElapsedMs (when timed), made
+  /// with the clone named Name, finished.
+  void launchAs(std::array<unsigned, 3> Grid, float ElapsedMs, const std::string &Name, int I = -1) {
+    D.ElapsedMs = ElapsedMs;
+    ASSERT_EQ(pers(BE, Grid), CUDA_SUCCESS);
+    EXPECT_EQ(last().Name, Name) << I;
+    finish();
+  }
   /// A fast timing of a full launch of pers(BE, Grid): the shape runs light.
   void decideLight(std::array<unsigned, 3> Grid = {40, 1, 1}) {
     D.ElapsedMs = FastMs;
@@ -198,45 +206,22 @@ TEST_F(LightTest, WithoutLoopCheckpointsEveryLaunchRunsTheTwinByTiming) {
   D.addInfo(Mod, Pers, 4 | PersistentFlag | LightFlag);
   D.Kernels[FPersPre].LoopCheckpoints = false;
   make();
-  // tau 20 / 25 us, the twin 1% slower: within the margin, light.
-  D.ElapsedMs = 0.101f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers)); // light at once, timed
-  finish();
-  D.ElapsedMs = SlowMs;
-  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, pre(Pers)); // the own form's time
-  finish();
-  for (int I = 0; I < 3; ++I) {
-    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, light(Pers)) << I;
-  }
-  finish();
+  // tau 20 / 25 us, the twin 1% slower: within the margin, light (at once
+  // and timed, then the own form timed).
+  launchAs({40, 1, 1}, 0.101f, light(Pers));
+  launchAs({40, 1, 1}, SlowMs, pre(Pers));
+  for (int I = 0; I < 3; ++I)
+    launchAs({40, 1, 1}, SlowMs, light(Pers), I);
   // The twin 5% slower: the full clone.
-  D.ElapsedMs = 0.105f;
-  ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers));
-  finish();
-  D.ElapsedMs = SlowMs;
-  ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, pre(Pers));
-  finish();
-  for (int I = 0; I < 3; ++I) {
-    ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, pre(Pers)) << I;
-  }
-  finish();
+  launchAs({40, 2, 1}, 0.105f, light(Pers));
+  launchAs({40, 2, 1}, SlowMs, pre(Pers));
+  for (int I = 0; I < 3; ++I)
+    launchAs({40, 2, 1}, SlowMs, pre(Pers), I);
   // tau ~1 us, the twin as fast: it would stop nothing sooner, and a short
   // tau alone never sends such a shape light (no loop checks to shed).
-  D.ElapsedMs = FastMs;
-  ASSERT_EQ(pers(BE, {40, 3, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers)); // the first, before any tau is known
-  finish();
-  for (int I = 0; I < 5; ++I) {
-    ASSERT_EQ(pers(BE, {40, 3, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, pre(Pers)) << I;
-    finish();
-  }
+  launchAs({40, 3, 1}, FastMs, light(Pers)); // the first, before any tau is known
+  for (int I = 0; I < 5; ++I)
+    launchAs({40, 3, 1}, FastMs, pre(Pers), I);
   EXPECT_EQ(cloneStats().switched_to_light, 0u);
   D.ElapsedMs.reset();
   expectExactlyOnce();
@@ -276,27 +261,16 @@ TEST_F(LightTest, ShortShapeLeavesASlowerLightTwinForGood) {
   // the full forms, and a later short full timing does not send it light
   // again (the full clone's loop checks stop it no later).
   decideLight();
-  D.ElapsedMs = 0.0042f;
-  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-  EXPECT_EQ(last().Name, light(Pers));
-  finish();
-  D.ElapsedMs = FastMs;
-  for (int I = 0; I < 70; ++I) {
-    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, pre(Pers)) << I;
-    finish();
-  }
+  launchAs({40, 1, 1}, 0.0042f, light(Pers));
+  for (int I = 0; I < 70; ++I)
+    launchAs({40, 1, 1}, FastMs, pre(Pers), I);
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.light_launches, 1u);
   EXPECT_GE(St.timed_launches, 3u); // the full re-timing came and changed nothing
   // Within the margin (1% slower) another shape stays light.
   decideLight({40, 2, 1});
-  D.ElapsedMs = 0.00404f;
-  for (int I = 0; I < 3; ++I) {
-    ASSERT_EQ(pers(BE, {40, 2, 1}), CUDA_SUCCESS);
-    EXPECT_EQ(last().Name, light(Pers)) << I;
-    finish();
-  }
+  for (int I = 0; I < 3; ++I)
+    launchAs({40, 2, 1}, 0.00404f, light(Pers), I);
   D.ElapsedMs.reset();
   expectExactlyOnce();
 }
