@@ -189,6 +189,10 @@ void wait_stream(CUstream s, double timeout_s);
 /// clone runs at most this long (GMEM_PREEMPT_LIGHT_US's default): the twin
 /// stops only between virtual CTAs.
 constexpr double kLightMaxUs = 3.0;
+/// libgmemrt runs the twin of a clone without loop checkpoints only where
+/// virtual CTAs take at least this (CloneChoice.h's LateReadMinTauUs: the
+/// shortest that takes the twin's late read).
+constexpr double kLateReadMinUs = 4.0;
 /// libgmemrt's GMEM_PREEMPT_SPREAD default (CloneChoice.h, "Spread"): after a
 /// shape's form is chosen it is timed at this many times the resident CTAs
 /// and kept there when more than 2% faster.

@@ -166,8 +166,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
         best = mf;
       }
       // Without loop checkpoints the twin is the full clone plus the late
-      // read, chosen only where virtual CTAs take it (>= 4 us).
-      if (!loops && tau_us < 4.0)
+      // read, chosen only where virtual CTAs take it.
+      if (!loops && tau_us < kLateReadMinUs)
         light_ok = false;
       // (A twin sent light by tau whose first timing is over 2% slower than
       // the full clone's is dropped for the shape: CloneChoice.cpp.)

@@ -97,13 +97,17 @@ struct CloneChoice {
   uint8_t Spread = 1;
 };
 
+/// The shortest virtual CTA that takes the light twin's late read: the
+/// pass's default GMEM_CHECKPOINT_LATE (8192 SM cycles) at 1980 MHz, about
+/// 4 us. SchedClone.cpp's LightOkMinTauUs for clones without loop checkpoints.
+inline constexpr double LateReadMinTauUs = 4.0;
+
 struct ChooserOptions {
   double LightMaxUs = 3.0;        ///< tau up to which a shape runs light
   /// choose's LightOk holds only for shapes whose latest tau is at least
   /// this (0: always). For a clone without loop checkpoints the twin is the
-  /// full clone plus the late read, which only virtual CTAs of about 4 us
-  /// or more take (the pass's default GMEM_CHECKPOINT_LATE, 8192 cycles, at
-  /// 1980 MHz): on shorter ones it stops nothing sooner.
+  /// full clone plus the late read, which only virtual CTAs of
+  /// LateReadMinTauUs or more take: on shorter ones it stops nothing sooner.
   double LightOkMinTauUs = 0;
   unsigned LightTimingEvery = 16; ///< light launches: the first and every 16th timed
   unsigned FullTimingEvery = 64;  ///< full-form launches of a decided shape: every 64th timed
