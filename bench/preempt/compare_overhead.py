@@ -3,10 +3,12 @@
 times original and clone interleaved, so every column is its own ratio).
 
     compare_overhead.py LABEL=overhead.json [LABEL=overhead.json ...] [--md]
+                        [--launched]
 
 Prints per kernel the full clone's median overhead (and P, the persistent
 grid) per run, then the geomean and max per run; --md gives a Markdown
-table. Kernels missing from a run show "-". Names with '@' (ptx_variants.py
+table; --launched compares what libgmemrt would launch (overhead_chosen and
+the form part 2 picked) instead of the full clone. Kernels missing from a run show "-". Names with '@' (ptx_variants.py
 manifests) are split into kernel and variant columns.
 """
 import json
@@ -23,9 +25,10 @@ def load(path):
 
 def main(argv):
     md = '--md' in argv
+    key = 'overhead_chosen' if '--launched' in argv else 'overhead'
     runs = []
     for a in argv:
-        if a == '--md':
+        if a in ('--md', '--launched'):
             continue
         if '=' not in a:
             print(__doc__, file=sys.stderr)
@@ -48,11 +51,16 @@ def main(argv):
         row = [n]
         for _, r in runs:
             it = r.get(n)
-            row.append('-' if it is None else f"{it['overhead'] * 100:+.1f}% (P{it.get('P', 0)})")
+            if it is None or key not in it:
+                row.append('-')
+            elif key == 'overhead':
+                row.append(f"{it[key] * 100:+.1f}% (P{it.get('P', 0)})")
+            else:
+                row.append(f"{it[key] * 100:+.1f}% ({it.get('chosen', 'full')})")
         rows.append(row)
     summary = ['**geomean / max**']
     for _, r in runs:
-        ov = [it['overhead'] for it in r.values()]
+        ov = [it[key] for it in r.values() if key in it]
         g = math.exp(sum(math.log1p(o) for o in ov) / len(ov)) - 1 if ov else 0.0
         summary.append(f'{g * 100:+.2f}% / {max(ov) * 100:+.1f}%' if ov else '-')
     rows.append(summary)

@@ -5,6 +5,8 @@
 //   preempt_bench overhead    --manifest M --kernels K.ptx --json OUT [--budget S]
 //   preempt_bench latency     --kernels K.ptx [--variant NAME=K2.ptx]... --json OUT
 //                 [--trials N] [--budget S]
+//   preempt_bench stops       --manifest M --kernels K.ptx --json OUT
+//                 [--trials N] [--budget S]     (M: the overhead manifest)
 //   preempt_bench dry-run     --manifest M        (parse only; no CUDA call)
 //   preempt_bench self-test                       (no CUDA call)
 // Common: [--device N] [--seed S].
@@ -250,7 +252,7 @@ int dry_run(const PartOptions &o) {
 
 void usage() {
   fprintf(stderr,
-          "usage: preempt_bench correctness|overhead|latency|dry-run|self-test\n"
+          "usage: preempt_bench correctness|overhead|latency|stops|dry-run|self-test\n"
           "       [--manifest M] [--kernels K.ptx] [--variant NAME=PATH]... [--json OUT]\n"
           "       [--trials N] [--budget SECONDS] [--device N] [--seed S]\n"
           "       latency: [--victim victim_loop|victim_tiled|victim_accum] [--row VARIANT]...\n");
@@ -313,7 +315,7 @@ int main(int argc, char **argv) {
     return self_test();
   if (mode == "dry-run")
     return o.manifest.empty() ? (usage(), 2) : dry_run(o);
-  bool needs_manifest = mode == "correctness" || mode == "overhead";
+  bool needs_manifest = mode == "correctness" || mode == "overhead" || mode == "stops";
   if ((mode != "latency" && !needs_manifest) || o.kernels.empty() || o.json.empty() ||
       (needs_manifest && o.manifest.empty()) || o.trials < 1 || !(o.budget_s > 0)) {
     usage();
@@ -323,5 +325,7 @@ int main(int argc, char **argv) {
     return run_correctness(o);
   if (mode == "overhead")
     return run_overhead(o);
+  if (mode == "stops")
+    return run_stops(o);
   return run_latency(o);
 }

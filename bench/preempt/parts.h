@@ -17,7 +17,7 @@ struct PartOptions {
   std::vector<std::string> variants; // latency: kernels PTX built with other budgets, "NAME=PATH"
   std::string json;      // output file
   std::string command;   // how we were called (recorded in the JSON)
-  int trials = 100;      // correctness: per instance; latency: per class
+  int trials = 100;      // correctness: per instance; latency: per class; stops: per form
   double budget_s = 60;  // wall-clock budget of the part
   int device = 0;
   unsigned long long seed = 1;
@@ -28,6 +28,7 @@ struct PartOptions {
 int run_correctness(const PartOptions &o);
 int run_overhead(const PartOptions &o);
 int run_latency(const PartOptions &o);
+int run_stops(const PartOptions &o); // stop latency of the overhead table's kernels
 
 /// Writes {"part", "command", "date", "items": [...]} (items not run are
 /// objects with an "error"). Returns 0, or 1 when the file cannot be written.

@@ -37,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CUDA = "/usr/local/cuda"
 SOURCES = ["main.cpp", "harness.cpp", "part_correctness.cpp", "part_overhead.cpp",
-           "part_latency.cpp"]
+           "part_latency.cpp", "part_stops.cpp"]
 
 
 def run(cmd, env=None, check=True):

@@ -3,7 +3,7 @@
 
     python3 bench/preempt/summarize.py OUTDIR [--out RESULTS.md]
 
-OUTDIR holds correctness.json, overhead.json, latency.json (any may be
+OUTDIR holds correctness.json, overhead.json, latency.json, stops.json (any may be
 missing) and device.txt, as bench/preempt/run_on_device.sh writes them.
 Python 3 standard library only.
 """
@@ -252,6 +252,52 @@ def latency(doc, lines):
                                                       i["error"]) for i in err] + [""]
 
 
+def stops(doc, lines, chosen):
+    """Part 4: stops of the overhead table's kernels. `chosen` maps a kernel
+    name to the form part 2 found libgmemrt would launch (when overhead.json
+    is beside it)."""
+    lines += ["## 4. Stop latency of the corpus kernels (overhead sizes)", "",
+              "Command: `%s`" % doc.get("command", "?"), "",
+              "Each form the runtime may launch, stopped at random moments (request 2 for "
+              "launches found idempotent, else 1), timed as in part 1: **device** from the "
+              "event before the control write to the event after the clone (the issue's "
+              "measure), after write from the event after it. Every stopped launch is then "
+              "finished by a relaunch (incomplete: virtual CTAs left undone). Launched: the "
+              "form part 2 picks (spread not applied here).", ""]
+    lines += ["| kernel | pred | request | form | P | K | virtual CTA us | trials | late | "
+              "**device p50 / p99 us** | after write p50 / p99 us | incomplete |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    launched = {"idem": [], "other": []}
+    for i in doc["items"]:
+        if "error" in i:
+            lines.append("| `%s` | error: %s |||||||||||" % (i.get("name", "?"), i["error"][:80]))
+            continue
+        pick = chosen.get(i["name"])
+        for f in i.get("forms", []):
+            d, w = f["device_us"], f["after_write_us"]
+            mark = " (launched)" if f["form"] == pick else ""
+            lines.append("| `%s` | %s | %d | %s%s | %d | %d | %s | %d | %d | **%s / %s** | %s / %s | %d |" % (
+                i["name"], i["pred"], i["request"], f["form"], mark, f["P"], f["batch_k"],
+                fmt(f.get("vcta_us")), f["trials"], f["too_late"], fmt(d["p50"]), fmt(d["p99"]),
+                fmt(w["p50"]), fmt(w["p99"]), f["relaunch_incomplete"]))
+            if mark and d["p99"] is not None and not math.isnan(d["p99"]):
+                key = "idem" if i["request"] == 2 else "other"
+                launched[key].append((d["p99"], i["name"], f.get("vcta_us")))
+    lines.append("")
+    idem = sorted(launched["idem"], reverse=True)
+    if idem:
+        ok = sum(1 for p, _, _ in idem if p <= 10.0)
+        lines.append("* **idempotent launches, launched form: %d of %d with device P99 <= 10 us**; "
+                     "slowest: %s" % (ok, len(idem), ", ".join(
+                         "%s %.1f us" % (n, p) for p, n, _ in idem[:5])))
+    other = sorted(launched["other"], reverse=True)
+    if other:
+        lines.append("* other launches (request 1), launched form, device P99 against the virtual "
+                     "CTA time: %s" % ", ".join(
+                         "%s %.1f us (tau %s)" % (n, p, fmt(t)) for p, n, t in other[:8]))
+    lines.append("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("outdir")
@@ -264,7 +310,13 @@ def main():
     if os.path.exists(dev):
         lines += ["```", open(dev).read().strip(), "```", ""]
     found = False
-    for part, fn in (("latency", latency), ("overhead", overhead), ("correctness", correctness)):
+    ov = load(a.outdir, "overhead")
+    chosen = {i["name"]: i.get("chosen", "full") for i in (ov or {}).get("items", [])
+              if "error" not in i}
+    parts = [("latency", latency), ("overhead", overhead), ("correctness", correctness)]
+    if os.path.exists(os.path.join(a.outdir, "stops.json")):
+        parts.append(("stops", lambda doc, lines: stops(doc, lines, chosen)))
+    for part, fn in parts:
         doc = load(a.outdir, part)
         if doc is None:
             lines += ["## %s: no results" % part, ""]

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Side-by-side stop latency of several `preempt_bench stops` runs.
+
+    compare_stops.py LABEL=DIR [LABEL=DIR ...] [--md]
+
+DIR holds stops.json and, from the same stage, overhead.json (whose
+`chosen` names the form libgmemrt would launch; the full clone where it is
+missing). Prints per kernel the device P99 (us) of the launched form per
+run, then per run how many launches found idempotent (request 2) stop
+within 10 us and the largest P99 among them.
+"""
+import json
+import math
+import os
+import sys
+
+
+def load(d):
+    with open(os.path.join(d, 'stops.json')) as f:
+        stops = json.load(f)['items']
+    chosen = {}
+    p = os.path.join(d, 'overhead.json')
+    if os.path.exists(p):
+        with open(p) as f:
+            chosen = {i['name']: i.get('chosen', 'full') for i in json.load(f)['items']
+                      if 'error' not in i}
+    out = {}
+    for i in stops:
+        if 'error' in i:
+            continue
+        forms = {f['form']: f for f in i.get('forms', [])}
+        f = forms.get(chosen.get(i['name'], 'full')) or forms.get('full')
+        if f is None:
+            continue
+        p99 = f['device_us']['p99']
+        out[i['name']] = (i['request'], None if p99 is None else float(p99), f['form'])
+    return out
+
+
+def main(argv):
+    md = '--md' in argv
+    runs = []
+    for a in argv:
+        if a == '--md':
+            continue
+        if '=' not in a:
+            print(__doc__, file=sys.stderr)
+            return 2
+        label, d = a.split('=', 1)
+        try:
+            runs.append((label, load(d)))
+        except (OSError, ValueError, KeyError) as e:
+            print(f'error: {d}: {e}', file=sys.stderr)
+            return 1
+    if not runs:
+        print(__doc__, file=sys.stderr)
+        return 2
+    names = []
+    for _, r in runs:
+        names += [n for n in r if n not in names]
+    head = ['kernel', 'request'] + [label for label, _ in runs]
+    rows = []
+    for n in names:
+        req = next((r[n][0] for _, r in runs if n in r), '-')
+        row = [n, str(req)]
+        for _, r in runs:
+            v = r.get(n)
+            row.append('-' if v is None or v[1] is None else f'{v[1]:.1f} ({v[2]})')
+        rows.append(row)
+    summary = ['**request 2: P99 <= 10 us / max**', '']
+    for _, r in runs:
+        idem = [v[1] for v in r.values() if v[0] == 2 and v[1] is not None]
+        summary.append(f'{sum(1 for x in idem if x <= 10.0)} of {len(idem)} / '
+                       f'{max(idem):.1f}' if idem else '-')
+    rows.append(summary)
+    if md:
+        print('| ' + ' | '.join(head) + ' |')
+        print('|' + ' --- |' * len(head))
+        for row in rows:
+            print('| ' + ' | '.join(row) + ' |')
+    else:
+        w = max(len(r[0]) for r in rows + [head])
+        for row in [head] + rows:
+            print(row[0].ljust(w) + row[1].rjust(8) + ''.join(c.rjust(20) for c in row[2:]))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
