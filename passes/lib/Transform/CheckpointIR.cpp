@@ -130,6 +130,8 @@ void initStopWords(IRBuilder<> &B, GlobalVariable *Words) {
 void initSharedWords(IRBuilder<> &B, const CloneContext &Ctx) {
   if (Ctx.ReqCache)
     initRequestCache(B, Ctx.ReqCache);
+  if (Ctx.Landing)
+    initLanding(B, Ctx.Landing);
   if (Ctx.StopWords && Ctx.Arch == GpuArch::NVPTX)
     initStopWords(B, Ctx.StopWords);
 }

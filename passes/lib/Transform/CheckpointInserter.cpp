@@ -142,8 +142,11 @@ struct CloneBuild {
     Ctx.Ctl = C.getArg(C.arg_size() - 4);
     Ctx.Budget = Budget;
     Ctx.RefreshCycles = Arch == GpuArch::NVPTX ? refreshCyclesFromEnv() : 0;
+    Ctx.PaceCycles = Arch == GpuArch::NVPTX ? paceCyclesFromEnv() : 0;
     if (Ctx.RefreshCycles)
       Ctx.ReqCache = createSharedPair(M, C, "__gmem_reqcache_");
+    if (Ctx.ReqCache && Ctx.PaceCycles && asyncPrefetchFor(C))
+      Ctx.Landing = createLanding(M, C);
     Ctx.WorkLeft = Slot(B.getInt32Ty(), "gmem.work.left", B.getInt32(int32_t(Budget)));
     Ctx.Tid0 = isThreadZero(B, Arch);
     if (Arch == GpuArch::AMDGPU)
@@ -172,6 +175,10 @@ struct CloneBuild {
     if (Ctx.ReqCache && Ctx.ReqCache->use_empty()) {
       Ctx.ReqCache->eraseFromParent();
       Ctx.ReqCache = nullptr;
+    }
+    if (Ctx.Landing && Ctx.Landing->use_empty()) {
+      Ctx.Landing->eraseFromParent();
+      Ctx.Landing = nullptr;
     }
   }
 
@@ -273,6 +280,8 @@ struct CloneBuild {
   SmallVector<AllocaInst *, 8> ExtraSlots;
 
   void promote() {
+    if (Ctx.Landing)
+      waitForLandings(C);
     if (pred_empty(Ctx.AbortBlock)) // no loop checkpoint leads there
       Ctx.AbortBlock->eraseFromParent();
     DominatorTree DT(C);

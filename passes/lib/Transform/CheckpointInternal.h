@@ -89,6 +89,13 @@ struct CloneContext {
   llvm::GlobalVariable *StopWords = nullptr;
   /// Cycles a cached request value may be reused (0: no cache).
   unsigned RefreshCycles = 0;
+  /// NVPTX: target SM cycles of a strip-mined loop segment, timed on %clock
+  /// (CheckpointLoopPace.cpp; 0: segments of the static K).
+  unsigned PaceCycles = 0;
+  /// NVPTX sm_80+, paced loops: shared [8 x i32], 16-byte aligned. Words
+  /// 0-3 receive the control block's first 16 bytes by cp.async (word 0: the
+  /// request), word 4 is their refresh deadline (CheckpointLoopPace.cpp).
+  llvm::GlobalVariable *Landing = nullptr;
   /// i32 counters of joined NVPTX barriers, one per site (promoted with the
   /// clone's other slots).
   llvm::SmallVector<llvm::AllocaInst *, 4> SiteCounters;
@@ -283,6 +290,45 @@ void dropReservation(llvm::Module &M, llvm::Function *D);
 /// A copy of K with the clone's parameters, named Name (the reserved
 /// declaration of that name, if any, becomes it).
 llvm::Function *createClone(llvm::Module &M, llvm::Function &K, const std::string &Name);
+
+/// Paced segments (CheckpointLoopPace.cpp). The i32 `pace` holds the
+/// segment's start clock and its shift s (K = 2^s).
+unsigned paceCyclesFromEnv();
+/// Whether paced loops of \p Clone refresh the request with cp.async
+/// (GMEM_CHECKPOINT_PREFETCH; needs sm_80+ in its target-cpu).
+bool asyncPrefetchFor(const llvm::Function &Clone);
+/// The cp.async landing area (CloneContext::Landing) of \p Clone.
+llvm::GlobalVariable *createLanding(llvm::Module &M, llvm::Function &Clone);
+/// Thread 0 at the clone's entry: request 0, deadline now.
+void initLanding(llvm::IRBuilder<> &B, llvm::GlobalVariable *Landing);
+/// cp.async.wait_all before every return of \p Clone: no copy may land in
+/// shared memory after its CTA has left.
+void waitForLandings(llvm::Function &Clone);
+/// A loop entry's pace: now, and a first segment of at most min(StaticK, 4)
+/// iterations.
+llvm::Value *emitPaceAtEntry(llvm::IRBuilder<> &B, unsigned StaticK);
+/// s of a pace.
+llvm::Value *paceShift(llvm::IRBuilder<> &B, llvm::Value *Pace);
+/// The next segment's pace, at the check ending this one: s moved towards
+/// a segment of TargetCycles to 2 x TargetCycles.
+llvm::Value *emitPaceUpdate(llvm::IRBuilder<> &B, llvm::Value *Pace, unsigned TargetCycles);
+/// The segment's limit: the nearer (Nearer: smin/umin/smax/umax) of Bound
+/// and Start + (Step << Shift), or Bound itself within 1.5 x that.
+llvm::Value *emitPacedLimit(llvm::IRBuilder<> &B, llvm::Value *Start, llvm::Value *Step,
+                            llvm::Value *Bound, llvm::Value *Shift, llvm::Intrinsic::ID Nearer,
+                            llvm::CmpInst::Predicate ContPred);
+
+/// At a paced segment's start, before \p Before: where the request cache's
+/// deadline has passed by the segment's start clock, move it and issue the
+/// control word's read; the i32 read (0 where none was issued), for the
+/// check at the segment's end. Without a cache, every segment reads. With a
+/// landing area, the read is a cp.async into it and nothing is returned.
+llvm::Value *emitPacedPrefetch(llvm::Instruction *Before, const CloneContext &Ctx,
+                               llvm::Value *Pace);
+/// i1 "request == 2" at a paced segment's end: the cached value or'ed with
+/// \p Pending, which a nonzero read publishes in the cache.
+llvm::Value *emitPacedRequestTest(llvm::Instruction *Before, const CloneContext &Ctx,
+                                  llvm::Value *Pending);
 
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);

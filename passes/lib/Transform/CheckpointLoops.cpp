@@ -84,11 +84,24 @@ struct Site {
   /// iteration's work at this entry's trip counts (CheckpointLoopNest.cpp),
   /// in the IV's type; null: the constant K.
   Value *KDyn = nullptr;
+  /// Limit kind, min/max forms, NVPTX: segments timed on %clock
+  /// (CheckpointLoopPace.cpp); K is then the static model's, for the
+  /// loop's first segment and the short-entry test only.
+  bool Paced = false;
 };
 
 bool isMinMaxForm(LatchForm F) {
   return F == LatchForm::MinSigned || F == LatchForm::MinUnsigned ||
          F == LatchForm::MaxSigned || F == LatchForm::MaxUnsigned;
+}
+
+/// The min/max intrinsic that picks, of two limits, the one the loop
+/// reaches first.
+Intrinsic::ID nearerOf(LatchForm F) {
+  return F == LatchForm::MinSigned     ? Intrinsic::smin
+         : F == LatchForm::MinUnsigned ? Intrinsic::umin
+         : F == LatchForm::MaxSigned   ? Intrinsic::smax
+                                       : Intrinsic::umax;
 }
 
 /// Site S's K at the loop's entry where its subloops' trip counts are
@@ -252,10 +265,7 @@ public:
     case LatchForm::MinUnsigned:
     case LatchForm::MaxSigned:
     case LatchForm::MaxUnsigned: {
-      Intrinsic::ID Nearer = S.Form == LatchForm::MinSigned     ? Intrinsic::smin
-                             : S.Form == LatchForm::MinUnsigned ? Intrinsic::umin
-                             : S.Form == LatchForm::MaxSigned   ? Intrinsic::smax
-                                                                : Intrinsic::umax;
+      Intrinsic::ID Nearer = nearerOf(S.Form);
       Value *KFarV = S.KDyn ? B.CreateAdd(S.KDyn, B.CreateLShr(S.KDyn, 1))
                             : static_cast<Value *>(ConstantInt::get(Ty, KFar));
       Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, KFarV));
@@ -315,7 +325,11 @@ public:
     if (!Always && !ByIV && !ByLimit)
       CB.CreateStore(CB.getInt32(int32_t(Ctx.Budget)), Ctx.WorkLeft);
     BranchInst *ToHeaderBr = CB.CreateBr(Header);
-    Value *Stop = emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true);
+    // A paced segment's check reads what its start prefetched: built with
+    // the segment (stripMine).
+    Value *Stop = ByLimit && S.Paced
+                      ? nullptr
+                      : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true);
     BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
 
     if (Always) {
@@ -331,9 +345,15 @@ public:
     Value *Cont; // continue this trip around the loop
     BasicBlock *Resume = Header; // where a check that does not stop goes
     if (ByLimit) {
-      Value *Limit;
-      std::tie(Resume, Limit) = stripMine(S, Entries, Latch, CheckEnd);
-      Cont = B.CreateICmp(S.ContPred, S.IVNext, Limit, "gmem.cont");
+      Segment Seg = stripMine(S, Entries, Latch, Check, CheckEnd);
+      Resume = Seg.Start;
+      Cont = B.CreateICmp(S.ContPred, S.IVNext, Seg.Limit, "gmem.cont");
+      if (S.Paced) {
+        Stop = emitPacedRequestTest(ToHeaderBr, Ctx, Seg.Pending);
+        if (BasicBlock *End = ToHeaderBr->getParent(); End != CheckEnd)
+          for (PHINode &PN : Resume->phis())
+            PN.replaceIncomingBlockWith(CheckEnd, End);
+      }
     } else {
       for (PHINode &PN : Header->phis())
         PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
@@ -389,9 +409,15 @@ public:
   /// loop ptxas can unroll as it would the original, where a header phi
   /// for the limit (the earlier Limit kind) made it give up. Returns the
   /// segment block and the segment's Limit. \p Entries: the header's
-  /// predecessors outside the loop (one per edge).
-  std::pair<BasicBlock *, Value *> stripMine(const Site &S, ArrayRef<BasicBlock *> Entries,
-                                             BasicBlock *Latch, BasicBlock *CheckEnd) {
+  /// predecessors outside the loop (one per edge); \p Check and \p CheckEnd:
+  /// the check's first and last block.
+  struct Segment {
+    BasicBlock *Start;          ///< gmem.ckpt.seg, where a check goes on
+    Value *Limit;               ///< the segment's limit
+    Value *Pending = nullptr;   ///< paced: the request read at the start
+  };
+  Segment stripMine(const Site &S, ArrayRef<BasicBlock *> Entries, BasicBlock *Latch,
+                    BasicBlock *Check, BasicBlock *CheckEnd) {
     BasicBlock *Header = S.Header;
     BasicBlock *Seg = BasicBlock::Create(LC, "gmem.ckpt.seg", &F, Header);
     PHINode *IV0 = nullptr;
@@ -412,7 +438,28 @@ public:
     for (BasicBlock *E : Entries)
       E->getTerminator()->replaceSuccessorWith(Header, Seg);
     IRBuilder<> SB(Seg);
-    Value *Limit = limitFrom(SB, S, IV0);
+    Value *Limit;
+    if (S.Paced) {
+      // The segment's start time and length travel in one register.
+      PHINode *Pace = SB.CreatePHI(SB.getInt32Ty(), Entries.size() + 1, "gmem.pace");
+      SmallPtrSet<BasicBlock *, 4> Seen;
+      for (BasicBlock *E : Entries) {
+        if (!Seen.insert(E).second)
+          continue;
+        IRBuilder<> EB(E->getTerminator());
+        Value *Start = emitPaceAtEntry(EB, S.K);
+        for (unsigned N = 0, Edges = count(successors(E), Seg); N < Edges; ++N)
+          Pace->addIncoming(Start, E);
+      }
+      IRBuilder<> UB(&*Check->getFirstInsertionPt());
+      Pace->addIncoming(emitPaceUpdate(UB, Pace, Ctx.PaceCycles), CheckEnd);
+      Limit = emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, Pace), nearerOf(S.Form),
+                             S.ContPred);
+      Limit->setName("gmem.ckpt.limit");
+      Value *Pending = emitPacedPrefetch(SB.CreateBr(Header), Ctx, Pace);
+      return {Seg, Limit, Pending};
+    }
+    Limit = limitFrom(SB, S, IV0);
     Limit->setName("gmem.ckpt.limit");
     SB.CreateBr(Header);
     return {Seg, Limit};
@@ -539,6 +586,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
       S.Form = LatchForm::None;
     }
+    S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && isMinMaxForm(S.Form);
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
     // leave it out (the enclosing loop counts this one's cost). A loop

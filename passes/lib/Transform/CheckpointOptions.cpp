@@ -8,6 +8,7 @@
 #include "CheckpointInternal.h"
 #include "gmem/passes/CheckpointInserter.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdlib>
@@ -116,6 +117,25 @@ unsigned budgetFromEnv() {
 /// cache); 0: no cache, every check reads the word.
 unsigned refreshCyclesFromEnv() {
   return unsignedFromEnv("GMEM_CHECKPOINT_REFRESH", 1u << 24, DefaultRefreshCycles);
+}
+
+/// GMEM_CHECKPOINT_PACE: target SM cycles of a strip-mined loop segment,
+/// timed on %clock (DefaultPaceCycles; 0: segments of the static K, as the
+/// cost model gives it). Why: CheckpointLoopPace.cpp.
+unsigned paceCyclesFromEnv() {
+  return unsignedFromEnv("GMEM_CHECKPOINT_PACE", 1u << 24, DefaultPaceCycles);
+}
+
+/// GMEM_CHECKPOINT_PREFETCH=load: paced loops read the request with a
+/// volatile load issued at a segment's start instead of cp.async (which
+/// needs sm_80+: older targets always load). Why: CheckpointLoopPace.cpp.
+bool asyncPrefetchFor(const Function &Clone) {
+  const char *V = std::getenv("GMEM_CHECKPOINT_PREFETCH");
+  if (V && StringRef(V).trim().lower() == "load")
+    return false;
+  StringRef Cpu = Clone.getFnAttribute("target-cpu").getValueAsString();
+  unsigned Sm = 0;
+  return Cpu.consume_front("sm_") && !Cpu.take_while([](char Ch) { return isDigit(Ch); }).getAsInteger(10, Sm) && Sm >= 80;
 }
 
 /// GMEM_CHECKPOINT_LATE: SM cycles after which the end of a light twin's

@@ -17,18 +17,18 @@
 ; K = ceil(512 / body cost): scale_gs 22 -> 24, count_ne 5 -> 103,
 ; scan_until 13 -> 40, halve 11 -> 47, unrolled 9 -> 57 (x4 = 228 ahead);
 ; loads/stores cost 8, others 1.
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=LIMIT
 ; A smaller budget means more frequent checks (K = ceil(64/22) = 3); below a
 ; body's cost, every iteration checks, without any counter or bound.
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 GMEM_CHECKPOINT_BUDGET=64 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 GMEM_CHECKPOINT_BUDGET=64 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=B64
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_BUDGET=8 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_BUDGET=8 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=EVERY
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_LIMIT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s \
 ; RUN:   -o - | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTXLIMIT
 
 ; CHECK: @__gmem_pre_info__Z8scale_gsPfif = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1, i32 1, i32 24]

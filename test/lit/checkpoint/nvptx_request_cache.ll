@@ -16,14 +16,14 @@
 ; without shared memory.)
 ; (GMEM_CHECKPOINT_LATE=0: the late read at the end of a virtual CTA has its
 ; own test, nvptx_late_read.ll.)
-; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=OFF
-; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH=100 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH=100 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=R100
-; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=GRID
-; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
 ; CHECK: @__gmem_reqcache___gmem_pre__Z8scale_gsPfif = internal addrspace(3) global [2 x i32] undef, align 8

@@ -154,6 +154,12 @@ inline constexpr unsigned DefaultCheckpointBudget = 512;
 /// +34 / +33%, an ALU loop victim's P50 latency +1.2 / +1.7 / +3.8 / +4 us.
 inline constexpr unsigned DefaultRefreshCycles = 1024;
 
+/// SM cycles (about 1 us on an H200) a strip-mined loop segment aims at:
+/// segments are timed on %clock and settle between this and twice this
+/// (CheckpointLoopPace.cpp). GMEM_CHECKPOINT_PACE overrides it (0: segments
+/// of the static cost model's K).
+inline constexpr unsigned DefaultPaceCycles = 2048;
+
 /// SM cycles (about 4 us on an H200) a light twin's virtual CTA must have
 /// run before its end-of-virtual-CTA decision reads the request again (a
 /// late read) when the read at its start saw none. GMEM_CHECKPOINT_LATE

@@ -1,0 +1,200 @@
+//===- CheckpointLoopPace.cpp - Strip-mined segments timed on %clock ------===//
+//
+// The static check interval K (CheckpointLoops.cpp) comes from a cost model
+// in "ALU units": a global load counts 8. It says nothing about time, and on
+// the H200 the corpus's memory-bound loops went far longer between checks
+// than the ALU-bound victims the budget was tuned on: a grid-stride copy ran
+// ~50 us per segment and stopped at P99 44.5 us, iota 17.3 us, saxpy_gs 22.4
+// us (bench/preempt/results/parts/pace, the "stops" part).
+//
+// A paced segment keeps its length as a power of two, K = 2^s, and measures
+// itself: the thread notes %clock when a segment starts, and the check at
+// its end, having read the clock again, moves s by log2(target / elapsed),
+// rounded through the leading zeros of both (one `clz`):
+//
+//     s' = clamp(s + clz(elapsed) - clz(target), 0, MaxPaceShift)
+//
+// so segments settle between target and twice the target whatever a trip
+// costs: an ALU loop keeps about the K the model gave it, a loop waiting on
+// DRAM checks every trip or two. A loop entry starts at K <= 4 (a first
+// segment of a slow loop must not run long) and reaches its pace after one
+// segment. The clock and s travel in one register, `pace`: the clock with
+// its low PaceShiftBits bits replaced by s (a resolution of 64 cycles).
+//
+// Reading the request. The request cache (CheckpointIR.cpp, cachedRequest)
+// refreshes synchronously: the warp that finds the cache's deadline passed
+// reads the control word and waits for it. Once segments are as short as
+// the refresh period, nearly every check of every warp waited for an L2
+// round trip (iota +4% -> +44% over its kernel with 1-2 us segments, H100).
+// A paced loop therefore refreshes at the *start* of a segment: where the
+// deadline has passed (by the segment's start clock, held in `pace`), the
+// thread moves it and issues the read, and only the check at the segment's
+// end uses the value (`pending`), so the read's latency hides behind the
+// segment; that check publishes a nonzero value in the cache and decides on
+// the cached value or'ed with its own. Within a launch the request only
+// goes from 0 to its one value, so the or is that value whenever either saw
+// it, and a stale cache only delays a stop.
+//
+// Soundness does not depend on any of this: the segment's limit is still
+// the nearer of the real bound and K steps ahead (limitFrom's argument), so
+// continuing on it implies continuing on the real test for any K >= 1; the
+// steps ahead are computed in 64 bits for narrower induction variables, so
+// a large K times a grid-stride step does not wrap into a short segment.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+/// Low bits of `pace` that hold the shift s.
+constexpr unsigned PaceShiftBits = 6;
+/// K at most 2^16 iterations per segment (a trip of one cycle would need
+/// 2^16 cycles, far above any target).
+constexpr unsigned MaxPaceShift = 16;
+/// A loop entry's first segment is at most 2^2 iterations.
+constexpr unsigned MaxStartShift = 2;
+/// The landing area: 4 words that cp.async fills, then the deadline.
+constexpr unsigned LandingWords = 8, LandingDeadline = 4;
+
+Value *clockBits(IRBuilder<> &B) {
+  return B.CreateAnd(readClock(B), B.getInt32(~((1u << PaceShiftBits) - 1)));
+}
+} // namespace
+
+unsigned startShift(unsigned StaticK) {
+  unsigned S = 0;
+  while (S < MaxStartShift && (2u << S) <= StaticK)
+    ++S;
+  return S;
+}
+
+Value *emitPaceAtEntry(IRBuilder<> &B, unsigned StaticK) {
+  return B.CreateOr(clockBits(B), B.getInt32(startShift(StaticK)), "gmem.pace.start");
+}
+
+Value *paceShift(IRBuilder<> &B, Value *Pace) {
+  return B.CreateAnd(Pace, B.getInt32((1u << PaceShiftBits) - 1), "gmem.pace.shift");
+}
+
+Value *emitPaceUpdate(IRBuilder<> &B, Value *Pace, unsigned TargetCycles) {
+  Value *Now = clockBits(B);
+  Value *Start = B.CreateAnd(Pace, B.getInt32(~((1u << PaceShiftBits) - 1)));
+  Value *Elapsed = B.CreateSub(Now, Start, "gmem.pace.elapsed");
+  // ctlz(0) is 32: an elapsed time below the clock's resolution doubles K
+  // several times at once, as it should.
+  Value *Lz = B.CreateBinaryIntrinsic(Intrinsic::ctlz, Elapsed, B.getFalse());
+  const int TargetLz = int(countl_zero(TargetCycles));
+  Value *S = B.CreateAdd(B.CreateSub(paceShift(B, Pace), B.getInt32(TargetLz)), Lz);
+  S = B.CreateBinaryIntrinsic(Intrinsic::smax, S, B.getInt32(0));
+  S = B.CreateBinaryIntrinsic(Intrinsic::smin, S, B.getInt32(MaxPaceShift));
+  return B.CreateOr(Now, S, "gmem.pace.next");
+}
+
+Value *emitPacedLimit(IRBuilder<> &B, Value *Start, Value *Step, Value *Bound, Value *Shift,
+                      Intrinsic::ID Nearer, CmpInst::Predicate ContPred) {
+  Type *Ty = Step->getType();
+  const unsigned Bits = Ty->getIntegerBitWidth();
+  const bool Signed = CmpInst::isSigned(ContPred);
+  Type *Wide = Bits < 64 ? B.getInt64Ty() : Ty;
+  auto Ext = [&](Value *V, bool S) -> Value * {
+    return Bits < 64 ? (S ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide)) : V;
+  };
+  // The step keeps its sign (the direction); start and bound are read as
+  // the latch's compare reads them.
+  Value *StepW = Ext(Step, /*S=*/true), *StartW = Ext(Start, Signed);
+  Value *ShiftW = B.CreateZExt(Shift, Wide);
+  // 1.5 K steps: a bound within that runs as one segment (limitFrom); only
+  // where the segment ends depends on it.
+  Value *KStep = B.CreateShl(StepW, ShiftW);
+  Value *AheadW = B.CreateAdd(StartW, KStep);
+  Value *ProbeW = B.CreateAdd(StartW, B.CreateAdd(KStep, B.CreateAShr(KStep, 1)));
+  Value *Far = B.CreateICmp(ContPred, ProbeW, Ext(Bound, Signed), "gmem.ckpt.far");
+  Value *Ahead = Bits < 64 ? B.CreateTrunc(AheadW, Ty) : AheadW;
+  return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, Bound, Ahead), Bound);
+}
+
+GlobalVariable *createLanding(Module &M, Function &Clone) {
+  Type *Ty = ArrayType::get(Type::getInt32Ty(M.getContext()), LandingWords);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                UndefValue::get(Ty), "__gmem_landing_" + Clone.getName(), nullptr,
+                                GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  GV->setAlignment(Align(16));
+  return GV;
+}
+
+void initLanding(IRBuilder<> &B, GlobalVariable *Landing) {
+  B.CreateAlignedStore(B.getInt32(0), ctaStateWord(B, Landing, 0), Align(4), /*isVolatile=*/true);
+  B.CreateAlignedStore(readClock(B), ctaStateWord(B, Landing, LandingDeadline), Align(4),
+                       /*isVolatile=*/true);
+}
+
+void waitForLandings(Function &Clone) {
+  for (BasicBlock &BB : Clone)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      IRBuilder<> B(RI);
+      B.CreateIntrinsic(Intrinsic::nvvm_cp_async_wait_all, {}, {});
+    }
+}
+
+Value *emitPacedPrefetch(Instruction *Before, const CloneContext &Ctx, Value *Pace) {
+  IRBuilder<> B(Before);
+  if (!Ctx.ReqCache)
+    return loadRequest(B, Ctx.Ctl); // no cache: every segment reads the word
+  GlobalVariable *Words = Ctx.Landing ? Ctx.Landing : Ctx.ReqCache;
+  Value *Deadline = ctaStateWord(B, Words, Ctx.Landing ? LandingDeadline : 1);
+  Value *Start = B.CreateAnd(Pace, B.getInt32(~((1u << PaceShiftBits) - 1)));
+  Value *Late =
+      B.CreateSub(Start, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
+  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
+  Instruction *Then = SplitBlockAndInsertIfThen(Due, Before, /*Unreachable=*/false);
+  Then->getParent()->setName("gmem.cache.prefetch");
+  IRBuilder<> TB(Then);
+  TB.CreateAlignedStore(TB.CreateAdd(Start, TB.getInt32(Ctx.RefreshCycles)), Deadline, Align(4),
+                        /*isVolatile=*/true);
+  if (Ctx.Landing) {
+    // Nobody waits for the copy: the checks read the landing area.
+    TB.CreateIntrinsic(Intrinsic::nvvm_cp_async_cg_shared_global_16, {},
+                       {ctaStateWord(TB, Ctx.Landing, 0), Ctx.Ctl});
+    return nullptr;
+  }
+  Value *Fresh = loadRequest(TB, Ctx.Ctl);
+  PHINode *P = PHINode::Create(B.getInt32Ty(), 2, "gmem.request.pending", Before->getIterator());
+  P->addIncoming(Fresh, Then->getParent());
+  P->addIncoming(B.getInt32(0), Then->getParent()->getSinglePredecessor());
+  return P;
+}
+
+Value *emitPacedRequestTest(Instruction *Before, const CloneContext &Ctx, Value *Pending) {
+  IRBuilder<> B(Before);
+  if (!Pending) {
+    Value *Landed = B.CreateAlignedLoad(B.getInt32Ty(), ctaStateWord(B, Ctx.Landing, 0), Align(4),
+                                        /*isVolatile=*/true, "gmem.request.landed");
+    return B.CreateICmpEQ(Landed, B.getInt32(2));
+  }
+  Value *R = Pending;
+  if (Ctx.ReqCache) {
+    Value *ValueWord = ctaStateWord(B, Ctx.ReqCache, 0);
+    Value *Cached = B.CreateAlignedLoad(B.getInt32Ty(), ValueWord, Align(4), /*isVolatile=*/true,
+                                        "gmem.request.cached");
+    R = B.CreateOr(Cached, Pending, "gmem.request.seen");
+    Value *Fresh = B.CreateICmpNE(Pending, B.getInt32(0));
+    Instruction *Then = SplitBlockAndInsertIfThen(Fresh, Before, /*Unreachable=*/false);
+    Then->getParent()->setName("gmem.cache.publish");
+    IRBuilder<> TB(Then);
+    TB.CreateAlignedStore(Pending, ValueWord, Align(4), /*isVolatile=*/true);
+  }
+  return B.CreateICmpEQ(R, B.getInt32(2));
+}
+
+} // namespace gmem::ckpt
