@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Side-by-side stop latency of several `preempt_bench stops` runs.
 
-    compare_stops.py LABEL=DIR [LABEL=DIR ...] [--md]
+    compare_stops.py LABEL=DIR [LABEL=DIR ...] [--md] [--after-write]
 
 DIR holds stops.json and, from the same stage, overhead.json (whose
 `chosen` names the form libgmemrt would launch; the full clone where it is
 missing). Prints per kernel the device P99 (us) of the launched form per
 run, then per run how many launches found idempotent (request 2) stop
-within 10 us and the largest P99 among them.
+within 10 us and the largest P99 among them. --after-write: the P99 from
+the event after the control write instead (what the write itself took under
+the kernel's memory traffic left out).
 """
 import json
 import math
@@ -15,7 +17,7 @@ import os
 import sys
 
 
-def load(d):
+def load(d, key='device_us'):
     with open(os.path.join(d, 'stops.json')) as f:
         stops = json.load(f)['items']
     chosen = {}
@@ -32,23 +34,24 @@ def load(d):
         f = forms.get(chosen.get(i['name'], 'full')) or forms.get('full')
         if f is None:
             continue
-        p99 = f['device_us']['p99']
+        p99 = f[key]['p99']
         out[i['name']] = (i['request'], None if p99 is None else float(p99), f['form'])
     return out
 
 
 def main(argv):
     md = '--md' in argv
+    key = 'after_write_us' if '--after-write' in argv else 'device_us'
     runs = []
     for a in argv:
-        if a == '--md':
+        if a in ('--md', '--after-write'):
             continue
         if '=' not in a:
             print(__doc__, file=sys.stderr)
             return 2
         label, d = a.split('=', 1)
         try:
-            runs.append((label, load(d)))
+            runs.append((label, load(d, key)))
         except (OSError, ValueError, KeyError) as e:
             print(f'error: {d}: {e}', file=sys.stderr)
             return 1

@@ -282,19 +282,21 @@ def stops(doc, lines, chosen):
                 fmt(w["p50"]), fmt(w["p99"]), f["relaunch_incomplete"]))
             if mark and d["p99"] is not None and not math.isnan(d["p99"]):
                 key = "idem" if i["request"] == 2 else "other"
-                launched[key].append((d["p99"], i["name"], f.get("vcta_us")))
+                launched[key].append((d["p99"], i["name"], f.get("vcta_us"), w["p99"]))
     lines.append("")
     idem = sorted(launched["idem"], reverse=True)
     if idem:
-        ok = sum(1 for p, _, _ in idem if p <= 10.0)
-        lines.append("* **idempotent launches, launched form: %d of %d with device P99 <= 10 us**; "
-                     "slowest: %s" % (ok, len(idem), ", ".join(
-                         "%s %.1f us" % (n, p) for p, n, _ in idem[:5])))
+        ok = sum(1 for p, _, _, _ in idem if p <= 10.0)
+        ok_w = sum(1 for _, _, _, w in idem if w is not None and w <= 10.0)
+        lines.append("* **idempotent launches, launched form: %d of %d with device P99 <= 10 us, "
+                     "%d of %d after the write**; slowest (device / after the write): %s" % (
+                         ok, len(idem), ok_w, len(idem), ", ".join(
+                             "%s %.1f / %s us" % (n, p, fmt(w)) for p, n, _, w in idem[:6])))
     other = sorted(launched["other"], reverse=True)
     if other:
         lines.append("* other launches (request 1), launched form, device P99 against the virtual "
                      "CTA time: %s" % ", ".join(
-                         "%s %.1f us (tau %s)" % (n, p, fmt(t)) for p, n, t in other[:8]))
+                         "%s %.1f us (tau %s)" % (n, p, fmt(t)) for p, n, t, _ in other[:8]))
     lines.append("")
 
 
