@@ -176,6 +176,12 @@ struct CloneBuild {
       Ctx.ReqCache->eraseFromParent();
       Ctx.ReqCache = nullptr;
     }
+    dropUnusedLanding();
+  }
+
+  /// The landing area serves paced loop checks only (every form's; the free
+  /// form keeps its request cache for its latch, not this).
+  void dropUnusedLanding() {
     if (Ctx.Landing && Ctx.Landing->use_empty()) {
       Ctx.Landing->eraseFromParent();
       Ctx.Landing = nullptr;
@@ -261,6 +267,7 @@ struct CloneBuild {
                        bool StampedStop = false) {
     if (!Free)
       dropUnusedCache(); // the free form's latch reads the cache too
+    dropUnusedLanding();
     PersistentParts Parts;
     Parts.LoopStops = LoopStops;
     Parts.StateInShared = StateInShared;
