@@ -61,10 +61,16 @@ step() { echo; echo "=== $*"; }
   echo "plain $(wc -l < "$OUT/sums_plain.txt") sums, gmem $(wc -l < "$OUT/sums_gmem.txt") sums"
   diff "$OUT/sums_plain.txt" "$OUT/sums_gmem.txt" && echo "checksums identical"
   step "4b. checksums under GMEM_SCHED_CHAOS (own stream: synthetic preemptions, two intervals)"
-  # The clones alone, unpreempted: an instance whose sums already differ
-  # here adds floats or takes slots atomically (its order is the GPU's):
-  # listed as order-dependent, not compared under chaos.
+  # The clones alone, unpreempted, twice, and the plain program once more:
+  # an instance whose sums already differ here adds floats or takes slots
+  # atomically (its order is the GPU's): listed as order-dependent, not
+  # compared under chaos. One run was not enough: reduce_atomic_add's 128
+  # float atomics once came out in the plain run's order by chance, and the
+  # chaos run's other order was then reported as wrong (H200, this suite's
+  # run of 5d79baa).
   LD_PRELOAD=$RT GMEM_SCHED=1 timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream 2>&1 | grep "^SUM" > "$OUT/sums_clones.txt"
+  LD_PRELOAD=$RT GMEM_SCHED=1 timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream 2>&1 | grep "^SUM" >> "$OUT/sums_clones.txt"
+  timeout 150 $S/bin/gpu_host $S/manifest.txt --sums 2>&1 | grep "^SUM" >> "$OUT/sums_clones.txt"
   for C in 20 200; do
     LD_PRELOAD=$RT GMEM_SCHED_CHAOS=$C timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/chaos_$C.txt" 2>&1
     echo "chaos $C us: exit $?; $(grep -o "gmem: chaos: .*" "$OUT/chaos_$C.txt")"
