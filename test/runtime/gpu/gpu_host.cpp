@@ -328,6 +328,12 @@ bool runOne(const Instance &I, int Index, int &Mismatches) {
   unsigned G[3], B[3];
   dims(I.get("grid"), G);
   dims(I.get("block"), B);
+  // A copy from pageable memory may return before its DMA has landed, and a
+  // non-blocking stream (--stream) does not wait for it: the kernel could
+  // read its inputs half-copied. Seen as plain runs of one instance giving
+  // different checksums (H200, chaos_repeat.sh: jacobi1d_pingpong 9 of 36).
+  if (OwnStream)
+    CU(cuCtxSynchronize());
   bool UseEx = ExEvery > 0 && Index % ExEvery == 1;
   if (UseEx) {
     CUlaunchConfig C;
