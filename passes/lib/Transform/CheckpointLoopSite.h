@@ -1,0 +1,69 @@
+//===- CheckpointLoopSite.h - A loop checkpoint site and its latch form ---===//
+//
+// What CheckpointLoops.cpp knows about one loop that gets a checkpoint: its
+// kind (joined barrier or latch check), its cost and K, its induction
+// variable and the latch form the Limit kind strip-mines by.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GMEM_PASSES_CHECKPOINTLOOPSITE_H
+#define GMEM_PASSES_CHECKPOINTLOOPSITE_H
+
+#include "CheckpointInternal.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace gmem::ckpt {
+
+enum class LatchForm { None, MinSigned, MinUnsigned, MaxSigned, MaxUnsigned, NeUp, NeDown };
+
+struct Site {
+  llvm::Loop *L = nullptr;
+  llvm::CallInst *Barrier = nullptr; ///< joined barrier, or null for latch checks
+  llvm::BasicBlock *Header = nullptr;
+  llvm::SmallVector<llvm::BasicBlock *, 2> Latches;
+  uint64_t Weight = 1;
+  unsigned K = 1; ///< iterations between two checks
+  /// Latch checks of single-latch loops: an integer header phi IV with
+  /// IVNext = IV + Step on the back edge (Step loop-invariant).
+  llvm::PHINode *IV = nullptr;
+  llvm::Value *IVNext = nullptr, *Step = nullptr;
+  /// Limit kind: the latch continues while `IVNext ContPred Bound`.
+  LatchForm Form = LatchForm::None;
+  llvm::CmpInst::Predicate ContPred = llvm::CmpInst::BAD_ICMP_PREDICATE;
+  llvm::Value *Bound = nullptr;
+  uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
+  bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
+  /// Limit kind of a loop with subloops: K computed at each entry from the
+  /// iteration's work at this entry's trip counts (CheckpointLoopNest.cpp),
+  /// in the IV's type; null: the constant K.
+  llvm::Value *KDyn = nullptr;
+  /// Limit kind, min/max forms, NVPTX: segments timed on %clock
+  /// (CheckpointLoopPace.cpp); K is then the static model's, for the
+  /// loop's first segment and the short-entry test only.
+  bool Paced = false;
+};
+
+bool isMinMaxForm(LatchForm F);
+/// The min/max intrinsic that picks, of two limits, the one the loop
+/// reaches first.
+llvm::Intrinsic::ID nearerOf(LatchForm F);
+/// Site S's K at the loop's entry where its subloops' trip counts are
+/// known there (CheckpointLoopNest.cpp); null: the constant K.
+llvm::Value *dynamicK(const Site &S, llvm::LoopInfo &LI, llvm::ScalarEvolution &SE,
+                      unsigned Budget);
+/// The site's exit test in the terms of CheckpointLoopVersion.cpp.
+ShortEntryTest shortEntryTest(const Site &S, unsigned Budget);
+/// The latch continues while `IVNext pred N` (N loop-invariant): which
+/// limit the segment may use instead of N (the Limit kind).
+void matchLimit(Site &S);
+/// An induction variable to count iterations with, instead of a counter.
+void findInduction(Site &S);
+
+} // namespace gmem::ckpt
+
+#endif
