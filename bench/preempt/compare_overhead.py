@@ -23,31 +23,60 @@ def load(path):
     return {it['name']: it for it in items if 'overhead' in it}
 
 
-def main(argv):
-    md = '--md' in argv
-    key = 'overhead_chosen' if '--launched' in argv else 'overhead'
+def parse_runs(argv, flags, load_run, doc):
+    """The LABEL=PATH arguments (other than `flags`) loaded by load_run:
+    ([(label, run)], 0), or (None, exit status) after saying why."""
     runs = []
     for a in argv:
-        if a in ('--md', '--launched'):
+        if a in flags:
             continue
         if '=' not in a:
-            print(__doc__, file=sys.stderr)
-            return 2
+            print(doc, file=sys.stderr)
+            return None, 2
         label, path = a.split('=', 1)
         try:
-            runs.append((label, load(path)))
+            runs.append((label, load_run(path)))
         except (OSError, ValueError, KeyError) as e:
             print(f'error: {path}: {e}', file=sys.stderr)
-            return 1
+            return None, 1
     if not runs:
-        print(__doc__, file=sys.stderr)
-        return 2
+        print(doc, file=sys.stderr)
+        return None, 2
+    return runs, 0
+
+
+def run_names(runs):
+    """Every row name of the runs, in first-seen order."""
     names = []
     for _, r in runs:
         names += [n for n in r if n not in names]
+    return names
+
+
+def print_table(head, rows, md, lead=1, width=18):
+    """Markdown (md) or aligned text: the first `lead` columns left-aligned
+    (the first) and right-aligned in 8 (the others), the rest in `width`."""
+    if md:
+        print('| ' + ' | '.join(head) + ' |')
+        print('|' + ' --- |' * len(head))
+        for row in rows:
+            print('| ' + ' | '.join(row) + ' |')
+        return
+    w = max(len(r[0]) for r in rows + [head])
+    for row in [head] + rows:
+        print(row[0].ljust(w) + ''.join(c.rjust(8) for c in row[1:lead]) +
+              ''.join(c.rjust(width) for c in row[lead:]))
+
+
+def main(argv):
+    md = '--md' in argv
+    key = 'overhead_chosen' if '--launched' in argv else 'overhead'
+    runs, status = parse_runs(argv, ('--md', '--launched'), load, __doc__)
+    if runs is None:
+        return status
     head = ['kernel'] + [label for label, _ in runs]
     rows = []
-    for n in names:
+    for n in run_names(runs):
         row = [n]
         for _, r in runs:
             it = r.get(n)
@@ -64,15 +93,7 @@ def main(argv):
         g = math.exp(sum(math.log1p(o) for o in ov) / len(ov)) - 1 if ov else 0.0
         summary.append(f'{g * 100:+.2f}% / {max(ov) * 100:+.1f}%' if ov else '-')
     rows.append(summary)
-    if md:
-        print('| ' + ' | '.join(head) + ' |')
-        print('|' + ' --- |' * len(head))
-        for row in rows:
-            print('| ' + ' | '.join(row) + ' |')
-    else:
-        w = max(len(r[0]) for r in rows + [head])
-        for row in [head] + rows:
-            print(row[0].ljust(w) + ''.join(c.rjust(18) for c in row[1:]))
+    print_table(head, rows, md)
     return 0
 
 

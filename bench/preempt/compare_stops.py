@@ -12,9 +12,10 @@ the event after the control write instead (what the write itself took under
 the kernel's memory traffic left out).
 """
 import json
-import math
 import os
 import sys
+
+from compare_overhead import parse_runs, print_table, run_names
 
 
 def load(d, key='device_us'):
@@ -42,28 +43,12 @@ def load(d, key='device_us'):
 def main(argv):
     md = '--md' in argv
     key = 'after_write_us' if '--after-write' in argv else 'device_us'
-    runs = []
-    for a in argv:
-        if a in ('--md', '--after-write'):
-            continue
-        if '=' not in a:
-            print(__doc__, file=sys.stderr)
-            return 2
-        label, d = a.split('=', 1)
-        try:
-            runs.append((label, load(d, key)))
-        except (OSError, ValueError, KeyError) as e:
-            print(f'error: {d}: {e}', file=sys.stderr)
-            return 1
-    if not runs:
-        print(__doc__, file=sys.stderr)
-        return 2
-    names = []
-    for _, r in runs:
-        names += [n for n in r if n not in names]
+    runs, status = parse_runs(argv, ('--md', '--after-write'), lambda d: load(d, key), __doc__)
+    if runs is None:
+        return status
     head = ['kernel', 'request'] + [label for label, _ in runs]
     rows = []
-    for n in names:
+    for n in run_names(runs):
         req = next((r[n][0] for _, r in runs if n in r), '-')
         row = [n, str(req)]
         for _, r in runs:
@@ -76,15 +61,7 @@ def main(argv):
         summary.append(f'{sum(1 for x in idem if x <= 10.0)} of {len(idem)} / '
                        f'{max(idem):.1f}' if idem else '-')
     rows.append(summary)
-    if md:
-        print('| ' + ' | '.join(head) + ' |')
-        print('|' + ' --- |' * len(head))
-        for row in rows:
-            print('| ' + ' | '.join(row) + ' |')
-    else:
-        w = max(len(r[0]) for r in rows + [head])
-        for row in [head] + rows:
-            print(row[0].ljust(w) + row[1].rjust(8) + ''.join(c.rjust(20) for c in row[2:]))
+    print_table(head, rows, md, lead=2, width=20)
     return 0
 
 
