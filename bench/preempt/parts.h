@@ -1,4 +1,4 @@
-// The three parts of the preemption harness (bench/preempt/main.cpp).
+// The four parts of the preemption harness (bench/preempt/main.cpp).
 #pragma once
 
 #include "harness.h"
