@@ -21,6 +21,20 @@
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
+; Paced (the default, without GMEM_CHECKPOINT_PACE=0): the guard is the
+; strip-mined loop's entry, so it notes the segment's start; the copy keeps
+; no pace and no check.
+; PACED-LABEL: define void @__gmem_pre__Z6rangedPfii(
+; PACED:       gmem.ckpt.short:
+; PACED:         %gmem.pace.start = or i32 %{{.*}}, 2
+; PACED-NEXT:    br i1 %gmem.ckpt.isshort, label %loop.short, label %gmem.ckpt.seg
+; PACED:       gmem.ckpt.seg:
+; PACED:         %gmem.pace = phi i32 [ %gmem.pace.start, %gmem.ckpt.short ], [ %gmem.pace.next, %gmem.ckpt ]
+; PACED:       loop.short:
+; PACED-NOT:     gmem.pace
+; PACED-NOT:     gmem.ctl
+; PACED:         br i1 %c.short, label %loop.short, label %exit.loopexit
+
 ; CHECK-LABEL: define void @__gmem_pre__Z7count_nePfi(
 ; CHECK:       gmem.ckpt.short:
 ; CHECK-NEXT:    %k.in = phi i32 [ 0, %entry ]
