@@ -67,9 +67,12 @@ constexpr unsigned MaxStartShift = 2;
 /// The landing area: 4 words that cp.async fills, then the deadline.
 constexpr unsigned LandingWords = 8, LandingDeadline = 4;
 
-Value *clockBits(IRBuilder<> &B) {
-  return B.CreateAnd(readClock(B), B.getInt32(~((1u << PaceShiftBits) - 1)));
+/// \p Clock with the low PaceShiftBits bits cleared: a pace's clock part.
+Value *clockPart(IRBuilder<> &B, Value *Clock) {
+  return B.CreateAnd(Clock, B.getInt32(~((1u << PaceShiftBits) - 1)));
 }
+
+Value *clockBits(IRBuilder<> &B) { return clockPart(B, readClock(B)); }
 } // namespace
 
 unsigned startShift(unsigned StaticK) {
@@ -89,7 +92,7 @@ Value *paceShift(IRBuilder<> &B, Value *Pace) {
 
 Value *emitPaceUpdate(IRBuilder<> &B, Value *Pace, unsigned TargetCycles) {
   Value *Now = clockBits(B);
-  Value *Start = B.CreateAnd(Pace, B.getInt32(~((1u << PaceShiftBits) - 1)));
+  Value *Start = clockPart(B, Pace);
   Value *Elapsed = B.CreateSub(Now, Start, "gmem.pace.elapsed");
   // ctlz(0) is 32: an elapsed time below the clock's resolution doubles K
   // several times at once, as it should.
@@ -153,7 +156,7 @@ Value *emitPacedPrefetch(Instruction *Before, const CloneContext &Ctx, Value *Pa
     return loadRequest(B, Ctx.Ctl); // no cache: every segment reads the word
   GlobalVariable *Words = Ctx.Landing ? Ctx.Landing : Ctx.ReqCache;
   Value *Deadline = ctaStateWord(B, Words, Ctx.Landing ? LandingDeadline : 1);
-  Value *Start = B.CreateAnd(Pace, B.getInt32(~((1u << PaceShiftBits) - 1)));
+  Value *Start = clockPart(B, Pace);
   Value *Late =
       B.CreateSub(Start, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
   Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
