@@ -555,6 +555,24 @@ void **Launch::params(bool with_ctl) {
   return ptrs_.data();
 }
 
+double time_launch(const std::function<void()> &go, CUstream s, double timeout_s) {
+  CUevent a, b;
+  CU(cuEventCreate(&a, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&b, CU_EVENT_DEFAULT));
+  CU(cuEventRecord(a, s));
+  go();
+  CU(cuEventRecord(b, s));
+  if (timeout_s > 0)
+    wait_stream(s, timeout_s);
+  else
+    CU(cuStreamSynchronize(s));
+  float ms = 0;
+  CU(cuEventElapsedTime(&ms, a, b));
+  cuEventDestroy(a);
+  cuEventDestroy(b);
+  return ms;
+}
+
 unsigned batch_for(double tau_us) {
   if (!(tau_us > 0))
     return 1;

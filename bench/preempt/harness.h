@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -180,6 +181,10 @@ private:
 void launch(CUfunction f, const Instance &in, void **params, CUstream s);
 /// cuStreamSynchronize with a time limit (spins; throws HangError).
 void wait_stream(CUstream s, double timeout_s);
+/// Milliseconds between events recorded on \p s around go(), after the
+/// stream has drained (wait_stream with \p timeout_s, or without a limit
+/// when it is 0).
+double time_launch(const std::function<void()> &go, CUstream s, double timeout_s = 0);
 
 // ------------------------------------------------------------- clone ABI
 
@@ -316,6 +321,9 @@ struct CloneLaunch {
   /// "" or why it cannot be launched. sms: the device's multiprocessors.
   std::string configure(const unsigned g[3], const unsigned b[3], unsigned dyn_smem, int sms);
   uint64_t total() const { return (uint64_t)grid[0] * grid[1] * grid[2]; }
+  /// A persistent launch's time per virtual CTA (us) from its run time:
+  /// each CTA runs ceil(total / P) of them in turn.
+  double vcta_us(double run_ms) const { return 1000.0 * run_ms / std::ceil((double)total() / P); }
   /// The clone's launch grid: (P, 1, 1) or the user's grid.
   void launch_grid(unsigned out[3]) const;
   /// cuLaunchKernel of the clone; params must end with ctl.ptr and the

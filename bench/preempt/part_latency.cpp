@@ -121,21 +121,6 @@ struct Victim {
   }
 };
 
-double time_launch(const std::function<void()> &go, CUstream s) {
-  CUevent a, b;
-  CU(cuEventCreate(&a, CU_EVENT_DEFAULT));
-  CU(cuEventCreate(&b, CU_EVENT_DEFAULT));
-  CU(cuEventRecord(a, s));
-  go();
-  CU(cuEventRecord(b, s));
-  CU(cuStreamSynchronize(s));
-  float ms = 0;
-  CU(cuEventElapsedTime(&ms, a, b));
-  cuEventDestroy(a);
-  cuEventDestroy(b);
-  return ms;
-}
-
 /// "" or why the victim cannot be run (its clone is missing or of another ABI).
 std::string prepare(Victim &v, const Item &it, Module &m, Gpu &gpu, const Helpers &h) {
   v.orig = m.fn(it.victim);

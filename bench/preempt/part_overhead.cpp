@@ -91,7 +91,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   unsigned batch = 0;
   if (cl.persistent && cl.P && (cl.info.flags & kFlagBatched)) {
     double t1 = run(1);
-    batch = batch_for(1000.0 * t1 / std::ceil((double)cl.total() / cl.P));
+    batch = batch_for(cl.vcta_us(t1));
     L.set_batch(batch);
   }
   j.integer("batch_k", batch);
@@ -129,8 +129,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   double chosen = mc / mo - 1.0;
   std::string picked = "full";
   if (cl.persistent && cl.P) {
-    double rounds_per_cta = std::ceil((double)cl.total() / cl.P);
-    double tau_us = 1000.0 * mc / rounds_per_cta;
+    double tau_us = cl.vcta_us(mc);
     j.num("vcta_us", tau_us);
     double ml = has_light ? percentile(t[2], 50) : 0;
     double ma = has_alt ? percentile(t[3], 50) : 0;

@@ -71,19 +71,13 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
   Host h;
   auto timed_run = [&] {
     c.ctl.reset(s);
-    CU(cuEventRecord(e.begin, s));
-    c.launch(L.params(true), s);
-    CU(cuEventRecord(e.end, s));
-    wait_stream(s, 30.0);
-    float ms = 0;
-    CU(cuEventElapsedTime(&ms, e.begin, e.end));
-    return (double)ms;
+    return time_launch([&] { c.launch(L.params(true), s); }, s, 30.0);
   };
   timed_run(); // warm-up
   const double run_ms = timed_run();
   j.num("run_ms", run_ms);
   if (c.persistent && c.P)
-    j.num("vcta_us", 1000.0 * run_ms / std::ceil((double)c.total() / c.P));
+    j.num("vcta_us", c.vcta_us(run_ms));
   std::uniform_real_distribution<double> U(0.05, 0.85);
   std::vector<double> dev_us, written_us;
   int late = 0, incomplete = 0, n = 0;
@@ -166,18 +160,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &hl,
     L.set_ctl(cl.ctl.ptr);
     L.set_batch(1);
     cl.ctl.reset(gpu.lo);
-    CUevent a, b;
-    CU(cuEventCreate(&a, CU_EVENT_DEFAULT));
-    CU(cuEventCreate(&b, CU_EVENT_DEFAULT));
-    CU(cuEventRecord(a, gpu.lo));
-    cl.launch(L.params(true), gpu.lo);
-    CU(cuEventRecord(b, gpu.lo));
-    wait_stream(gpu.lo, 30.0);
-    float ms = 0;
-    CU(cuEventElapsedTime(&ms, a, b));
-    cuEventDestroy(a);
-    cuEventDestroy(b);
-    batch = batch_for(1000.0 * ms / std::ceil((double)cl.total() / cl.P));
+    const double ms = time_launch([&] { cl.launch(L.params(true), gpu.lo); }, gpu.lo, 30.0);
+    batch = batch_for(cl.vcta_us(ms));
   }
   std::mt19937_64 rng(seed ^ buffer_seed(in.name, 0));
   std::vector<std::string> out;
