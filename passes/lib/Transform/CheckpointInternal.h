@@ -172,6 +172,49 @@ llvm::Value *emitDynamicK(llvm::Loop &L, llvm::LoopInfo &LI, llvm::ScalarEvoluti
 llvm::BasicBlock *versionShortEntries(llvm::Function &F, llvm::Loop &L, llvm::PHINode *IV,
                                       const ShortEntryTest &T);
 
+/// Deferred stops (CheckpointDeferredStop.cpp): where a loop's per-thread
+/// checks stop instead of leaving at once. Meet: the synchronising
+/// instruction every path from the loop's exits reaches first, a CTA
+/// barrier or a warp collective with a constant member mask. Then: for a
+/// collective, the CTA barrier that every path from it reaches first, if
+/// any (a warp that stops skips to it; full mask only).
+struct DeferredStopPoint {
+  llvm::Instruction *Meet = nullptr;
+  llvm::Instruction *Then = nullptr;
+  explicit operator bool() const { return Meet != nullptr; }
+};
+/// \p L's deferred stop point; none (and \p Why) where \p L synchronises
+/// itself or no single such point follows it.
+DeferredStopPoint deferredStopPoint(llvm::Loop &L, GpuArch Arch, std::string *Why = nullptr);
+
+/// The meeting points of a clone's deferred stops.
+class DeferredStops {
+public:
+  explicit DeferredStops(bool ReadRequest) : ReadRequest(ReadRequest) {}
+  /// Where a check of a loop deferred to \p Where goes when it stops: a new
+  /// block that jumps to the meeting point built in front of Where.Meet (on
+  /// first use) with "aborted" set. The meeting point leaves through the
+  /// clone's abort block (or on to Where.Then's meeting point) when any
+  /// thread taking part in Where.Meet aborted, or (ReadRequest) saw
+  /// request 2 there.
+  llvm::BasicBlock *abortTarget(DeferredStopPoint Where, llvm::Function &F,
+                                const CloneContext &Ctx);
+  /// After every check is built: erases the barriers the reductions
+  /// replaced and gives the values the jumps skip phis (poison on a jump's
+  /// path, which never gets past its meeting point).
+  void finish(llvm::Function &F);
+
+private:
+  struct Point {
+    llvm::BasicBlock *Meet = nullptr;
+    llvm::PHINode *Aborted = nullptr;
+    llvm::Instruction *Replaced = nullptr;
+  };
+  bool ReadRequest;
+  llvm::DenseMap<llvm::Instruction *, Point> Points;
+  llvm::SmallVector<llvm::BasicBlock *, 8> Jumps;
+};
+
 /// Makes the CTA barrier \p Bar, which runs in every iteration of the loop
 /// headed by \p Header, the loop's checkpoint (CheckpointBarriers.cpp);
 /// \p Weight is the iteration's cost.
@@ -260,6 +303,10 @@ bool envSaysOff(const char *Name);
 /// The pass's environment knobs (CheckpointOptions.cpp, where each says
 /// what it does and what measurement chose its default).
 bool loopCheckpointsEnabled();
+bool deferredStopsEnabled();
+bool deferredStopsPaced();
+bool meetingPointsRead();
+unsigned computePaceCycles(unsigned PaceCycles);
 bool lightTwinsEnabled();
 bool lightTwinsForEveryKernel();
 bool altClonesEnabled();
@@ -317,6 +364,16 @@ llvm::Value *emitPaceUpdate(llvm::IRBuilder<> &B, llvm::Value *Pace, unsigned Ta
 llvm::Value *emitPacedLimit(llvm::IRBuilder<> &B, llvm::Value *Start, llvm::Value *Step,
                             llvm::Value *Bound, llvm::Value *Shift, llvm::Intrinsic::ID Nearer,
                             llvm::CmpInst::Predicate ContPred);
+
+/// The limit of a paced segment of a loop that continues while iv.next !=
+/// Bound with the constant \p Step: Start + (Step << Shift) where Bound is
+/// over 1.5 times that far away, else Bound.
+llvm::Value *emitPacedStrideLimit(llvm::IRBuilder<> &B, llvm::Value *Start,
+                                  llvm::ConstantInt *Step, llvm::Value *Bound,
+                                  llvm::Value *Shift);
+/// Whether emitPacedStrideLimit's 64-bit arithmetic holds for \p Step at
+/// every shift a pace may take.
+bool pacedStrideOk(const llvm::ConstantInt *Step);
 
 /// At a paced segment's start, before \p Before: where the request cache's
 /// deadline has passed by the segment's start clock, move it and issue the

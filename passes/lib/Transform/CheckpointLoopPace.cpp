@@ -52,6 +52,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace gmem::ckpt {
@@ -75,9 +78,19 @@ Value *clockPart(IRBuilder<> &B, Value *Clock) {
 Value *clockBits(IRBuilder<> &B) { return clockPart(B, readClock(B)); }
 } // namespace
 
+/// GMEM_CHECKPOINT_PACE_START=s: a loop entry's first segment is at most
+/// 2^s iterations (default 2; at most MaxPaceShift), for A/Bs.
+unsigned maxStartShift() {
+  static const unsigned Max = [] {
+    const char *V = std::getenv("GMEM_CHECKPOINT_PACE_START");
+    return V && *V ? std::min<unsigned>(unsigned(std::atoi(V)), MaxPaceShift) : MaxStartShift;
+  }();
+  return Max;
+}
+
 unsigned startShift(unsigned StaticK) {
   unsigned S = 0;
-  while (S < MaxStartShift && (2u << S) <= StaticK)
+  while (S < maxStartShift() && (2u << S) <= StaticK)
     ++S;
   return S;
 }
@@ -125,6 +138,38 @@ Value *emitPacedLimit(IRBuilder<> &B, Value *Start, Value *Step, Value *Bound, V
   Value *Far = B.CreateICmp(ContPred, ProbeW, Ext(Bound, Signed), "gmem.ckpt.far");
   Value *Ahead = Bits < 64 ? B.CreateTrunc(AheadW, Ty) : AheadW;
   return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, Bound, Ahead), Bound);
+}
+
+Value *emitPacedStrideLimit(IRBuilder<> &B, Value *Start, ConstantInt *Step, Value *Bound,
+                            Value *Shift) {
+  // The loop continues while iv.next != Bound, stepping by the constant
+  // Step. Bound is Dist = |Bound - Start| (modular, in the step's direction)
+  // away; if that exceeds 1.5 K|Step|, none of the next K values can equal
+  // it (j |Step| <= K |Step| < Dist < 2^bits: no wrap), so the segment may
+  // stop K steps ahead; otherwise the bound comes first (or, where Dist is
+  // not a multiple of the step, never, as in the kernel). In 64 bits: the
+  // caller keeps |Step| << MaxPaceShift far below 2^63 (pacedStrideOk).
+  Type *Ty = Step->getType();
+  const unsigned Bits = Ty->getIntegerBitWidth();
+  const bool Up = !Step->isNegative();
+  Type *Wide = B.getInt64Ty();
+  auto Ext = [&](Value *V) { return Bits < 64 ? B.CreateZExt(V, Wide) : V; };
+  Value *Dist = Ext(Up ? B.CreateSub(Bound, Start) : B.CreateSub(Start, Bound));
+  Value *ShiftW = B.CreateZExt(Shift, Wide);
+  Value *KSpan = B.CreateShl(ConstantInt::get(Wide, Step->getValue().abs().getZExtValue()), ShiftW);
+  Value *Far = B.CreateICmpUGT(Dist, B.CreateAdd(KSpan, B.CreateLShr(KSpan, 1)), "gmem.ckpt.far");
+  Value *KStep = B.CreateShl(B.CreateSExt(Step, Wide), ShiftW);
+  Value *Ahead = B.CreateAdd(Ext(Start), KStep);
+  if (Bits < 64)
+    Ahead = B.CreateTrunc(Ahead, Ty);
+  return B.CreateSelect(Far, Ahead, Bound);
+}
+
+bool pacedStrideOk(const ConstantInt *Step) {
+  const APInt &V = Step->getValue();
+  // 1.5 |Step| 2^MaxPaceShift below half the IV's range and below 2^62.
+  unsigned Need = V.abs().getActiveBits() + MaxPaceShift + 1;
+  return !V.isZero() && Need < std::min(V.getBitWidth() - 1, 62u);
 }
 
 GlobalVariable *createLanding(Module &M, Function &Clone) {

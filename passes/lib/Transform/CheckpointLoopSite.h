@@ -46,6 +46,13 @@ struct Site {
   /// (CheckpointLoopPace.cpp); K is then the static model's, for the
   /// loop's first segment and the short-entry test only.
   bool Paced = false;
+  /// Paced: the SM cycles a segment aims at (CloneContext::PaceCycles, or
+  /// the compute-loop target for memory-free `!=` loops).
+  unsigned PaceCycles = 0;
+  /// Deferred stop (CheckpointDeferredStop.cpp): the barrier or warp
+  /// collective after the loop where its checks stop; none: they leave at
+  /// once.
+  DeferredStopPoint Deferred;
 };
 
 bool isMinMaxForm(LatchForm F);

@@ -69,9 +69,14 @@ class Builder {
 public:
   Builder(Function &F, CloneContext &Ctx) : F(F), Ctx(Ctx), LC(F.getContext()) {}
 
+  /// Where the checks being built go when they stop: the clone's abort
+  /// block, or for a deferred stop a jump to its meeting point.
+  BasicBlock *AbortTo = nullptr;
+
   /// The check's last block: stop (abort) or back to the header.
   void finishCheck(BranchInst *ToHeaderBr, Value *Stop, BasicBlock *Header) {
-    BranchInst::Create(Ctx.AbortBlock, Header, Stop, ToHeaderBr->getIterator());
+    BranchInst::Create(AbortTo ? AbortTo : Ctx.AbortBlock, Header, Stop,
+                       ToHeaderBr->getIterator());
     ToHeaderBr->eraseFromParent();
   }
 
@@ -133,16 +138,17 @@ public:
   ///  IV: IV.next != Bound (a header phi K steps ahead) joins the exit
   ///    test: one compare per iteration.
   ///  Counter: the work counter, one subtract and one compare.
+  /// Whether \p Latch ends in a branch that goes back to the header once.
+  static bool checkable(const Site &S, BasicBlock *Latch) {
+    auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+    return Br && count(Br->successors(), S.Header) == 1;
+  }
+
   bool checkLatch(const Site &S, BasicBlock *Latch) {
     BasicBlock *Header = S.Header;
-    auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
-    if (!Br)
+    if (!checkable(S, Latch))
       return false;
-    unsigned ToHeader = 0;
-    for (BasicBlock *Succ : Br->successors())
-      ToHeader += Succ == Header;
-    if (ToHeader != 1)
-      return false;
+    auto *Br = cast<BranchInst>(Latch->getTerminator());
     bool Always = S.Weight >= Ctx.Budget && !S.KDyn;
     bool ByLimit = !Always && S.Form != LatchForm::None;
     bool ByIV = !Always && !ByLimit && S.IV;
@@ -284,9 +290,12 @@ public:
           Pace->addIncoming(Start, E);
       }
       IRBuilder<> UB(&*Check->getFirstInsertionPt());
-      Pace->addIncoming(emitPaceUpdate(UB, Pace, Ctx.PaceCycles), CheckEnd);
-      Limit = emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, Pace), nearerOf(S.Form),
-                             S.ContPred);
+      Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles), CheckEnd);
+      Limit = isMinMaxForm(S.Form)
+                  ? emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, Pace),
+                                   nearerOf(S.Form), S.ContPred)
+                  : emitPacedStrideLimit(SB, IV0, cast<ConstantInt>(S.Step), S.Bound,
+                                         paceShift(SB, Pace));
       Limit->setName("gmem.ckpt.limit");
       Value *Pending = emitPacedPrefetch(SB.CreateBr(Header), Ctx, Pace);
       return {Seg, Limit, Pending};
@@ -302,6 +311,16 @@ private:
   CloneContext &Ctx;
   LLVMContext &LC;
 };
+
+/// Whether no instruction of \p L reads or writes memory (or calls what
+/// might).
+bool touchesNoMemory(const Loop &L) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (I.mayReadOrWriteMemory())
+        return false;
+  return true;
+}
 
 } // namespace
 
@@ -323,6 +342,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   AssumptionCache AC(F);
   ScalarEvolution SE(F, TLI, AC, DT, LI);
 
+  const bool Defer = deferredStopsEnabled();
   // Blocks that synchronise, and those from which such a block is reachable.
   SmallPtrSet<BasicBlock *, 16> ReachesSync;
   SmallVector<CallInst *, 8> Joinable;
@@ -366,12 +386,36 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     });
     if (S.Barrier) {
       Claimed.insert(S.Barrier);
-    } else if (ReachesSync.count(S.Header) || !LatchesOk || S.Latches.empty()) {
+    } else if (!LatchesOk || S.Latches.empty() ||
+               (ReachesSync.count(S.Header) &&
+                !(Defer && (S.Deferred = deferredStopPoint(*L, Ctx.Arch))))) {
       ++Stats.SkippedLoops;
       continue;
     }
     Sites.push_back(S);
   }
+  // Deferred stops only where no enclosing loop joined a barrier: that loop
+  // stops at its barrier once an iteration already (a tile loop's
+  // __syncthreads), so checks in the loops between its barriers would only
+  // shorten that wait, at a cost that measured 2x on nbody's tile of 256
+  // bodies (~9 us at the overhead table's size; H200, bench/preempt/
+  // results/parts/defer). A joined barrier is never a meeting point.
+  SmallPtrSet<const Loop *, 8> Joined;
+  for (const Site &S : Sites)
+    if (S.Barrier)
+      Joined.insert(S.L);
+  auto InJoinedLoop = [&](Instruction *I) {
+    for (Loop *P = I ? LI.getLoopFor(I->getParent()) : nullptr; P; P = P->getParentLoop())
+      if (Joined.count(P))
+        return true;
+    return false;
+  };
+  erase_if(Sites, [&](const Site &S) {
+    bool Drop = S.Deferred && (InJoinedLoop(S.L->getHeader()->getFirstNonPHI()) ||
+                               InJoinedLoop(S.Deferred.Meet) || InJoinedLoop(S.Deferred.Then));
+    Stats.SkippedLoops += Drop;
+    return Drop;
+  });
 
   // Work per iteration counted by each site: its loop's own blocks, plus
   // subloops times their trip count unless they decrease the work counter
@@ -418,7 +462,19 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
       S.Form = LatchForm::None;
     }
-    S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && isMinMaxForm(S.Form);
+    // Loops that count with `!=` (LLVM's unrolled loops) are paced only
+    // where they touch no memory: there a segment's end costs a few ALU
+    // operations, while the time of an iteration depends on how many warps
+    // share the SM, which the static model cannot see (an ALU-bound victim
+    // at full occupancy went ~6 us between checks). With memory in the loop
+    // ptxas's schedule of it suffered (gemm_naive +41%, H200, bench/preempt/
+    // results/parts/pace/ne-forms).
+    bool PaceStride = (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) &&
+                      computePaceCycles(Ctx.PaceCycles) && isa<ConstantInt>(S.Step) &&
+                      pacedStrideOk(cast<ConstantInt>(S.Step)) && touchesNoMemory(*S.L);
+    S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && (isMinMaxForm(S.Form) || PaceStride) &&
+              (!S.Deferred || deferredStopsPaced());
+    S.PaceCycles = isMinMaxForm(S.Form) ? Ctx.PaceCycles : computePaceCycles(Ctx.PaceCycles);
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
     // leave it out (the enclosing loop counts this one's cost). A loop
@@ -484,6 +540,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     versionShortEntries(F, *S->L, S->IV, T);
 
   Builder B(F, Ctx);
+  DeferredStops Deferred(meetingPointsRead());
   for (Site &S : Sites) {
     unsigned K = S.K;
     if (S.NeverDue) {
@@ -497,12 +554,16 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
       continue;
     }
-    for (BasicBlock *Latch : S.Latches)
-      if (B.checkLatch(S, Latch)) {
-        ++Stats.Sites;
-        Stats.MaxInterval = std::max(Stats.MaxInterval, K);
-      }
+    for (BasicBlock *Latch : S.Latches) {
+      if (!Builder::checkable(S, Latch))
+        continue;
+      B.AbortTo = S.Deferred ? Deferred.abortTarget(S.Deferred, F, Ctx) : nullptr;
+      B.checkLatch(S, Latch);
+      ++Stats.Sites;
+      Stats.MaxInterval = std::max(Stats.MaxInterval, K);
+    }
   }
+  Deferred.finish(F);
   return Stats;
 }
 

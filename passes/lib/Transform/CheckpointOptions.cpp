@@ -22,6 +22,35 @@ namespace gmem::ckpt {
 /// keep their original code; a preemption then waits for running CTAs.
 bool loopCheckpointsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_LOOPS"); }
 
+/// GMEM_CHECKPOINT_DEFER=0: a loop followed by a barrier or a warp
+/// collective gets no checkpoint (as before deferred stops,
+/// CheckpointDeferredStop.cpp): its launches stop between CTAs only.
+/// Default (`static`): its checks count the static K; `paced`: they are
+/// paced like any other min/max loop. Same call on the H200 (bench/preempt/
+/// results/parts/defer): paced, P99 after the write gemv_warp 3.2 us,
+/// softmax_rows 7.3, warp_reduce_sum 4.0 at +29.8 / +21.7 / +10.0%; static
+/// 6.6 / 11.5 / 28.8 us at +8.7 / +10.2 / +1.9%; off 25.1 / 20.1 us at
+/// +2.8 / +5.1 / +0.2% (the short rows of these kernels end a paced loop's
+/// first segments before its pace has grown).
+bool deferredStopsEnabled() { return !envSaysOff("GMEM_CHECKPOINT_DEFER"); }
+bool deferredStopsPaced() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_DEFER");
+  return V && StringRef(V).trim().lower() == "paced";
+}
+/// GMEM_CHECKPOINT_MEET_READ=0: a meeting point decides on the jumps alone,
+/// without reading the request itself.
+bool meetingPointsRead() { return !envSaysOff("GMEM_CHECKPOINT_MEET_READ"); }
+/// GMEM_CHECKPOINT_PACE_COMPUTE: the segment target (SM cycles) of loops
+/// that count with `!=` (LLVM's unrolled loops) and touch no memory; 0 keeps
+/// them on the static K; unset or 1: the pace of the other loops.
+unsigned computePaceCycles(unsigned PaceCycles) {
+  const char *V = std::getenv("GMEM_CHECKPOINT_PACE_COMPUTE");
+  if (!V || !*V)
+    return PaceCycles;
+  unsigned N = unsigned(std::strtoul(V, nullptr, 10));
+  return N == 1 ? PaceCycles : N;
+}
+
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
 /// preemptible launch then pays for its loop checkpoints). =loops: twins
 /// only for kernels with loop checkpoints (as before the late read: launches

@@ -7,13 +7,17 @@
 ; is K strides ahead, computed in 64 bits (a large K times a grid-stride step
 ; must not wrap into a short segment), and still the nearer of that and the
 ; real bound, so continuing on it implies continuing on the real test.
-; Loops whose exit test no min/max limit fits (!=, data) keep the static K.
+; A loop that ends on `!=` (LLVM's unrolled loops) is paced only where it
+; touches no memory (GMEM_CHECKPOINT_PACE_COMPUTE); with memory it keeps the
+; static K, as do loops whose exit test no limit fits (data).
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE=8192 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=P8K
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_BUDGET=40 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=K2
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_COMPUTE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=NOCOMP
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=STATIC
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
@@ -74,10 +78,31 @@
 ; CHECK:       gmem.ckpt.sel:
 ; CHECK-NEXT:    br i1 %c, label %gmem.ckpt, label %exit
 
-; A loop that ends on `!=` keeps the static K (103 steps ahead).
+; A loop that ends on `!=` and touches no memory (an unrolled compute loop,
+; whose time per trip depends on how many warps share the SM) is paced too:
+; the limit is K = 2^s steps ahead where the bound is over 1.5 K steps away
+; (the distance compared in 64 bits), else the bound itself.
 ; CHECK-LABEL: define void @__gmem_pre__Z7count_nePfi(
+; CHECK:       gmem.ckpt.seg:
+; CHECK:         %gmem.pace = phi i32
+; CHECK-NEXT:    %[[SH:.*]] = and i32 %gmem.pace, 63
+; CHECK-NEXT:    %[[D:.*]] = sub i32 %n, %k.seg
+; CHECK-NEXT:    %[[DW:.*]] = zext i32 %[[D]] to i64
+; CHECK-NEXT:    %[[SW:.*]] = zext i32 %[[SH]] to i64
+; CHECK-NEXT:    %[[SPAN:.*]] = shl i64 1, %[[SW]]
+; CHECK-NEXT:    %[[HALF:.*]] = lshr i64 %[[SPAN]], 1
+; CHECK-NEXT:    %[[FAR:.*]] = add i64 %[[SPAN]], %[[HALF]]
+; CHECK-NEXT:    %gmem.ckpt.far = icmp ugt i64 %[[DW]], %[[FAR]]
+; CHECK:         %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %{{.*}}, i32 %n
+; CHECK:         %gmem.cont = icmp ne i32 %k.next, %gmem.ckpt.limit
+; With GMEM_CHECKPOINT_PACE_COMPUTE=0 it keeps the static K (103 steps ahead).
+; NOCOMP-LABEL: define void @__gmem_pre__Z7count_nePfi(
+; NOCOMP-NOT:     gmem.pace
+; NOCOMP:         add i32 %k.seg, 103
+; A `!=` loop that stores keeps the static K.
+; CHECK-LABEL: define void @__gmem_pre__Z7fill_nePfi(
 ; CHECK-NOT:     gmem.pace
-; CHECK:         add i32 %k.seg, 103
+; CHECK:         %gmem.ckpt.limit = select
 ; A static K of 2 (budget 40, body 22) starts there: s = 1.
 ; K2-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
 ; K2:          %gmem.pace.start = or i32 %{{.*}}, 1
@@ -176,11 +201,31 @@ exit:
   ret void
 }
 
+; for (k = 0; k != n; ++k) out[k] = 1;
+define void @_Z7fill_nePfi(ptr %out, i32 %n) {
+entry:
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %exit, label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %k64 = zext i32 %k to i64
+  %p = getelementptr float, ptr %out, i64 %k64
+  store float 1.0, ptr %p
+  %k.next = add i32 %k, 1
+  %done = icmp eq i32 %k.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @_Z8scale_gsPfif, !"kernel", i32 1}
 !1 = !{ptr @_Z7count_nePfi, !"kernel", i32 1}
+!2 = !{ptr @_Z7fill_nePfi, !"kernel", i32 1}

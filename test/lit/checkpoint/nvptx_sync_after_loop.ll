@@ -1,10 +1,12 @@
 ; A thread may leave a loop alone only if nobody will wait for it: no
-; barrier and no warp collective may be reachable from the loop.
+; barrier and no warp collective may be reachable from the loop. With
+; deferred stops off (GMEM_CHECKPOINT_DEFER=0) such loops get no checkpoint;
+; nvptx_deferred_stop.ll has what they get by default.
 ;  sum_then_sync: barrier-free loop, then __syncthreads: no loop checkpoint
 ;                 (flags 4: uses barriers, no loop checkpoints).
 ;  sum_then_shfl: barrier-free loop, then a warp shuffle: no loop checkpoint.
 ;  sync_then_loop: the loop comes after the last barrier: checked per thread.
-; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_DEFER=0 GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
