@@ -78,8 +78,11 @@ Value *clockPart(IRBuilder<> &B, Value *Clock) {
 Value *clockBits(IRBuilder<> &B) { return clockPart(B, readClock(B)); }
 } // namespace
 
+namespace {
 /// GMEM_CHECKPOINT_PACE_START=s: a loop entry's first segment is at most
-/// 2^s iterations (default 2; at most MaxPaceShift), for A/Bs.
+/// 2^s iterations (default 2; at most MaxPaceShift), for A/Bs (s = 16, the
+/// static K's first segment, lost softmax_rows its stop: bench/preempt/
+/// results/parts/defer, call2).
 unsigned maxStartShift() {
   static const unsigned Max = [] {
     const char *V = std::getenv("GMEM_CHECKPOINT_PACE_START");
@@ -87,6 +90,7 @@ unsigned maxStartShift() {
   }();
   return Max;
 }
+} // namespace
 
 unsigned startShift(unsigned StaticK) {
   unsigned S = 0;
