@@ -151,20 +151,25 @@ Value *emitPacedStrideLimit(IRBuilder<> &B, Value *Start, ConstantInt *Step, Val
   // away; if that exceeds 1.5 K|Step|, none of the next K values can equal
   // it (j |Step| <= K |Step| < Dist < 2^bits: no wrap), so the segment may
   // stop K steps ahead; otherwise the bound comes first (or, where Dist is
-  // not a multiple of the step, never, as in the kernel). In 64 bits: the
-  // caller keeps |Step| << MaxPaceShift far below 2^63 (pacedStrideOk).
+  // not a multiple of the step, never, as in the kernel). The caller keeps
+  // |Step| << MaxPaceShift far below 2^62 (pacedStrideOk).
   Type *Ty = Step->getType();
   const unsigned Bits = Ty->getIntegerBitWidth();
   const bool Up = !Step->isNegative();
-  Type *Wide = B.getInt64Ty();
-  auto Ext = [&](Value *V) { return Bits < 64 ? B.CreateZExt(V, Wide) : V; };
+  // In the IV's own width where 1.5 |Step| 2^MaxPaceShift stays below half
+  // its range (a counter stepping by 1: a 32-bit IV saves the 64-bit pairs
+  // of SASS a segment's start would otherwise pay), else in 64 bits.
+  const bool Narrow =
+      Step->getValue().abs().getActiveBits() + MaxPaceShift + 1 < Bits - 1;
+  Type *Wide = Narrow ? Ty : B.getInt64Ty();
+  auto Ext = [&](Value *V) { return Wide != Ty ? B.CreateZExt(V, Wide) : V; };
   Value *Dist = Ext(Up ? B.CreateSub(Bound, Start) : B.CreateSub(Start, Bound));
-  Value *ShiftW = B.CreateZExt(Shift, Wide);
+  Value *ShiftW = B.CreateZExtOrTrunc(Shift, Wide);
   Value *KSpan = B.CreateShl(ConstantInt::get(Wide, Step->getValue().abs().getZExtValue()), ShiftW);
   Value *Far = B.CreateICmpUGT(Dist, B.CreateAdd(KSpan, B.CreateLShr(KSpan, 1)), "gmem.ckpt.far");
-  Value *KStep = B.CreateShl(B.CreateSExt(Step, Wide), ShiftW);
+  Value *KStep = B.CreateShl(Wide != Ty ? B.CreateSExt(Step, Wide) : Step, ShiftW);
   Value *Ahead = B.CreateAdd(Ext(Start), KStep);
-  if (Bits < 64)
+  if (Wide != Ty)
     Ahead = B.CreateTrunc(Ahead, Ty);
   return B.CreateSelect(Far, Ahead, Bound);
 }

@@ -81,19 +81,19 @@
 ; A loop that ends on `!=` and touches no memory (an unrolled compute loop,
 ; whose time per trip depends on how many warps share the SM) is paced too:
 ; the limit is K = 2^s steps ahead where the bound is over 1.5 K steps away
-; (the distance compared in 64 bits), else the bound itself.
+; (in the IV's 32 bits: 1.5 x 2^16 steps of 1 cannot wrap), else the bound.
 ; CHECK-LABEL: define void @__gmem_pre__Z7count_nePfi(
 ; CHECK:       gmem.ckpt.seg:
 ; CHECK:         %gmem.pace = phi i32
 ; CHECK-NEXT:    %[[SH:.*]] = and i32 %gmem.pace, 63
 ; CHECK-NEXT:    %[[D:.*]] = sub i32 %n, %k.seg
-; CHECK-NEXT:    %[[DW:.*]] = zext i32 %[[D]] to i64
-; CHECK-NEXT:    %[[SW:.*]] = zext i32 %[[SH]] to i64
-; CHECK-NEXT:    %[[SPAN:.*]] = shl i64 1, %[[SW]]
-; CHECK-NEXT:    %[[HALF:.*]] = lshr i64 %[[SPAN]], 1
-; CHECK-NEXT:    %[[FAR:.*]] = add i64 %[[SPAN]], %[[HALF]]
-; CHECK-NEXT:    %gmem.ckpt.far = icmp ugt i64 %[[DW]], %[[FAR]]
-; CHECK:         %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %{{.*}}, i32 %n
+; CHECK-NEXT:    %[[SPAN:.*]] = shl i32 1, %[[SH]]
+; CHECK-NEXT:    %[[HALF:.*]] = lshr i32 %[[SPAN]], 1
+; CHECK-NEXT:    %[[FAR:.*]] = add i32 %[[SPAN]], %[[HALF]]
+; CHECK-NEXT:    %gmem.ckpt.far = icmp ugt i32 %[[D]], %[[FAR]]
+; CHECK-NEXT:    %[[KSTEP:.*]] = shl i32 1, %[[SH]]
+; CHECK-NEXT:    %[[AHEAD:.*]] = add i32 %k.seg, %[[KSTEP]]
+; CHECK-NEXT:    %gmem.ckpt.limit = select i1 %gmem.ckpt.far, i32 %[[AHEAD]], i32 %n
 ; CHECK:         %gmem.cont = icmp ne i32 %k.next, %gmem.ckpt.limit
 ; With GMEM_CHECKPOINT_PACE_COMPUTE=0 it keeps the static K (103 steps ahead).
 ; NOCOMP-LABEL: define void @__gmem_pre__Z7count_nePfi(
