@@ -49,6 +49,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -312,6 +313,32 @@ private:
   LLVMContext &LC;
 };
 
+/// Whether \p Step is computed from the grid's size (%nctaid): a
+/// grid-stride loop's.
+bool stridesByGrid(Value *Step) {
+  SmallVector<Value *, 8> Work{Step};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second || Seen.size() > 32)
+      continue;
+    if (auto *II = dyn_cast<IntrinsicInst>(V)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+        return true;
+      default:
+        break;
+      }
+    }
+    if (auto *I = dyn_cast<Instruction>(V);
+        I && (isa<BinaryOperator>(I) || isa<CastInst>(I)))
+      append_range(Work, I->operands());
+  }
+  return false;
+}
+
 /// Whether no instruction of \p L reads or writes memory (or calls what
 /// might).
 bool touchesNoMemory(const Loop &L) {
@@ -472,8 +499,12 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     bool PaceStride = (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) &&
                       computePaceCycles(Ctx.PaceCycles) && isa<ConstantInt>(S.Step) &&
                       pacedStrideOk(cast<ConstantInt>(S.Step)) && touchesNoMemory(*S.L);
+    // A deferred stop's loop is mostly a row (a norm's, a GEMV's, a
+    // softmax's): too short for a pace to grow past its first segments, so
+    // it counts the static K; but a grid-stride loop's entry covers the
+    // data divided by the grid, as any other paced grid-stride loop's.
     S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && (isMinMaxForm(S.Form) || PaceStride) &&
-              (!S.Deferred || deferredStopsPaced());
+              (!S.Deferred || deferredStopsPaced() || stridesByGrid(S.Step));
     S.PaceCycles = isMinMaxForm(S.Form) ? Ctx.PaceCycles : computePaceCycles(Ctx.PaceCycles);
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:

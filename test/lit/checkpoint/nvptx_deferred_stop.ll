@@ -16,11 +16,15 @@
 ;  shfl_any_mask: the shuffle's mask is not a constant: no checkpoint.
 ;  two_ways:      the loop's exits reach two different barriers: no
 ;                 checkpoint.
+;  grid_then_sync: a grid-stride loop (its step reads %nctaid) before the
+;                 barrier: its deferred checks are paced, where a row loop's
+;                 (sum_then_sync: a step of 1) count the static K.
 ;  tile_loop:     an inner loop between the two barriers of a tile loop that
 ;                 joins its first barrier: the tile loop stops there every
 ;                 iteration, the inner loop gets no check of its own and the
 ;                 second barrier stays a plain one.
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=PACED
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o %t.bc
 ; RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 %t.bc -o - | FileCheck %s --check-prefix=PTX
 
@@ -108,6 +112,14 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:     gmem.ckpt
 ; CHECK-NOT:     gmem.meet
 ; CHECK:       }
+
+; PACED-LABEL: define void @__gmem_pre__Z13sum_then_syncPfi(
+; PACED-NOT:     gmem.pace
+; PACED:       }
+; PACED-LABEL: define void @__gmem_pre__Z14grid_then_syncPfi(
+; PACED:         %gmem.pace = phi i32
+; PACED:         br i1 %{{.*}}, label %gmem.meet.jump, label %gmem.ckpt.seg
+; PACED:       }
 
 ; CHECK-LABEL: define void @__gmem_pre__Z9tile_loopPfii(
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
@@ -273,6 +285,33 @@ after:
   ret void
 }
 
+define void @_Z14grid_then_syncPfi(ptr %a, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %nctaid = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %stride = mul i32 %ntid, %nctaid
+  %c0 = icmp slt i32 %tid, %n
+  br i1 %c0, label %loop, label %after
+
+loop:
+  %i = phi i32 [ %tid, %entry ], [ %i.next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  %i64 = zext i32 %i to i64
+  %p = getelementptr float, ptr %a, i64 %i64
+  %v = load float, ptr %p
+  %s.next = fadd float %s, %v
+  %i.next = add nsw i32 %i, %stride
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %after
+
+after:
+  %r = phi float [ 0.0, %entry ], [ %s.next, %loop ]
+  call void @llvm.nvvm.barrier0()
+  store float %r, ptr %a
+  ret void
+}
+
 define void @_Z9tile_loopPfii(ptr %a, i32 %n, i32 %m) {
 entry:
   %c0 = icmp sgt i32 %n, 0
@@ -311,9 +350,12 @@ done:
 
 declare void @llvm.nvvm.barrier0()
 declare i32 @llvm.nvvm.activemask()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
 !0 = !{ptr @_Z13sum_then_syncPfi, !"kernel", i32 1}
 !1 = !{ptr @_Z13sum_then_shflPfi, !"kernel", i32 1}
 !2 = !{ptr @_Z14shfl_then_syncPfi, !"kernel", i32 1}
@@ -321,3 +363,4 @@ declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 !4 = !{ptr @_Z8two_waysPfi, !"kernel", i32 1}
 !5 = !{ptr @_Z14part_then_syncPfi, !"kernel", i32 1}
 !6 = !{ptr @_Z9tile_loopPfii, !"kernel", i32 1}
+!7 = !{ptr @_Z14grid_then_syncPfi, !"kernel", i32 1}
