@@ -10,7 +10,6 @@
 
 #include "CheckpointInternal.h"
 
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -133,15 +132,7 @@ public:
     } else {
       // barrier.sync 0 is the non-.aligned barrier (threads of a warp may
       // arrive at different instructions); keep that with barrier.red.
-      auto *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
-      InlineAsm *Asm = InlineAsm::get(
-          Ty,
-          "{\n\t.reg .pred %gmp<2>;\n\tsetp.ne.u32 %gmp0, $1, 0;\n\t"
-          "barrier.red.or.pred %gmp1, 0, %gmp0;\n\tselp.u32 $0, 1, 0, %gmp1;\n\t}",
-          "=r,r,~{memory}", /*hasSideEffects=*/true);
-      CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
-      R->addFnAttr(Attribute::Convergent);
-      Reduced = B.CreateICmpNE(R, B.getInt32(0), "gmem.stop");
+      Reduced = unalignedBarrierOr(B, Mine, "gmem.stop");
     }
     Bar->eraseFromParent();
     Instruction *Stop = cast<Instruction>(Reduced);

@@ -34,7 +34,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -164,25 +163,6 @@ DeferredStopPoint deferredStopPoint(Loop &L, GpuArch Arch, std::string *Why) {
   return {Meet, Then};
 }
 
-namespace {
-
-/// The non-.aligned `barrier.red.or.pred`: threads come to the meeting point
-/// from different paths (an abort, or the loop's exit), so a warp need not
-/// arrive there converged.
-Value *unalignedBarrierOr(IRBuilder<> &B, Value *Mine) {
-  auto *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
-  InlineAsm *Asm = InlineAsm::get(
-      Ty,
-      "{\n\t.reg .pred %gmp<2>;\n\tsetp.ne.u32 %gmp0, $1, 0;\n\t"
-      "barrier.red.or.pred %gmp1, 0, %gmp0;\n\tselp.u32 $0, 1, 0, %gmp1;\n\t}",
-      "=r,r,~{memory}", /*hasSideEffects=*/true);
-  CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
-  R->addFnAttr(Attribute::Convergent);
-  return B.CreateICmpNE(R, B.getInt32(0), "gmem.meet.stop");
-}
-
-} // namespace
-
 BasicBlock *DeferredStops::abortTarget(DeferredStopPoint Where, Function &F,
                                        const CloneContext &Ctx) {
   Instruction *Meet = Where.Meet;
@@ -229,7 +209,7 @@ BasicBlock *DeferredStops::abortTarget(DeferredStopPoint Where, Function &F,
     B.SetInsertPoint(Decide);
     Value *Stop;
     if (Cta) {
-      Stop = unalignedBarrierOr(B, Mine);
+      Stop = unalignedBarrierOr(B, Mine, "gmem.meet.stop");
       P.Replaced = Meet; // the reduction is the barrier; erased in finish()
     } else {
       Stop = B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {}, {memberMask(*Meet), Mine},

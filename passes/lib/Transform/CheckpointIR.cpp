@@ -10,6 +10,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
@@ -214,6 +215,18 @@ Value *barrierOr(IRBuilder<> &B, Value *Mine) {
   Value *R = B.CreateIntrinsic(Intrinsic::nvvm_barrier0_or, {},
                                {B.CreateZExt(Mine, B.getInt32Ty())});
   return B.CreateICmpNE(R, B.getInt32(0), "gmem.cta.stop");
+}
+
+Value *unalignedBarrierOr(IRBuilder<> &B, Value *Mine, const Twine &Name) {
+  auto *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
+  InlineAsm *Asm = InlineAsm::get(
+      Ty,
+      "{\n\t.reg .pred %gmp<2>;\n\tsetp.ne.u32 %gmp0, $1, 0;\n\t"
+      "barrier.red.or.pred %gmp1, 0, %gmp0;\n\tselp.u32 $0, 1, 0, %gmp1;\n\t}",
+      "=r,r,~{memory}", /*hasSideEffects=*/true);
+  CallInst *R = B.CreateCall(Asm, {B.CreateZExt(Mine, B.getInt32Ty())});
+  R->addFnAttr(Attribute::Convergent);
+  return B.CreateICmpNE(R, B.getInt32(0), Name);
 }
 
 void emitAMDGPUBarrier(IRBuilder<> &B) {

@@ -425,6 +425,11 @@ llvm::Value *threadsPerCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *ctaStateWord(llvm::IRBuilder<> &B, llvm::GlobalVariable *State, unsigned Word);
 /// NVPTX `bar.red.or` over an i1: true in every thread when any had true.
 llvm::Value *barrierOr(llvm::IRBuilder<> &B, llvm::Value *Mine);
+/// NVPTX `barrier.red.or.pred` without `.aligned` (inline asm): for
+/// threads of a warp that may reach it from different paths
+/// (`barrier.sync 0`, the meeting points of deferred stops).
+llvm::Value *unalignedBarrierOr(llvm::IRBuilder<> &B, llvm::Value *Mine,
+                                const llvm::Twine &Name);
 /// Workgroup-scope release fence, s_barrier, acquire fence (HIP __syncthreads).
 void emitAMDGPUBarrier(llvm::IRBuilder<> &B);
 
