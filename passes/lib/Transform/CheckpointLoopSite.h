@@ -70,6 +70,12 @@ ShortEntryTest shortEntryTest(const Site &S, unsigned Budget);
 void matchLimit(Site &S);
 /// An induction variable to count iterations with, instead of a counter.
 void findInduction(Site &S);
+/// Whether \p Step is computed from the grid's size (%nctaid): a
+/// grid-stride loop's.
+bool stridesByGrid(llvm::Value *Step);
+/// Whether no instruction of \p L reads or writes memory (or calls what
+/// might).
+bool touchesNoMemory(const llvm::Loop &L);
 
 } // namespace gmem::ckpt
 

@@ -49,7 +49,6 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -312,42 +311,6 @@ private:
   CloneContext &Ctx;
   LLVMContext &LC;
 };
-
-/// Whether \p Step is computed from the grid's size (%nctaid): a
-/// grid-stride loop's.
-bool stridesByGrid(Value *Step) {
-  SmallVector<Value *, 8> Work{Step};
-  SmallPtrSet<Value *, 8> Seen;
-  while (!Work.empty()) {
-    Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second || Seen.size() > 32)
-      continue;
-    if (auto *II = dyn_cast<IntrinsicInst>(V)) {
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-        return true;
-      default:
-        break;
-      }
-    }
-    if (auto *I = dyn_cast<Instruction>(V);
-        I && (isa<BinaryOperator>(I) || isa<CastInst>(I)))
-      append_range(Work, I->operands());
-  }
-  return false;
-}
-
-/// Whether no instruction of \p L reads or writes memory (or calls what
-/// might).
-bool touchesNoMemory(const Loop &L) {
-  for (const BasicBlock *BB : L.blocks())
-    for (const Instruction &I : *BB)
-      if (I.mayReadOrWriteMemory())
-        return false;
-  return true;
-}
 
 } // namespace
 
