@@ -35,10 +35,11 @@ extern "C" __global__ void victim_accum(const float *in, float *out, int iters, 
   out[i] += v;
 }
 
-// victim_accum with no loop checkpoints: the __syncthreads after its loop
-// keeps the pass from checking inside it (a thread that left would leave
-// the others waiting at the barrier), so every launch of it stops between
-// virtual CTAs only. blockDim.x == 256.
+// victim_accum with no loop checkpoints: the __syncthreads_or after its
+// loop keeps the pass from checking inside it (a thread that left would
+// leave the others waiting at the barrier, and a counting barrier is no
+// meeting point for a deferred stop, as a plain __syncthreads would be), so
+// every launch of it stops between virtual CTAs only. blockDim.x == 256.
 extern "C" __global__ void victim_accum_sync(const float *in, float *out, int iters, int mask,
                                              volatile int *started) {
   __shared__ float row[256];
@@ -47,8 +48,8 @@ extern "C" __global__ void victim_accum_sync(const float *in, float *out, int it
   float v = in[i];
   for (int k = 0; k < iters; ++k) v = v * 0.9999f + 0.0001f * __sinf(v + (float)k);
   row[threadIdx.x] = v;
-  __syncthreads();
-  out[i] += row[(threadIdx.x + 1) & 255];
+  if (__syncthreads_or(v != v)) v = 0.0f; // no NaN from the loop above
+  out[i] += row[(threadIdx.x + 1) & 255] + v * 0.0f;
 }
 
 // n = number of floats in `in` (a power of two); blockDim.x == 256.
