@@ -19,6 +19,10 @@
 ;  grid_then_sync: a grid-stride loop (its step reads %nctaid) before the
 ;                 barrier: its deferred checks are paced, where a row loop's
 ;                 (sum_then_sync: a step of 1) count the static K.
+;  region_uses:   the loop also breaks out on data, and the code between it
+;                 and the barrier branches (a conditional store) and defines
+;                 the value stored after the barrier: a jump skips all of
+;                 it, so that value gets a phi with poison from the jump.
 ;  tile_loop:     an inner loop between the two barriers of a tile loop that
 ;                 joins its first barrier: the tile loop stops there every
 ;                 iteration, the inner loop gets no check of its own and the
@@ -120,6 +124,16 @@ target triple = "nvptx64-nvidia-cuda"
 ; PACED:         %gmem.pace = phi i32
 ; PACED:         br i1 %{{.*}}, label %gmem.meet.jump, label %gmem.ckpt.seg
 ; PACED:       }
+
+; CHECK-LABEL: define void @__gmem_pre__Z11region_usesPfPii(
+; CHECK:       join:
+; CHECK-NEXT:    %q = phi float [ %half, %then ], [ %r, %after ]
+; CHECK-NEXT:    br label %gmem.meet
+; CHECK:       gmem.meet:
+; CHECK-NEXT:    %[[Q:.*]] = phi float [ %q, %join ], [ poison, %gmem.meet.jump ]
+; CHECK-NEXT:    %gmem.meet.aborted = phi i1 [ false, %join ], [ true, %gmem.meet.jump ]
+; CHECK:         store float %[[Q]], ptr %a
+; CHECK:       }
 
 ; CHECK-LABEL: define void @__gmem_pre__Z9tile_loopPfii(
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
@@ -312,6 +326,43 @@ after:
   ret void
 }
 
+define void @_Z11region_usesPfPii(ptr %a, ptr %flags, i32 %n) {
+entry:
+  %c0 = icmp sgt i32 %n, 0
+  br i1 %c0, label %loop, label %after
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %latch ]
+  %s = phi float [ 0.0, %entry ], [ %s.next, %latch ]
+  %i64 = zext i32 %i to i64
+  %p = getelementptr float, ptr %a, i64 %i64
+  %v = load float, ptr %p
+  %neg = fcmp olt float %v, -1.000000e+01
+  br i1 %neg, label %after, label %latch
+
+latch:
+  %s.next = fadd float %s, %v
+  %i.next = add i32 %i, 1
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %after
+
+after:
+  %r = phi float [ 0.0, %entry ], [ %s, %loop ], [ %s.next, %latch ]
+  %big = fcmp ogt float %r, 1.0
+  br i1 %big, label %then, label %join
+
+then:
+  %half = fmul float %r, 0.5
+  store i32 1, ptr %flags
+  br label %join
+
+join:
+  %q = phi float [ %half, %then ], [ %r, %after ]
+  call void @llvm.nvvm.barrier0()
+  store float %q, ptr %a
+  ret void
+}
+
 define void @_Z9tile_loopPfii(ptr %a, i32 %n, i32 %m) {
 entry:
   %c0 = icmp sgt i32 %n, 0
@@ -355,7 +406,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
 !0 = !{ptr @_Z13sum_then_syncPfi, !"kernel", i32 1}
 !1 = !{ptr @_Z13sum_then_shflPfi, !"kernel", i32 1}
 !2 = !{ptr @_Z14shfl_then_syncPfi, !"kernel", i32 1}
@@ -364,3 +415,4 @@ declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 !5 = !{ptr @_Z14part_then_syncPfi, !"kernel", i32 1}
 !6 = !{ptr @_Z9tile_loopPfii, !"kernel", i32 1}
 !7 = !{ptr @_Z14grid_then_syncPfi, !"kernel", i32 1}
+!8 = !{ptr @_Z11region_usesPfPii, !"kernel", i32 1}
