@@ -441,7 +441,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     if (Sync.Opaque || !loopCheckpointsEnabled()) {
       Info.Flags |= CheckpointInfo::EntryOnly;
     } else {
+      Build.Ctx.Remarks = true;
       LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);
+      Build.Ctx.Remarks = false;
       PerThreadLoopStops = S.Sites != S.Merged;
       Info.LoopCheckpoints = S.Sites;
       Info.IntervalK = S.MaxInterval;

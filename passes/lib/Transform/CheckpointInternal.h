@@ -104,6 +104,10 @@ struct CloneContext {
   /// and barrier-free twins' do not, so that the runtime's timing picks
   /// whichever ptxas compiled better for the kernel.
   bool VersionShortLoops = true;
+  /// Whether the loop checkpoints of this clone are reported as analysis
+  /// remarks (`-pass-remarks-analysis=gmem-checkpoint`): the main clone's
+  /// only, so that the twins do not repeat them.
+  bool Remarks = false;
 };
 
 /// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).

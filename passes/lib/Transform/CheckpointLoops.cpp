@@ -45,6 +45,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -57,6 +58,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -312,6 +314,18 @@ private:
   LLVMContext &LC;
 };
 
+/// An analysis remark about loop \p L (`-pass-remarks-analysis=
+/// gmem-checkpoint`), where the clone reports them.
+void remarkLoop(std::optional<OptimizationRemarkEmitter> &ORE, Loop &L, StringRef Name,
+                const std::string &Text) {
+  if (!ORE)
+    return;
+  ORE->emit([&] {
+    return OptimizationRemarkAnalysis("gmem-checkpoint", Name, L.getStartLoc(), L.getHeader())
+           << Text;
+  });
+}
+
 } // namespace
 
 LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
@@ -333,6 +347,9 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   ScalarEvolution SE(F, TLI, AC, DT, LI);
 
   const bool Defer = deferredStopsEnabled();
+  std::optional<OptimizationRemarkEmitter> ORE;
+  if (Ctx.Remarks)
+    ORE.emplace(&F);
   // Blocks that synchronise, and those from which such a block is reachable.
   SmallPtrSet<BasicBlock *, 16> ReachesSync;
   SmallVector<CallInst *, 8> Joinable;
@@ -374,11 +391,16 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     bool LatchesOk = all_of(S.Latches, [](BasicBlock *Lt) {
       return isa<BranchInst>(Lt->getTerminator());
     });
+    std::string Why;
     if (S.Barrier) {
       Claimed.insert(S.Barrier);
     } else if (!LatchesOk || S.Latches.empty() ||
                (ReachesSync.count(S.Header) &&
-                !(Defer && (S.Deferred = deferredStopPoint(*L, Ctx.Arch))))) {
+                !(Defer && (S.Deferred = deferredStopPoint(*L, Ctx.Arch, &Why))))) {
+      if (ReachesSync.count(S.Header))
+        remarkLoop(ORE, *L, "LoopNotChecked",
+                   "no loop checkpoint: a barrier or warp collective follows the loop" +
+                       (Why.empty() ? std::string() : " (" + Why + ")"));
       ++Stats.SkippedLoops;
       continue;
     }
@@ -403,6 +425,17 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   erase_if(Sites, [&](const Site &S) {
     bool Drop = S.Deferred && (InJoinedLoop(S.L->getHeader()->getFirstNonPHI()) ||
                                InJoinedLoop(S.Deferred.Meet) || InJoinedLoop(S.Deferred.Then));
+    if (Drop)
+      remarkLoop(ORE, *S.L, "LoopNotChecked",
+                 "no loop checkpoint: an enclosing loop stops at its barrier every iteration");
+    else if (S.Deferred)
+      remarkLoop(ORE, *S.L, "LoopDeferredStop",
+                 std::string("loop checkpoint deferred to the ") +
+                     (classifySync(*S.Deferred.Meet, Ctx.Arch) == SyncKind::MergeableBarrier
+                          ? "CTA barrier"
+                          : S.Deferred.Then ? "warp collective and then the CTA barrier"
+                                            : "warp collective") +
+                     " after the loop");
     Stats.SkippedLoops += Drop;
     return Drop;
   });

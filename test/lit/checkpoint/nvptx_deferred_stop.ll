@@ -29,6 +29,8 @@
 ;                 second barrier stays a plain one.
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=PACED
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -pass-remarks-analysis=gmem-checkpoint -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o %t.bc
 ; RUN: llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 %t.bc -o - | FileCheck %s --check-prefix=PTX
 
@@ -141,6 +143,18 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         call void @llvm.nvvm.barrier0()
 ; CHECK-NOT:     gmem.meet
 ; CHECK:       }
+
+; Each decision is an analysis remark (-Rpass-analysis=gmem-checkpoint in
+; clang), in the order of the kernels above.
+; REMARK: loop checkpoint deferred to the CTA barrier after the loop
+; REMARK: loop checkpoint deferred to the warp collective after the loop
+; REMARK: loop checkpoint deferred to the warp collective and then the CTA barrier after the loop
+; REMARK: no loop checkpoint: a barrier or warp collective follows the loop (a partial-mask collective before a CTA barrier)
+; REMARK: no loop checkpoint: a barrier or warp collective follows the loop (the sync point is not a CTA barrier or a masked warp collective)
+; REMARK: no loop checkpoint: a barrier or warp collective follows the loop (paths reach different sync points)
+; REMARK: loop checkpoint deferred to the CTA barrier after the loop
+; REMARK: loop checkpoint deferred to the CTA barrier after the loop
+; REMARK: no loop checkpoint: an enclosing loop stops at its barrier every iteration
 
 ; ptxas-level shape: the meeting points are real instructions.
 ; PTX-LABEL: .entry __gmem_pre__Z13sum_then_syncPfi(
