@@ -11,7 +11,6 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 
 #include <cstdlib>
 
@@ -171,16 +170,10 @@ bool stridesByGrid(Value *Step) {
     Value *V = Work.pop_back_val();
     if (!Seen.insert(V).second || Seen.size() > 32)
       continue;
-    if (auto *II = dyn_cast<IntrinsicInst>(V)) {
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-        return true;
-      default:
-        break;
-      }
-    }
+    bool IsCount = false;
+    if (auto *II = dyn_cast<IntrinsicInst>(V);
+        II && gridAxis(II->getIntrinsicID(), IsCount) >= 0 && IsCount)
+      return true;
     if (auto *I = dyn_cast<Instruction>(V);
         I && (isa<BinaryOperator>(I) || isa<CastInst>(I)))
       append_range(Work, I->operands());
