@@ -767,6 +767,9 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
   smem = dyn_smem;
   P = 0;
   ctl.release();
+  // As libgmemrt: such a clone is sound only for whole-warp rows.
+  if ((info.flags & kFlagWarpAlignedBlock) && b[0] % 32 != 0)
+    return strfmt("blockDim.x %u is not a multiple of 32 (info flag bit 11)", b[0]);
   uint64_t n = total();
   if (persistent) {
     if (n >= (1ull << 31))

@@ -209,7 +209,7 @@ constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
                    kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
                    kFlagHasFree = 128u, kFlagBatched = 256u, kFlagBalancedTail = 512u,
-                   kFlagLightTail = 1024u;
+                   kFlagLightTail = 1024u, kFlagWarpAlignedBlock = 2048u;
 /// Bits 16..23 of the flags: the balanced tail's share of the grid, percent
 /// (the alternate form's with kFlagBalancedTail, the light twin's with
 /// kFlagLightTail).

@@ -161,6 +161,13 @@ int self_test() {
   EXPECT(ci.error.empty() && !ci.has_free() && !ci.has_alt() && !ci.has_light());
   ci = info({0x31504d47u, 2, 0x71, 1, 16});
   EXPECT(ci.has_light() && ci.has_alt() && !ci.has_free());
+  {
+    // Flag bit 11: clones only for whole-warp rows; refused before any CUDA call.
+    CloneLaunch cl;
+    cl.info = info({0x31504d47u, 2, 0x10 | 0x800, 0, 0});
+    const unsigned g[3] = {4, 1, 1}, b[3] = {48, 2, 1};
+    EXPECT(cl.configure(g, b, 0, 1).find("not a multiple of 32") != std::string::npos);
+  }
   EXPECT(std::string(form_name(Form::Free)) == "free" &&
          std::string(form_name(Form::Alt)) == "alt");
   EXPECT(ptx_has_entry(".visible .entry __gmem_prf_victim_loop(\n", "__gmem_prf_victim_loop"));

@@ -183,6 +183,12 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
   // which the driver refuses with its own error.
   if (Total >= (1ull << 31) || Grid[1] > 65535 || Grid[2] > 65535 || Sms <= 0)
     return false;
+  // A lane that returned early waits at the end of its virtual CTA: with
+  // rows of the block shorter than a warp, its warp-mates would wait for it
+  // at a collective (the pass proved the branches warp-uniform only for
+  // whole-warp rows). The kernel itself runs, not preemptible.
+  if ((C.Flags & PreWarpAlignedBlock) && Block[0] % 32 != 0)
+    return false;
   const uint64_t Threads = ctaCount(Block);
   if (Threads > UINT32_MAX)
     return false;

@@ -86,6 +86,11 @@ enum PreInfoFlag : uint32_t {
   PreBalancedTail = 1u << 9,
   /// The light twin does the same (the same share). Nothing to do either.
   PreLightTail = 1u << 10,
+  /// Every form is persistent only for blocks whose x extent is a multiple
+  /// of 32: its warp collectives sit behind branches (warp-uniform early
+  /// returns) that whole warps take alike only then. planClone refuses any
+  /// other block, so such a launch runs the kernel itself.
+  PreWarpAlignedBlock = 1u << 11,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.

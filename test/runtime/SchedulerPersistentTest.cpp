@@ -191,6 +191,34 @@ TEST_F(SchedTest, PersistentCloneWithoutAResidentGridRunsTheOriginal) {
   EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 0x7fffffffu);
 }
 
+TEST_F(SchedTest, WarpAlignedCloneRunsOnlyForWholeWarpRows) {
+  // Flag WarpAlignedBlock (0x800): the clone is persistent only because its
+  // early returns are taken by whole warps, which holds where blockDim.x is
+  // a multiple of 32. Any other block runs the kernel itself, gated.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | 0x800);
+  ASSERT_EQ(pers(BE, {16, 1, 1}, true, {32, 4, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(BE, {16, 1, 1}, true, {256, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 0);
+  EXPECT_EQ(D.CloneLaunches.size(), 2u);
+  ASSERT_EQ(pers(BE, {16, 1, 1}, true, {48, 2, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(BE, {16, 1, 1}, true, {16, 16, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(OriginalCalls, 2);
+  EXPECT_EQ(D.CloneLaunches.size(), 2u);
+  EXPECT_EQ(stats().preemptible, 2u);
+  ClonePlan Plan;
+  CloneInfo C = resolveClone(D, EPers);
+  ASSERT_TRUE(C.Ok) << C.Why;
+  const unsigned G[3] = {40, 1, 1}, Odd[3] = {33, 1, 1}, Whole[3] = {96, 1, 1};
+  EXPECT_FALSE(planClone(D, C, 4, G, Odd, 0, Plan, CloneKind::Full));
+  EXPECT_TRUE(planClone(D, C, 4, G, Whole, 0, Plan, CloneKind::Full));
+  // Without the flag any block goes.
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
+  C = resolveClone(D, EPers);
+  EXPECT_TRUE(planClone(D, C, 4, G, Odd, 0, Plan, CloneKind::Full));
+  finish();
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, PersistentCloneWithoutSmCountRunsTheOriginal) {
   D.SmCountResult = CUDA_ERROR_NOT_SUPPORTED;
   ASSERT_EQ(pers(BE, {16, 1, 1}), CUDA_SUCCESS);

@@ -431,8 +431,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       continue;
     }
     // Asked of K before any clone exists: the clone's body is K's.
-    std::string NotPersistent =
-        persistentBlocker(*K, Arch, Sync, FAM);
+    bool NeedsWarpAlignedBlock = false;
+    std::string NotPersistent = persistentBlocker(*K, Arch, Sync, FAM, NeedsWarpAlignedBlock);
     remarkPersistent(*K, FAM, NotPersistent);
     Function *C = createClone(M, *K, checkpointCloneSymbol(K->getName()));
     CloneBuild Build(M, Arch, *C);
@@ -452,6 +452,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     }
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
+      if (NeedsWarpAlignedBlock)
+        Info.Flags |= CheckpointInfo::WarpAlignedBlock;
       // Check intervals (flag Batched): the barrier at the end of a virtual
       // CTA costs short ones most of their overhead (H200, bench/preempt/
       // micro: a grid-stride vec_add +2.2% with it after every virtual CTA,

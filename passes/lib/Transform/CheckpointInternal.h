@@ -18,6 +18,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -233,10 +235,20 @@ unsigned maxTripCount(llvm::Loop *L, llvm::ScalarEvolution &SE);
 /// Iterations per entry to count a subloop's cost with (16 when unknown).
 unsigned tripEstimate(llvm::Loop *L, llvm::ScalarEvolution &SE);
 
-/// Why K's clone cannot loop over virtual CTAs (CheckpointPersistent.cpp),
-/// or "" when it can. Sync is K's summary.
+/// Why K's clone cannot loop over virtual CTAs (CheckpointPersistentSafety.cpp),
+/// or "" when it can. Sync is K's summary. When it can only because the
+/// branches its warp collectives depend on are taken by whole warps, which
+/// holds where blockDim.x is a multiple of 32, NeedsWarpAlignedBlock is set
+/// (info flag WarpAlignedBlock; GMEM_CHECKPOINT_WARP_ALIGNED=0: refused).
 std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary &Sync,
-                              llvm::FunctionAnalysisManager &FAM);
+                              llvm::FunctionAnalysisManager &FAM,
+                              bool &NeedsWarpAlignedBlock);
+
+/// Whether the branch Term takes is the same in every lane of a warp when
+/// blockDim.x is a multiple of 32 (CheckpointWarpUniform.cpp). UI: the
+/// CTA-level uniformity of Term's function, CI its cycles.
+bool branchWarpUniform(const llvm::Instruction &Term, const llvm::UniformityInfo &UI,
+                       const llvm::CycleInfo &CI);
 
 /// Why K's persistent clone may not have a free form (`__gmem_prf_`,
 /// threads of a CTA on different virtual CTAs), or "" when it may: no CTA

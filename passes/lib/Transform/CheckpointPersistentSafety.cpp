@@ -31,6 +31,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace gmem::ckpt {
@@ -193,7 +195,8 @@ struct CtaDivergence : TargetTransformInfoImplCRTPBase<CtaDivergence> {
 } // namespace
 
 std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync,
-                              FunctionAnalysisManager &FAM) {
+                              FunctionAnalysisManager &FAM, bool &NeedsWarpAlignedBlock) {
+  NeedsWarpAlignedBlock = false;
   if (envSaysOff("GMEM_CHECKPOINT_PERSISTENT"))
     return "GMEM_CHECKPOINT_PERSISTENT=0";
   if (Arch != GpuArch::NVPTX)
@@ -222,27 +225,44 @@ std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync
   Local.registerPass([] { return UniformityInfoAnalysis(); });
   Local.registerPass([] { return PassInstrumentationAnalysis(); });
   UniformityInfo &UI = Local.getResult<UniformityInfoAnalysis>(K);
+  const CycleInfo &Cycles = Local.getResult<CycleAnalysis>(K);
+  const bool WarpAligned = !envSaysOff("GMEM_CHECKPOINT_WARP_ALIGNED");
 
   // A thread that returns early now waits at the end-of-CTA barrier instead
   // of exiting. Sound only if every synchronisation runs in all threads or in
   // none: nothing that synchronises may be control dependent on a divergent
   // branch. Blocks control dependent on A: those post-dominating a successor
-  // of A, up to A's immediate post-dominator.
+  // of A, up to A's immediate post-dominator. A warp collective needs only
+  // its own warp: a branch that whole warps take alike is fine for it, given
+  // the launch condition (CheckpointWarpUniform.cpp).
   for (BasicBlock &A : K) {
     if (!UI.hasDivergentTerminator(A))
       continue;
     const DomTreeNode *Stop = PDT.getNode(&A) ? PDT.getNode(&A)->getIDom() : nullptr;
     if (!PDT.getNode(&A))
       return "a block that never reaches a return";
+    std::optional<bool> WarpUniform; // asked once, at A's first collective
     for (BasicBlock *S : successors(&A)) {
       for (const DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom()) {
         BasicBlock *BB = N->getBlock();
         if (!BB)
           break; // the virtual root
-        for (Instruction &I : *BB)
-          if (classifySync(I, Arch) != SyncKind::None)
+        for (Instruction &I : *BB) {
+          const SyncKind Kind = classifySync(I, Arch);
+          if (Kind == SyncKind::None)
+            continue;
+          if (Kind != SyncKind::Collective)
             return "a barrier or warp collective depends on a thread-dependent branch or an "
                    "early return";
+          if (!WarpUniform)
+            WarpUniform = WarpAligned && branchWarpUniform(*A.getTerminator(), UI, Cycles);
+          if (!*WarpUniform)
+            return WarpAligned ? "a warp collective depends on a branch that lanes of one warp "
+                                 "may take differently"
+                               : "a barrier or warp collective depends on a thread-dependent "
+                                 "branch or an early return (GMEM_CHECKPOINT_WARP_ALIGNED=0)";
+          NeedsWarpAlignedBlock = true;
+        }
       }
       if (!PDT.getNode(S))
         return "a block that never reaches a return";

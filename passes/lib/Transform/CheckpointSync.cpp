@@ -165,15 +165,21 @@ SyncKind summarizeImpl(const Function &F, GpuArch Arch, std::string *Why,
   if (!Visiting.insert(&F).second)
     return SyncKind::None; // recursion: its body is being summarised already
   SyncKind Worst = SyncKind::None;
+  bool Barrier = false;
   for (const Instruction &I : instructions(F)) {
     std::string W;
     SyncKind K = classifyImpl(I, Arch, &W, Visiting);
+    Barrier |= K == SyncKind::MergeableBarrier || K == SyncKind::Barrier;
     if (severity(K) > severity(Worst)) {
       Worst = K;
       if (Why)
         *Why = W;
     }
   }
+  // A plain __syncthreads ranks below a shuffle, but a function with both
+  // still makes the whole CTA meet: a caller must not see only "warp".
+  if (Worst == SyncKind::Collective && Barrier)
+    return SyncKind::Barrier;
   return Worst;
 }
 

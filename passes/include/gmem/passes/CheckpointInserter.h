@@ -135,6 +135,15 @@ struct CheckpointInfo {
     /// The light twin hands out its tail too (the same share), chosen by
     /// the same timing.
     LightTail = 1u << 10,
+    /// Every form is persistent only because the branches its warp
+    /// collectives depend on are taken by whole warps, which holds where
+    /// blockDim.x is a multiple of 32 (each warp then lies in one row of
+    /// the block): a warp-uniform early return before a shuffle. For any
+    /// other block shape a returned lane would keep its warp-mates waiting
+    /// at the collective, so the runtime launches the kernel itself there
+    /// (not preemptible). GMEM_CHECKPOINT_WARP_ALIGNED=0: such kernels get
+    /// the version-1 clone instead.
+    WarpAlignedBlock = 1u << 11,
   };
   /// Bits 16..23 of the flags: BalancedTail's and LightTail's share, percent.
   static constexpr unsigned TailPercentShift = 16;
