@@ -230,6 +230,14 @@ void joinBarrier(llvm::Function &Clone, CloneContext &Ctx, llvm::CallInst *Bar,
 /// The cost model (CheckpointLoopCost.cpp). Rough time of one instruction
 /// for one thread in "simple ALU op" units.
 unsigned instructionCost(const llvm::Instruction &I);
+/// instructionCost of I as part of loop L's iteration: a global load whose
+/// address comes from another global load of the same iteration (a gather
+/// through an index array) waits for both round trips, which no other
+/// instruction of the iteration hides.
+unsigned loopInstructionCost(const llvm::Instruction &I, const llvm::Loop &L);
+/// What loopInstructionCost adds for such a load (GMEM_CHECKPOINT_CHAIN
+/// overrides it; 0: none).
+unsigned chainedLoadCost();
 /// Most iterations per entry of \p L, 0 when unknown.
 unsigned maxTripCount(llvm::Loop *L, llvm::ScalarEvolution &SE);
 /// Iterations per entry to count a subloop's cost with (16 when unknown).

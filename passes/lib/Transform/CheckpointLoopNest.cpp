@@ -40,7 +40,7 @@ uint64_t ownCost(Loop &M, LoopInfo &LI) {
   for (BasicBlock *BB : M.blocks())
     if (LI.getLoopFor(BB) == &M)
       for (Instruction &I : *BB)
-        C += instructionCost(I);
+        C += loopInstructionCost(I, M);
   return std::max<uint64_t>(C, 1);
 }
 

@@ -459,7 +459,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     for (BasicBlock *BB : L->blocks())
       if (LI.getLoopFor(BB) == L)
         for (Instruction &I : *BB)
-          C += instructionCost(I);
+          C += loopInstructionCost(I, *L);
     for (Loop *Sub : L->getSubLoops())
       if (!Counting.count(Sub))
         C += OwnCost(Sub) * tripEstimate(Sub, SE);
