@@ -110,6 +110,7 @@ private:
     return C && !C->isZero() && C->getValue().countr_zero() >= 5;
   }
 
+  /// Special registers whose warp-level form differs from the CTA-level one.
   Form special(Intrinsic::ID Id) {
     switch (Id) {
     case Intrinsic::nvvm_read_ptx_sreg_tid_x:
@@ -119,16 +120,10 @@ private:
       return Form::Uniform32;
     case Intrinsic::nvvm_read_ptx_sreg_tid_y:
     case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
       return Form::Uniform;
     default:
+      // The CTA's own geometry (blockIdx, gridDim, blockDim.y/z) is uniform
+      // by UniformityInfo's rules already (of(), above).
       return Form::Divergent;
     }
   }
