@@ -331,6 +331,7 @@ bool deferredStopsEnabled();
 bool deferredStopsPaced();
 bool meetingPointsRead();
 unsigned computePaceCycles(unsigned PaceCycles);
+unsigned gridPaceCycles(unsigned PaceCycles);
 bool lightTwinsEnabled();
 bool lightTwinsForEveryKernel();
 bool altClonesEnabled();

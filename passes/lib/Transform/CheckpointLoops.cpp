@@ -499,9 +499,14 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     // softmax's): too short for a pace to grow past its first segments, so
     // it counts the static K; but a grid-stride loop's entry covers the
     // data divided by the grid, as any other paced grid-stride loop's.
+    const bool GridStride = S.IV && stridesByGrid(S.Step);
     S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && (isMinMaxForm(S.Form) || PaceStride) &&
-              (!S.Deferred || deferredStopsPaced() || stridesByGrid(S.Step));
-    S.PaceCycles = isMinMaxForm(S.Form) ? Ctx.PaceCycles : computePaceCycles(Ctx.PaceCycles);
+              (!S.Deferred || deferredStopsPaced() || GridStride);
+    S.PaceCycles = !isMinMaxForm(S.Form) ? computePaceCycles(Ctx.PaceCycles)
+                   : GridStride          ? gridPaceCycles(Ctx.PaceCycles)
+                                         : Ctx.PaceCycles;
+    if (!S.PaceCycles)
+      S.Paced = false;
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
     // leave it out (the enclosing loop counts this one's cost). A loop

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -50,6 +51,19 @@ unsigned computePaceCycles(unsigned PaceCycles) {
     return PaceCycles;
   unsigned N = unsigned(std::strtoul(V, nullptr, 10));
   return N == 1 ? PaceCycles : N;
+}
+
+/// GMEM_CHECKPOINT_PACE_GRID: the segment target (SM cycles) of grid-stride
+/// loops; unset: twice the other loops' (DefaultGridPaceCycles by default);
+/// 1: the same as theirs; 0 keeps them on the static K.
+unsigned gridPaceCycles(unsigned PaceCycles) {
+  if (!PaceCycles)
+    return 0;
+  const char *V = std::getenv("GMEM_CHECKPOINT_PACE_GRID");
+  if (!V || !*V)
+    return std::min(2 * PaceCycles, 1u << 24);
+  unsigned N = unsigned(std::strtoul(V, nullptr, 10));
+  return N == 1 ? PaceCycles : std::min(N, 1u << 24);
 }
 
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every

@@ -3,7 +3,9 @@
 ; on %clock. The register `gmem.pace` holds the segment's start clock with
 ; its low 6 bits replaced by s (K = 2^s). A loop entry starts at K = 4 (at
 ; most the static K); the check at a segment's end moves s by
-; clz(elapsed) - clz(2048) = clz(elapsed) - 20, clamped to 0..16. The limit
+; clz(elapsed) - clz(target), clamped to 0..16; the target is 2048 cycles,
+; twice that (4096: clz 19) for grid-stride loops (GMEM_CHECKPOINT_PACE_GRID,
+; DefaultGridPaceCycles), which stream through one entry per CTA. The limit
 ; is K strides ahead, computed in 64 bits (a large K times a grid-stride step
 ; must not wrap into a short segment), and still the nearer of that and the
 ; real bound, so continuing on it implies continuing on the real test.
@@ -14,6 +16,8 @@
 ; RUN:   -S %s | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE=8192 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=P8K
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_GRID=1 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -S %s | FileCheck %s --check-prefix=GRID1
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_BUDGET=40 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=K2
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_COMPUTE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
@@ -68,7 +72,7 @@
 ; CHECK-NEXT:    %gmem.pace.elapsed = sub i32 %[[NOW]], %[[T0]]
 ; CHECK-NEXT:    %[[LZ:.*]] = call i32 @llvm.ctlz.i32(i32 %gmem.pace.elapsed, i1 false)
 ; CHECK-NEXT:    %[[S0:.*]] = and i32 %gmem.pace, 63
-; CHECK-NEXT:    %[[S1:.*]] = sub i32 %[[S0]], 20
+; CHECK-NEXT:    %[[S1:.*]] = sub i32 %[[S0]], 19
 ; CHECK-NEXT:    %[[S2:.*]] = add i32 %[[S1]], %[[LZ]]
 ; CHECK-NEXT:    %[[S3:.*]] = call i32 @llvm.smax.i32(i32 %[[S2]], i32 0)
 ; CHECK-NEXT:    %[[S4:.*]] = call i32 @llvm.smin.i32(i32 %[[S3]], i32 16)
@@ -78,6 +82,10 @@
 ; CHECK:       gmem.ckpt.sel:
 ; CHECK-NEXT:    br i1 %c, label %gmem.ckpt, label %exit
 
+; A loop striding by the block (a row's loop) keeps the plain target.
+; CHECK-LABEL: define void @__gmem_pre__Z8scale_bsPfif(
+; CHECK:         %gmem.pace.elapsed = sub i32
+; CHECK:         sub i32 %{{.*}}, 20
 ; A loop that ends on `!=` and touches no memory (an unrolled compute loop,
 ; whose time per trip depends on how many warps share the SM) is paced too:
 ; the limit is K = 2^s steps ahead where the bound is over 1.5 K steps away
@@ -137,9 +145,15 @@
 ; CACHE-NEXT:    %[[STOPC:.*]] = icmp eq i32 %gmem.request.seen, 2
 ; CACHE-NEXT:    br i1 %[[STOPC]], label %gmem.abort, label %gmem.ckpt.seg
 
-; Another target: s moves by clz(elapsed) - clz(8192) = clz(elapsed) - 18.
+; Another target: s moves by clz(elapsed) - clz(8192) = clz(elapsed) - 18,
+; in grid-stride loops by clz(elapsed) - clz(16384).
 ; P8K-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
+; P8K:         sub i32 %{{.*}}, 17
+; P8K-LABEL: define void @__gmem_pre__Z8scale_bsPfif(
 ; P8K:         sub i32 %{{.*}}, 18
+; GMEM_CHECKPOINT_PACE_GRID=1: grid-stride loops at the plain target too.
+; GRID1-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
+; GRID1:         sub i32 %{{.*}}, 20
 ; Off: the static K of the cost model (24 strides ahead).
 ; STATIC-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
 ; STATIC-NOT:    gmem.pace
@@ -173,6 +187,29 @@ loop:
   %w = fmul float %v, %s
   store float %w, ptr %p
   %i.next = add i32 %i, %stride
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+; for (i = tid; i < n; i += blockDim.x) a[i] *= s;
+define void @_Z8scale_bsPfif(ptr %a, i32 %n, float %s) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %c0 = icmp slt i32 %tid, %n
+  br i1 %c0, label %loop, label %exit
+
+loop:
+  %i = phi i32 [ %tid, %entry ], [ %i.next, %loop ]
+  %idx = sext i32 %i to i64
+  %p = getelementptr float, ptr %a, i64 %idx
+  %v = load float, ptr %p
+  %w = fmul float %v, %s
+  store float %w, ptr %p
+  %i.next = add i32 %i, %ntid
   %c = icmp slt i32 %i.next, %n
   br i1 %c, label %loop, label %exit
 
@@ -225,7 +262,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3}
 !0 = !{ptr @_Z8scale_gsPfif, !"kernel", i32 1}
 !1 = !{ptr @_Z7count_nePfi, !"kernel", i32 1}
 !2 = !{ptr @_Z7fill_nePfi, !"kernel", i32 1}
+!3 = !{ptr @_Z8scale_bsPfif, !"kernel", i32 1}
