@@ -30,6 +30,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_rows_y = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_block_reduce = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1642100,
 ; CHECK-DAG: @__gmem_pre_info_warp_gt = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
+; CHECK-DAG: @__gmem_pre_info_masked_eq = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
+; CHECK-DAG: @__gmem_pre_info_offset_warp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; A persistent kernel without such a branch has no bit 11.
 ; CHECK-DAG: @__gmem_pre_info_plain_shfl = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 304,
 ; Version-1 clones (4: barriers; no 16):
@@ -271,6 +273,48 @@ ret:
   ret void
 }
 
+; (threadIdx.x & ~31) == 64: the mask clears the lane's bits (warp 2).
+define void @masked_eq(ptr %a) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %w = and i32 %tid, -32
+  %is2 = icmp eq i32 %w, 64
+  br i1 %is2, label %work, label %ret
+
+work:
+  %ti = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ti
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
+; (threadIdx.x + 16) / 32 == 1: lanes 16..31 of warp 0 carry into warp 1's
+; value, so lanes of one warp differ.
+define void @offset_warp(ptr %a) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %o = add i32 %tid, 16
+  %w = lshr i32 %o, 5
+  %is1 = icmp eq i32 %w, 1
+  br i1 %is1, label %work, label %ret
+
+work:
+  %ti = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ti
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
 ; A device function that meets the whole CTA (and shuffles): a barrier.
 define internal float @mixed(float %v) noinline {
   call void @llvm.nvvm.barrier0()
@@ -300,7 +344,7 @@ entry:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12}
 !0 = !{ptr @gemv_rows, !"kernel", i32 1}
 !1 = !{ptr @rows_y, !"kernel", i32 1}
 !2 = !{ptr @block_reduce, !"kernel", i32 1}
@@ -312,3 +356,5 @@ entry:
 !8 = !{ptr @after_lane_loop, !"kernel", i32 1}
 !9 = !{ptr @helper_under_warp0, !"kernel", i32 1}
 !10 = !{ptr @calls_mixed, !"kernel", i32 1}
+!11 = !{ptr @masked_eq, !"kernel", i32 1}
+!12 = !{ptr @offset_warp, !"kernel", i32 1}
