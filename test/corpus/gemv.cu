@@ -29,3 +29,22 @@ __global__ void gemv_warp(const float *A, const float *x, float *y, int m, int n
     sum += __shfl_down_sync(0xffffffffu, sum, offset);
   if (lane == 0) y[warp] = sum;
 }
+
+// Warp per row, grid-stride over the rows (a fixed grid of persistent
+// warps, as in fused-kernel libraries). Launch with blockDim.x a multiple
+// of 32.
+// GMEM-EXPECT: gemv_warp_gs conditional
+// GMEM-RUN: gemv_warp_gs grid=8 block=128 args=buf:f32:1024000:rand buf:f32:1024:rand buf:f32:1000:zero i32:1000 i32:1024
+__global__ void gemv_warp_gs(const float *A, const float *x, float *y, int m, int n) {
+  int lane = threadIdx.x & 31;
+  int warps = (gridDim.x * blockDim.x) >> 5;
+  for (int r = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < m; r += warps) {
+    const float *row = A + (size_t)r * n;
+    float sum = 0.0f;
+    for (int j = lane; j < n; j += 32)
+      sum += row[j] * x[j];
+    for (int offset = 16; offset > 0; offset >>= 1)
+      sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (lane == 0) y[r] = sum;
+  }
+}

@@ -24,7 +24,8 @@
 //   Divergent  anything else.
 // Values CTA-level UniformityInfo finds uniform at the use are Uniform
 // (that analysis owns temporal divergence; a value carried out of a cycle
-// is Divergent here otherwise).
+// is Divergent here otherwise). Other phis are divergent, but for the
+// counter of a loop that whole warps leave alike (headerPhi).
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,8 +76,14 @@ public:
     auto It = Memo.find(V);
     if (It != Memo.end())
       return It->second;
-    Memo[V] = Form::Divergent; // a cycle through phis stays divergent
+    // Every cycle of SSA values runs through a phi, and a header phi is
+    // memoised before its operands are looked at (headerPhi); the depth
+    // bound is for the self-referencing values unreachable code may hold.
+    if (Depth > 64)
+      return Form::Divergent;
+    ++Depth;
     Form F = compute(V);
+    --Depth;
     if (F == Form::Uniform && V->getType()->isIntegerTy() && lowBitsZero(V))
       F = Form::Uniform32;
     if (F == Form::HighSame && V->getType()->isIntegerTy() &&
@@ -92,6 +99,7 @@ private:
   const UniformityInfo &UI;
   const CycleInfo &CI;
   DenseMap<const Value *, Form> Memo;
+  unsigned Depth = 0;
 
   static bool lowBitsZero(const Value *V) {
     if (const auto *C = dyn_cast<ConstantInt>(V))
@@ -274,8 +282,50 @@ private:
           return Form::Divergent;
       return Form::Uniform;
     }
-    // Phis and loads: only what UniformityInfo says (of(), above).
+    if (const auto *P = dyn_cast<PHINode>(I))
+      return headerPhi(*P);
+    // Other phis and loads: only what UniformityInfo says (of(), above).
     return Form::Divergent;
+  }
+
+  /// A loop counter that every lane of a warp steps alike (`for (row =
+  /// warp; row < rows; row += warps)`): a phi of a reducible cycle's header
+  /// with one value from before the cycle and one from inside, both
+  /// uniform, in a cycle whose every exiting branch is warp-uniform. Then
+  /// every lane's k-th trip sees what every other lane's k-th trip sees, and
+  /// all take the same exit at the same trip. Decided by assuming the phi
+  /// uniform while its values and the exits are looked at; where that
+  /// fails, whatever was concluded meanwhile is forgotten.
+  Form headerPhi(const PHINode &P) {
+    const Cycle *C = CI.getCycle(P.getParent());
+    if (!C || !C->isReducible() || C->getHeader() != P.getParent() ||
+        P.getNumIncomingValues() != 2 || !P.getType()->isIntegerTy())
+      return Form::Divergent;
+    if (C->contains(P.getIncomingBlock(0)) == C->contains(P.getIncomingBlock(1)))
+      return Form::Divergent; // two entries or two latches
+    DenseMap<const Value *, Form> Before = Memo;
+    Memo[&P] = Form::Uniform;
+    bool Holds = all_of(P.incoming_values(),
+                        [&](const Use &U) { return use(U) >= Form::Uniform; });
+    SmallVector<BasicBlock *, 4> Exiting;
+    C->getExitingBlocks(Exiting);
+    for (BasicBlock *E : Exiting) {
+      if (!Holds)
+        break;
+      const Instruction *T = E->getTerminator();
+      if (const auto *Br = dyn_cast<BranchInst>(T))
+        Holds = !Br->isConditional() || use(Br->getOperandUse(0)) >= Form::Uniform;
+      else if (const auto *Sw = dyn_cast<SwitchInst>(T))
+        Holds = use(Sw->getOperandUse(0)) >= Form::Uniform;
+      else
+        Holds = false;
+    }
+    if (!Holds) {
+      Memo = std::move(Before);
+      Memo[&P] = Form::Divergent;
+      return Form::Divergent;
+    }
+    return Form::Uniform;
   }
 };
 

@@ -32,6 +32,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_warp_gt = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_masked_eq = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_offset_warp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; A row counter that whole warps step alike (a loop header's phi, decided
+; by assuming it uniform and checking its steps and the loop's exits).
+; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
+; CHECK-DAG: @__gmem_pre_info_rows_lane_break = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; CHECK-DAG: @__gmem_pre_info_rows_lane_step = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; A persistent kernel without such a branch has no bit 11.
 ; CHECK-DAG: @__gmem_pre_info_plain_shfl = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 304,
 ; Version-1 clones (4: barriers; no 16):
@@ -315,6 +320,91 @@ ret:
   ret void
 }
 
+; Warp per row, grid-stride over the rows: the row counter starts at the
+; warp's index and steps by the number of warps, so every lane of a warp
+; runs the same trips and leaves at the same one.
+define void @rows_gridstride(ptr %a, i32 %rows) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %nb = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %base = mul i32 %bid, %bdim
+  %g = add i32 %base, %tid
+  %w0 = lshr i32 %g, 5
+  %all = mul i32 %nb, %bdim
+  %warps = lshr i32 %all, 5
+  %go = icmp slt i32 %w0, %rows
+  br i1 %go, label %loop, label %ret
+
+loop:
+  %row = phi i32 [ %w0, %entry ], [ %row.next, %loop ]
+  %ri = sext i32 %row to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ri
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  %row.next = add i32 %row, %warps
+  %more = icmp slt i32 %row.next, %rows
+  br i1 %more, label %loop, label %ret
+
+ret:
+  ret void
+}
+
+; The same counter, but a lane may leave early: lanes of a warp part.
+define void @rows_lane_break(ptr %a, i32 %rows) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %lane = and i32 %tid, 31
+  %w0 = lshr i32 %tid, 5
+  %go = icmp slt i32 %w0, %rows
+  br i1 %go, label %loop, label %ret
+
+loop:
+  %row = phi i32 [ %w0, %entry ], [ %row.next, %latch ]
+  %ri = sext i32 %row to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ri
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  %stop = icmp eq i32 %lane, %row
+  br i1 %stop, label %ret, label %latch
+
+latch:
+  %row.next = add i32 %row, 8
+  %more = icmp slt i32 %row.next, %rows
+  br i1 %more, label %loop, label %ret
+
+ret:
+  ret void
+}
+
+; A counter stepped by a lane-dependent amount.
+define void @rows_lane_step(ptr %a, i32 %rows) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %lane = and i32 %tid, 31
+  %step = add i32 %lane, 1
+  %w0 = lshr i32 %tid, 5
+  %go = icmp slt i32 %w0, %rows
+  br i1 %go, label %loop, label %ret
+
+loop:
+  %row = phi i32 [ %w0, %entry ], [ %row.next, %loop ]
+  %ri = sext i32 %row to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ri
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  %row.next = add i32 %row, %step
+  %more = icmp slt i32 %row.next, %rows
+  br i1 %more, label %loop, label %ret
+
+ret:
+  ret void
+}
+
 ; A device function that meets the whole CTA (and shuffles): a barrier.
 define internal float @mixed(float %v) noinline {
   call void @llvm.nvvm.barrier0()
@@ -344,7 +434,7 @@ entry:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15}
 !0 = !{ptr @gemv_rows, !"kernel", i32 1}
 !1 = !{ptr @rows_y, !"kernel", i32 1}
 !2 = !{ptr @block_reduce, !"kernel", i32 1}
@@ -358,3 +448,6 @@ entry:
 !10 = !{ptr @calls_mixed, !"kernel", i32 1}
 !11 = !{ptr @masked_eq, !"kernel", i32 1}
 !12 = !{ptr @offset_warp, !"kernel", i32 1}
+!13 = !{ptr @rows_gridstride, !"kernel", i32 1}
+!14 = !{ptr @rows_lane_break, !"kernel", i32 1}
+!15 = !{ptr @rows_lane_step, !"kernel", i32 1}
