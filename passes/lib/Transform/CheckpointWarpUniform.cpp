@@ -17,7 +17,7 @@
 // then carries WarpAlignedBlock and libgmemrt launches the kernel itself
 // (not preemptible) for any other block shape.
 //
-// The lattice, per integer value under that condition (bit i = 2^i):
+// The lattice, per integer value under that condition:
 //   Uniform32  the same in every lane of a warp, low 5 bits zero;
 //   Uniform    the same in every lane;
 //   HighSame   bits 5 and up the same in every lane (threadIdx.x);
@@ -32,12 +32,10 @@
 #include "CheckpointInternal.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/Support/KnownBits.h"
 
 using namespace llvm;
 
