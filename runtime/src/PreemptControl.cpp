@@ -187,7 +187,7 @@ bool planClone(SchedDriver &D, CloneInfo &C, int Sms, const unsigned Grid[3],
   // rows of the block shorter than a warp, its warp-mates would wait for it
   // at a collective (the pass proved the branches warp-uniform only for
   // whole-warp rows). The kernel itself runs, not preemptible.
-  if ((C.Flags & PreWarpAlignedBlock) && Block[0] % 32 != 0)
+  if (!blockFitsClone(C, Block[0]))
     return false;
   const uint64_t Threads = ctaCount(Block);
   if (Threads > UINT32_MAX)

@@ -170,6 +170,12 @@ struct CloneInfo {
   }
 };
 
+/// Whether C's forms may run blocks \p BlockX threads wide: with flag
+/// PreWarpAlignedBlock, only whole-warp rows (a multiple of 32).
+inline bool blockFitsClone(const CloneInfo &C, unsigned BlockX) {
+  return !(C.Flags & PreWarpAlignedBlock) || BlockX % 32 == 0;
+}
+
 /// Looks up E's clone and checkpoint facts in the current context (and its
 /// light twin, alternate and free forms: a missing or mismatched one leaves
 /// its form's Fn null, with the reason in its Why, not an error).

@@ -125,7 +125,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // On the plan finally made (a fallback above plans afresh).
   if (Planned && Batched && Key && Choice.Kind != CloneKind::Light)
     Plan.BatchK = CI.Chooser.batchFor(Key);
-  if (!Planned && CI.persistent() && (CI.Flags & PreWarpAlignedBlock) && L.Block[0] % 32 != 0)
+  if (!Planned && CI.persistent() && !blockFitsClone(CI, L.Block[0]))
     log("launch of %s not preemptible: blockDim.x %u is not a multiple of 32, which its clone "
         "needs (a warp-uniform early return before a warp collective)",
         Rec.Entry->Symbol.c_str(), L.Block[0]);

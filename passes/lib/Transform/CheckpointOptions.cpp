@@ -42,30 +42,6 @@ bool deferredStopsPaced() {
 /// GMEM_CHECKPOINT_MEET_READ=0: a meeting point decides on the jumps alone,
 /// without reading the request itself.
 bool meetingPointsRead() { return !envSaysOff("GMEM_CHECKPOINT_MEET_READ"); }
-/// GMEM_CHECKPOINT_PACE_COMPUTE: the segment target (SM cycles) of loops
-/// that count with `!=` (LLVM's unrolled loops) and touch no memory; 0 keeps
-/// them on the static K; unset or 1: the pace of the other loops.
-unsigned computePaceCycles(unsigned PaceCycles) {
-  const char *V = std::getenv("GMEM_CHECKPOINT_PACE_COMPUTE");
-  if (!V || !*V)
-    return PaceCycles;
-  unsigned N = unsigned(std::strtoul(V, nullptr, 10));
-  return N == 1 ? PaceCycles : N;
-}
-
-/// GMEM_CHECKPOINT_PACE_GRID: the segment target (SM cycles) of grid-stride
-/// loops; unset: twice the other loops' (DefaultGridPaceCycles by default);
-/// 1: the same as theirs; 0 keeps them on the static K.
-unsigned gridPaceCycles(unsigned PaceCycles) {
-  if (!PaceCycles)
-    return 0;
-  const char *V = std::getenv("GMEM_CHECKPOINT_PACE_GRID");
-  if (!V || !*V)
-    return std::min(2 * PaceCycles, 1u << 24);
-  unsigned N = unsigned(std::strtoul(V, nullptr, 10));
-  return N == 1 ? PaceCycles : std::min(N, 1u << 24);
-}
-
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
 /// preemptible launch then pays for its loop checkpoints). =loops: twins
 /// only for kernels with loop checkpoints (as before the late read: launches
@@ -102,7 +78,32 @@ unsigned unsignedFromEnv(const char *Name, unsigned long Max, unsigned Default) 
   return Default;
 }
 
+/// A pace target from env variable Name (SM cycles, at most 2^24): Unset
+/// when it is unset or not a number, Same for 1 (the other loops' target).
+unsigned paceFromEnv(const char *Name, unsigned Same, unsigned Unset) {
+  unsigned N = unsignedFromEnv(Name, 1u << 24, Unset);
+  return N == 1 ? Same : N;
+}
+
 } // namespace
+
+/// GMEM_CHECKPOINT_PACE_COMPUTE: the segment target (SM cycles) of loops
+/// that count with `!=` (LLVM's unrolled loops) and touch no memory; 0 keeps
+/// them on the static K; unset or 1: the pace of the other loops.
+unsigned computePaceCycles(unsigned PaceCycles) {
+  return paceFromEnv("GMEM_CHECKPOINT_PACE_COMPUTE", PaceCycles, PaceCycles);
+}
+
+/// GMEM_CHECKPOINT_PACE_GRID: the segment target (SM cycles) of grid-stride
+/// loops; unset: GridPaceFactor times the other loops'; 1: the same as
+/// theirs; 0 keeps them on the static K.
+unsigned gridPaceCycles(unsigned PaceCycles) {
+  if (!PaceCycles)
+    return 0;
+  return paceFromEnv("GMEM_CHECKPOINT_PACE_GRID", PaceCycles,
+                     std::min(GridPaceFactor * PaceCycles, 1u << 24));
+}
+
 
 /// GMEM_CHECKPOINT_TAIL=percent of the virtual CTAs the twins (alternate
 /// form, light twin) of a barrier kernel that cannot batch hand out on

@@ -5,7 +5,7 @@
 ; most the static K); the check at a segment's end moves s by
 ; clz(elapsed) - clz(target), clamped to 0..16; the target is 2048 cycles,
 ; twice that (4096: clz 19) for grid-stride loops (GMEM_CHECKPOINT_PACE_GRID,
-; DefaultGridPaceCycles), which stream through one entry per CTA. The limit
+; GridPaceFactor), which stream through one entry per CTA. The limit
 ; is K strides ahead, computed in 64 bits (a large K times a grid-stride step
 ; must not wrap into a short segment), and still the nearer of that and the
 ; real bound, so continuing on it implies continuing on the real test.

@@ -169,14 +169,15 @@ inline constexpr unsigned DefaultRefreshCycles = 1024;
 /// of the static cost model's K).
 inline constexpr unsigned DefaultPaceCycles = 2048;
 
-/// SM cycles (about 2 us) a grid-stride loop's segment aims at: such a loop
-/// is entered once per virtual CTA and streams, and its short segments cost
-/// the memory pipeline more than a segment end's instructions (H200, same
-/// call, bench/preempt/results/parts/pace-grid: at 4096 instead of 2048
+/// How many times the other loops' segment target a grid-stride loop's aims
+/// at (4096 SM cycles, about 2 us, by default): such a loop is entered once
+/// per virtual CTA and streams, and its short segments cost the memory
+/// pipeline more than a segment end's instructions (H200, same call,
+/// bench/preempt/results/parts/pace-grid: at 4096 instead of 2048
 /// warp_reduce_sum +13.3% -> +7.1%, saxpy_gs +6.2% -> +2.6%, their stops
-/// 4.0 -> 6.5 and 3.4 -> 6.0 us after the write): twice the other loops'
-/// target. GMEM_CHECKPOINT_PACE_GRID overrides it (1: the other loops').
-inline constexpr unsigned DefaultGridPaceCycles = 2 * DefaultPaceCycles;
+/// 4.0 -> 6.5 and 3.4 -> 6.0 us after the write). GMEM_CHECKPOINT_PACE_GRID
+/// overrides the target (1: the other loops').
+inline constexpr unsigned GridPaceFactor = 2;
 
 /// SM cycles (about 4 us on an H200) a light twin's virtual CTA must have
 /// run before its end-of-virtual-CTA decision reads the request again (a
