@@ -19,8 +19,24 @@ nothing preempted.
             (ld.global.ca) instead of a volatile one
   loop0     loop checkpoints read nothing (`mov 0`): the counters, branches
             and exits stay
+  refresh16k  the request cache of paced loops refreshes every 16384 cycles
+            instead of 1024
+  refresh0  the request cache refreshes once per CTA (the deadline moves
+            2^30 cycles on)
+  spread16  the cache's cp.async reads one of 16 words 256 bytes apart in
+            the control block (by %ctaid.x) instead of the request word:
+            is one hot L2 line what the refreshes cost?
+  oneseg    paced loops run one segment per entry (shift 16 from the start):
+            what the segment ends cost
+  seg4x     paced segments aim at 4x the cycles
+  loopland  loop checks that read the control word (joined barriers) read
+            a shared copy instead and refresh it with cp.async (4 bytes),
+            nobody waiting for the copy
+  noland    the paced check reads no landing area (`mov 0`)
+  landstart the paced check's landing read moves to the segment's start
+            (clones with one paced loop only)
 
-Usage: ptx_variants.py STAGE_DIR KERNEL_NAME... > manifest lines
+Usage: ptx_variants.py [--variants A,B,...] STAGE_DIR KERNEL_NAME... > manifest lines
 (KERNEL_NAME as in the overhead manifest's name=, e.g. vector_add.cu:vec_add)
 Writes STAGE_DIR/var/<variant>/<file>.ptx and STAGE_DIR/var_manifest.txt.
 """
@@ -30,6 +46,12 @@ import sys
 
 LABEL = re.compile(r'^(?:\$L__BB\S+:|// %bb\.\d+:)\s*//\s*%(\S+)')
 VOLATILE = re.compile(r'^(\s*)ld\.volatile\.global\.u32\s+(%r\d+),\s*\[(%rd\d+)\];')
+LANDED = re.compile(r'^(\s*)ld\.volatile\.shared\.u32\s+(%r\d+),\s*\[__gmem_landing_[^+\]]*\];')
+PACE_INIT = re.compile(r'^(\s*)or\.b32\s+(%r\d+),\s*(%r\d+),\s*2;')
+PACE_SHIFT = re.compile(r'^(\s*)add\.s32\s+(%r\d+),\s*(%r\d+),\s*(-\d+);')
+PACE_CLAMP = re.compile(r'^(\s*)min\.s32\s+(%r\d+),\s*(%r\d+),\s*16;')
+REFRESH = re.compile(r'^(\s*)add\.s32\s+(%r\d+),\s*(%r\d+),\s*1024;')
+CPASYNC = re.compile(r'^(\s*)cp\.async\.cg\.shared\.global\s+\[(%rd\d+)\],\s*\[(%rd\d+)\],\s*16;')
 BARRED = re.compile(r'^(\s*)bar\.red\.or\.pred\s+(%p\d+),\s*0,\s*(%p\d+);')
 CTA_BLOCKS = {'gmem.p.read', 'gmem.p.req'}
 KEEP_BLOCKS = {'gmem.p.save', 'gmem.p.save.done', 'gmem.p.stop'}
@@ -74,6 +96,18 @@ def make_variant(lines, sym, variant):
     out = list(lines)
     block = None
     changed = 0
+    if variant == 'landstart':
+        land = [i for i in range(lo, hi) if LANDED.match(lines[i])]
+        segs = [i for i in range(lo, hi) if (m := LABEL.match(lines[i])) and m.group(1) == 'gmem.ckpt.seg']
+        if len(land) != 1 or len(segs) != 1:
+            return None
+        at = segs[0] + 1
+        while out[at].lstrip().startswith('//'):
+            at += 1
+        ld = out[land[0]]
+        del out[land[0]]
+        out.insert(at if at < land[0] else at - 1, ld)
+        return out
     for i in range(lo, hi):
         l = out[i]
         m = LABEL.match(l)
@@ -92,10 +126,67 @@ def make_variant(lines, sym, variant):
             elif not in_cta and block not in KEEP_BLOCKS and variant == 'loop0':
                 out[i] = f'{ind}mov.u32 \t{reg}, 0;'
                 changed += 1
+            elif (not in_cta and block not in KEEP_BLOCKS and variant == 'loopland'
+                  and not (block or '').startswith('gmem.cache')):
+                out[i] = (f'{ind}ld.volatile.shared.u32 \t{reg}, [__probe_land];\n'
+                          f'{ind}cp.async.ca.shared.global [__probe_land], [{req}], 4;')
+                changed += 1
+        ln = LANDED.match(l)
+        if ln and variant == 'noland':
+            out[i] = f'{ln.group(1)}mov.u32 \t{ln.group(2)}, 0;'
+            changed += 1
+        if variant in ('oneseg', 'seg4x'):
+            prev = out[i - 1]
+            pi = PACE_INIT.match(l)
+            if pi and re.match(r'^\s*and\.b32\s+' + re.escape(pi.group(3)) + r',\s*%r\d+,\s*-64;', prev):
+                out[i] = f'{pi.group(1)}or.b32 \t{pi.group(2)}, {pi.group(3)}, {16 if variant == "oneseg" else 4};'
+                changed += 1
+            pc = PACE_CLAMP.match(l)
+            if pc and variant == 'oneseg':
+                out[i] = f'{pc.group(1)}mov.u32 \t{pc.group(2)}, 16;'
+                changed += 1
+            ps = PACE_SHIFT.match(l)
+            if ps and variant == 'seg4x' and block and block.startswith('gmem.ckpt') \
+                    and ps.group(4) in ('-18', '-19', '-20', '-21'):
+                out[i] = f'{ps.group(1)}add.s32 \t{ps.group(2)}, {ps.group(3)}, {int(ps.group(4)) + 2};'
+                changed += 1
+        if block and block.startswith(('gmem.cache.prefetch', 'gmem.cache.refresh')):
+            r = REFRESH.match(l)
+            if r and variant in ('refresh16k', 'refresh0'):
+                step = 16384 if variant == 'refresh16k' else 1 << 30
+                out[i] = f'{r.group(1)}add.s32 \t{r.group(2)}, {r.group(3)}, {step};'
+                changed += 1
+            c = CPASYNC.match(l)
+            if c and variant == 'spread16':
+                ind, dst, src = c.groups()
+                out[i] = (f'{ind}{{ .reg .b32 %gv<2>; .reg .b64 %gw<3>;\n'
+                          f'{ind}mov.u32 %gv0, %ctaid.x; and.b32 %gv1, %gv0, 15;\n'
+                          f'{ind}mul.wide.u32 %gw0, %gv1, 256; add.s64 %gw1, {src}, %gw0;\n'
+                          f'{ind}add.s64 %gw2, %gw1, 256;\n'
+                          f'{ind}cp.async.cg.shared.global [{dst}], [%gw2], 16; }}')
+                changed += 1
+            g = VOLATILE.match(l)
+            if g and variant == 'spread16':
+                ind, reg, src = g.groups()
+                out[i] = (f'{ind}{{ .reg .b32 %gv<2>; .reg .b64 %gw<3>;\n'
+                          f'{ind}mov.u32 %gv0, %ctaid.x; and.b32 %gv1, %gv0, 15;\n'
+                          f'{ind}mul.wide.u32 %gw0, %gv1, 256; add.s64 %gw1, {src}, %gw0;\n'
+                          f'{ind}add.s64 %gw2, %gw1, 256;\n'
+                          f'{ind}ld.volatile.global.u32 \t{reg}, [%gw2]; }}')
+                changed += 1
         b = BARRED.match(l)
         if b and variant.endswith('nobar'):
             out[i] = f'{b.group(1)}mov.pred \t{b.group(2)}, {b.group(3)};'
             changed += 1
+    if changed and variant == 'loopland':
+        # the copy's home, and no copy left in flight at a return
+        at = lo + 1
+        while not out[at].startswith('{'):
+            at += 1
+        out.insert(at + 1, '\t.shared .align 8 .b8 __probe_land[8];')
+        for i in range(lo, hi + 1):
+            if out[i].strip() == 'ret;':
+                out[i] = out[i].replace('ret;', 'cp.async.wait_all;\n\tret;')
     return out if changed else None
 
 
@@ -103,7 +194,12 @@ def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    stage, names = sys.argv[1], set(sys.argv[2:])
+    args = sys.argv[1:]
+    variants = ('cta0', 'nobar', 'cta0nobar', 'loopL1', 'loop0')
+    if args[0] == '--variants':
+        variants = tuple(args[1].split(','))
+        args = args[2:]
+    stage, names = args[0], set(args[1:])
     manifest = [l for l in open(os.path.join(stage, 'overhead_manifest.txt'))
                 if not l.startswith('#') and l.strip()]
     lines_out = []
@@ -115,7 +211,7 @@ def main():
         names.discard(f['name'])
         src = open(os.path.join(stage, f['ptx'])).read().split('\n')
         lines_out.append(entry.strip())
-        for variant in ('cta0', 'nobar', 'cta0nobar', 'loopL1', 'loop0'):
+        for variant in variants:
             key = (variant, f['ptx'])
             v = make_variant(edited.get(key, src), f['sym'], variant)
             if v is None:
