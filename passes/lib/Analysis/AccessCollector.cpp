@@ -1,6 +1,7 @@
 //===- AccessCollector.cpp - Global-memory accesses of a kernel -----------===//
 
 #include "gmem/passes/AccessCollector.h"
+#include "gmem/passes/AsyncCopyReads.h"
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -76,6 +77,12 @@ private:
     // takes 64-bit integers (possible addresses) or clobbers memory may
     // touch anything.
     if (CB.isInlineAsm()) {
+      // cp.async copies global memory into shared memory: a bounded read.
+      if (auto Copies = matchAsyncCopyAsm(CB)) {
+        for (const AsyncCopyRead &R : *Copies)
+          add(CB, R.Src, bytes(R.Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
+        return;
+      }
       // What the asm text can do: memory is only reached through memory
       // instructions, so an asm with none (shuffles, moves, conversions, as
       // in CUB) touches nothing, and one with only loads only reads.
@@ -102,6 +109,10 @@ private:
     }
     if (isMemoryNeutralCall(CB))
       return;
+    if (auto Copy = matchAsyncCopyIntrinsic(CB)) {
+      add(CB, Copy->Src, bytes(Copy->Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
+      return;
+    }
     Function *Callee = CB.getCalledFunction();
     StringRef Name = Callee ? Callee->getName() : "";
     // NVPTX atomic intrinsics with a pointer first operand.

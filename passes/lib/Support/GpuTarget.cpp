@@ -230,6 +230,15 @@ bool isMemoryNeutralCall(const CallBase &CB) {
     case Intrinsic::nvvm_membar_cta:
     case Intrinsic::nvvm_membar_gl:
     case Intrinsic::nvvm_membar_sys:
+    // Completion of the thread's own cp.async copies (shared memory only;
+    // the copies' global reads are AsyncCopyReads.cpp's).
+    case Intrinsic::nvvm_cp_async_commit_group:
+    case Intrinsic::nvvm_cp_async_wait_group:
+    case Intrinsic::nvvm_cp_async_wait_all:
+    case Intrinsic::nvvm_cp_async_mbarrier_arrive:
+    case Intrinsic::nvvm_cp_async_mbarrier_arrive_shared:
+    case Intrinsic::nvvm_cp_async_mbarrier_arrive_noinc:
+    case Intrinsic::nvvm_cp_async_mbarrier_arrive_noinc_shared:
     case Intrinsic::amdgcn_s_barrier:
     case Intrinsic::amdgcn_dispatch_ptr:
     case Intrinsic::amdgcn_implicitarg_ptr:

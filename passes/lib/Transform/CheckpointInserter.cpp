@@ -121,12 +121,14 @@ struct CloneBuild {
   Function &C;
   CloneContext Ctx;
   AllocaInst *Aborted = nullptr;
+  AsyncCopyUse KernelCopies;
   BasicBlock *OldEntry = nullptr, *NewEntry = nullptr, *Exit = nullptr;
 
   CloneBuild(Module &M, GpuArch Arch, Function &C) : M(M), Arch(Arch), C(C) {}
 
   void prepare(unsigned Budget) {
     LLVMContext &LC = M.getContext();
+    KernelCopies = asyncCopiesIn(C); // the kernel's own, before ours go in
     OldEntry = &C.getEntryBlock();
     NewEntry = BasicBlock::Create(LC, "gmem.entry", &C, OldEntry);
     hoistStaticAllocas(*OldEntry, *NewEntry);
@@ -289,6 +291,12 @@ struct CloneBuild {
   void promote() {
     if (Ctx.Landing)
       waitForLandings(C);
+    // Every way out of the body (returns, aborts) passes gmem.exit, which
+    // the persistent forms also end a virtual CTA with.
+    if (KernelCopies) {
+      IRBuilder<> EB(&*Exit->getFirstInsertionPt());
+      drainAsyncCopies(EB, KernelCopies);
+    }
     if (pred_empty(Ctx.AbortBlock)) // no loop checkpoint leads there
       Ctx.AbortBlock->eraseFromParent();
     DominatorTree DT(C);

@@ -412,6 +412,18 @@ llvm::Value *emitPacedPrefetch(llvm::Instruction *Before, const CloneContext &Ct
 llvm::Value *emitPacedRequestTest(llvm::Instruction *Before, const CloneContext &Ctx,
                                   llvm::Value *Pending);
 
+/// The kernel's own asynchronous copies into shared memory
+/// (CheckpointAsyncCopies.cpp): cp.async groups (sm_80) and bulk copies
+/// (sm_90), in the function or the device functions it calls.
+struct AsyncCopyUse {
+  bool Groups = false;
+  bool Bulk = false;
+  explicit operator bool() const { return Groups || Bulk; }
+};
+AsyncCopyUse asyncCopiesIn(const llvm::Function &F);
+/// Waits for the calling thread's copies of the kinds in \p U.
+void drainAsyncCopies(llvm::IRBuilder<> &B, AsyncCopyUse U);
+
 /// IR helpers (CheckpointIR.cpp).
 llvm::Value *linearCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *isThreadZero(llvm::IRBuilder<> &B, GpuArch Arch);

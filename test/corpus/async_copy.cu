@@ -1,0 +1,57 @@
+// Tiles staged through shared memory by cp.async, one tile in flight ahead
+// of the one in use: the sm_80 multistage pipeline of CUTLASS-style GEMM
+// mainloops and FlashAttention-2, reduced to two stages. The copies are
+// inline PTX, as cuda_pipeline.h and CUTLASS issue them.
+
+__device__ __forceinline__ void cp_async4(float *smem, const float *gmem) {
+  unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_prior1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+
+// Each CTA of 256 threads weighs `tiles` tiles of its own row block; the
+// next tile's copy is issued before the current one is used.
+// GMEM-EXPECT: tile_sum_async conditional
+// GMEM-RUN: tile_sum_async grid=64 block=256 args=buf:f32:131072:rand buf:f32:16384:zero i32:8
+// GMEM-RUN: tile_sum_async grid=264 block=256 args=buf:f32:4055040:rand buf:f32:67584:zero i32:60
+__global__ void tile_sum_async(const float *in, float *out, int tiles) {
+  __shared__ float buf[2][256];
+  const float *base = in + (size_t)blockIdx.x * tiles * 256;
+  float acc = 0.0f;
+  cp_async4(&buf[0][threadIdx.x], base + threadIdx.x);
+  cp_async_commit();
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles)
+      cp_async4(&buf[(t + 1) & 1][threadIdx.x], base + (t + 1) * 256 + threadIdx.x);
+    cp_async_commit();
+    cp_async_wait_prior1();
+    __syncthreads();
+    acc += buf[t & 1][(threadIdx.x + 1) & 255] * (float)(t + 1);
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+
+// The same with an unguarded prefetch (the last one re-reads the last
+// tile) that nobody waits for: the CTA exits with a copy in flight. A
+// persistent clone must not let it land in the next virtual CTA's tiles.
+// GMEM-EXPECT: tile_sum_async_tail conditional
+// GMEM-RUN: tile_sum_async_tail grid=264 block=256 args=buf:f32:2162688:rand buf:f32:67584:zero i32:32
+__global__ void tile_sum_async_tail(const float *in, float *out, int tiles) {
+  __shared__ float buf[2][256];
+  const float *base = in + (size_t)blockIdx.x * tiles * 256;
+  float acc = 0.0f;
+  cp_async4(&buf[0][threadIdx.x], base + threadIdx.x);
+  cp_async_commit();
+  for (int t = 0; t < tiles; ++t) {
+    int next = t + 1 < tiles ? t + 1 : tiles - 1;
+    cp_async4(&buf[(t + 1) & 1][threadIdx.x], base + next * 256 + threadIdx.x);
+    cp_async_commit();
+    cp_async_wait_prior1();
+    __syncthreads();
+    acc += buf[t & 1][(threadIdx.x + 3) & 255] - 0.5f * (float)t;
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}
