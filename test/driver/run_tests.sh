@@ -140,6 +140,11 @@ if [ $rc != 0 ] && [ "$nerr" = 1 ] && [[ "$last" == "gmem-clang++: error: device
 else
   bad "compile error (exit $rc, $nerr error lines)" "$(cat bad.err)"
 fi
+"${D[@]}" "$S/cluster_dims.cu" -o cl >/dev/null 2>err.txt; rc=$?
+if [ $rc != 0 ] && [ ! -e cl ] && [ "$(grep -c "^gmem-clang++: error: " err.txt)" = 1 ] \
+   && tail -n1 err.txt | grep -q "^gmem-clang++: error: device compile (sm_90) of '../src dir/cluster_dims.cu': __cluster_dims__ is ignored by clang 19"; then
+  ok "__cluster_dims__ refused: exit $rc, $(tail -n1 err.txt | cut -c1-90)..."
+else bad "__cluster_dims__ (exit $rc)" "$(cat err.txt)"; fi
 "${D[@]}" "$S/no such file.cu" -o x >/dev/null 2>err.txt; rc=$?
 if [ $rc != 0 ] && [ "$(cat err.txt)" = "gmem-clang++: error: $S/no such file.cu: no such file" ]; then
   ok "missing input: exit $rc, one line"

@@ -1054,6 +1054,14 @@ Error checkRun(StringRef Src, const ClangRun &R, StringRef Clang,
   if (!isFile(OutFile))
     return makeError(Src + ": device compile failed: clang produced no output" +
                      (R.Stderr.empty() ? "" : ": " + firstErrorLine(R.Stderr)));
+  // clang 19 drops CUDA's __cluster_dims__ with a warning: what it built
+  // would run without its thread-block cluster (cluster barriers and
+  // distributed shared memory on a cluster of one CTA). Refuse it.
+  if (StringRef(R.Stderr).contains("unknown attribute 'cluster_dims' ignored"))
+    return makeError(Src + ": __cluster_dims__ is ignored by clang 19, so the kernel would "
+                           "run without its thread-block cluster; build this file with nvcc, "
+                           "or drop the attribute and launch with a cluster dimension "
+                           "(cudaLaunchKernelEx, cudaLaunchAttributeClusterDimension)");
   return Error::success();
 }
 

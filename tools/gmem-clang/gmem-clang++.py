@@ -672,6 +672,19 @@ class Runner:
         if err:
             sys.stderr.write(err)
             sys.stderr.flush()
+        if CLUSTER_DIMS_IGNORED in err:
+            raise DriverError(f"{describe(phase)} of '{what}': {CLUSTER_DIMS_MESSAGE}", code=1)
+
+
+# clang 19 does not know CUDA's __cluster_dims__ and drops it with a
+# warning: the kernel would run without its thread-block cluster, and its
+# cluster barriers and distributed shared memory would act on a cluster of
+# one CTA. A wrong program is worse than no program.
+CLUSTER_DIMS_IGNORED = "unknown attribute 'cluster_dims' ignored"
+CLUSTER_DIMS_MESSAGE = ("__cluster_dims__ is ignored by clang 19, so the kernel would run "
+                        "without its thread-block cluster; build this file with nvcc, or drop "
+                        "the attribute and launch with a cluster dimension "
+                        "(cudaLaunchKernelEx, cudaLaunchAttributeClusterDimension)")
 
 
 def describe(phase):
