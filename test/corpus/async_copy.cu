@@ -55,3 +55,44 @@ __global__ void tile_sum_async_tail(const float *in, float *out, int tiles) {
   }
   out[blockIdx.x * 256 + threadIdx.x] = acc;
 }
+
+// The CUDA programming guide's 16x16 tiled matrix product with its tiles
+// staged by cp.async one tile ahead (CUDA samples' async-copy matrixMul):
+// the realistic form of the pipeline above, 16 FMAs per element and tile.
+// Out-of-range tile elements are zero-filled with a plain shared store.
+// GMEM-EXPECT: gemm_tiled16_async conditional
+// GMEM-RUN: gemm_tiled16_async grid=19,15 block=16,16 args=buf:f32:46000:rand buf:f32:60000:rand buf:f32:69000:zero i32:230 i32:300 i32:200
+__device__ __forceinline__ void stage_elem(float *dst, const float *src, int r, int c, int rows,
+                                           int cols, int ld) {
+  if (r < rows && c < cols)
+    cp_async4(dst, src + r * ld + c);
+  else
+    *dst = 0.0f;
+}
+
+__global__ void gemm_tiled16_async(const float *A, const float *B, float *C, int M, int N, int K) {
+  __shared__ float As[2][16][16];
+  __shared__ float Bs[2][16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 16 + ty;
+  int col = blockIdx.x * 16 + tx;
+  int tiles = (K + 15) / 16;
+  float sum = 0.0f;
+  stage_elem(&As[0][ty][tx], A, row, tx, M, K, K);
+  stage_elem(&Bs[0][ty][tx], B, ty, col, K, N, N);
+  cp_async_commit();
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      stage_elem(&As[(t + 1) & 1][ty][tx], A, row, (t + 1) * 16 + tx, M, K, K);
+      stage_elem(&Bs[(t + 1) & 1][ty][tx], B, (t + 1) * 16 + ty, col, K, N, N);
+    }
+    cp_async_commit();
+    cp_async_wait_prior1();
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      sum += As[t & 1][ty][k] * Bs[t & 1][k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = sum;
+}
