@@ -271,6 +271,28 @@ void forEachPtxWord(StringRef Text, function_ref<void(StringRef Word, StringRef 
   }
 }
 
+namespace {
+/// Whether the PTX memory instruction \p Word (opcode \p Op) names a state
+/// space other than global memory: its address is read in that space
+/// whatever value the register holds. Generic addressing (no state space)
+/// may reach global memory.
+bool outsideGlobalMemory(StringRef Word, StringRef Op) {
+  // Shared memory only, by definition of the instruction: matrix loads and
+  // stores, mbarrier objects, warpgroup MMA operand descriptors.
+  if (Op == "ldmatrix" || Op == "stmatrix" || Op == "mbarrier" || Op == "wgmma")
+    return true;
+  SmallVector<StringRef, 8> Parts;
+  Word.split(Parts, '.');
+  bool Other = false;
+  for (StringRef Q : ArrayRef<StringRef>(Parts).drop_front()) {
+    if (Q == "global")
+      return false; // cp.async.*.shared.global and the like read global memory
+    Other |= Q.starts_with("shared") || Q == "local" || Q == "param" || Q == "const";
+  }
+  return Other;
+}
+} // namespace
+
 AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   AsmMemoryUse U;
   if (Arch != GpuArch::NVPTX) {
@@ -291,11 +313,16 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   static const char *WriteOps[] = {"st",       "atom",      "red",    "sust",     "sured",
                                    "cp",       "multimem",  "discard", "stmatrix", "tensormap",
                                    "mbarrier", "wgmma"};
-  forEachPtxWord(Text, [&](StringRef, StringRef Op) {
+  forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
+    bool Reads = false, Writes = false;
     for (const char *R : ReadOps)
-      U.Reads |= Op == R;
+      Reads |= Op == R;
     for (const char *W : WriteOps)
-      U.Writes |= Op == W;
+      Writes |= Op == W;
+    if ((Reads || Writes) && outsideGlobalMemory(Word, Op))
+      return;
+    U.Reads |= Reads;
+    U.Writes |= Writes;
   });
   return U;
 }

@@ -57,10 +57,14 @@ struct ParamField {
 };
 std::optional<ParamField> matchParamField(const llvm::Value *V);
 
-/// Whether inline asm text can read or write memory: any memory instruction
-/// mnemonic counts (PTX: ld ldu st atom red tex tld4 suld sust sured cp
-/// multimem ...; AMDGPU: *load* *store* *atomic* global_ flat_ buffer_ ...).
-/// Sound: asm reaches memory only through such instructions.
+/// Whether inline asm text can read or write global memory: any memory
+/// instruction mnemonic counts (PTX: ld ldu st atom red tex tld4 suld sust
+/// sured cp multimem ...; AMDGPU: *load* *store* *atomic* global_ flat_
+/// buffer_ ...), except PTX ones that name another state space (.shared,
+/// .local, .param, .const, and ldmatrix / stmatrix / mbarrier / wgmma,
+/// which only work on shared memory). Sound: asm reaches memory only
+/// through such instructions, and a state space fixes where an address
+/// points.
 struct AsmMemoryUse {
   bool Reads = false;
   bool Writes = false;
