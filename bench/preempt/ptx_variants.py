@@ -87,6 +87,16 @@ def has_loop_checks(lines, lo, hi):
                for l in lines[lo:hi])
 
 
+def spread_read(ind, src, read):
+    """`read` (addressing [%gw2]) of one of 16 words 256 bytes apart past
+    the control block's start, chosen by %ctaid.x."""
+    return (f'{ind}{{ .reg .b32 %gv<2>; .reg .b64 %gw<3>;\n'
+            f'{ind}mov.u32 %gv0, %ctaid.x; and.b32 %gv1, %gv0, 15;\n'
+            f'{ind}mul.wide.u32 %gw0, %gv1, 256; add.s64 %gw1, {src}, %gw0;\n'
+            f'{ind}add.s64 %gw2, %gw1, 256;\n'
+            f'{ind}{read} }}')
+
+
 def make_variant(lines, sym, variant):
     lo, hi = clone_span(lines, sym)
     req = request_register(lines, lo, hi)
@@ -156,23 +166,12 @@ def make_variant(lines, sym, variant):
                 step = 16384 if variant == 'refresh16k' else 1 << 30
                 out[i] = f'{r.group(1)}add.s32 \t{r.group(2)}, {r.group(3)}, {step};'
                 changed += 1
-            c = CPASYNC.match(l)
-            if c and variant == 'spread16':
-                ind, dst, src = c.groups()
-                out[i] = (f'{ind}{{ .reg .b32 %gv<2>; .reg .b64 %gw<3>;\n'
-                          f'{ind}mov.u32 %gv0, %ctaid.x; and.b32 %gv1, %gv0, 15;\n'
-                          f'{ind}mul.wide.u32 %gw0, %gv1, 256; add.s64 %gw1, {src}, %gw0;\n'
-                          f'{ind}add.s64 %gw2, %gw1, 256;\n'
-                          f'{ind}cp.async.cg.shared.global [{dst}], [%gw2], 16; }}')
-                changed += 1
-            g = VOLATILE.match(l)
-            if g and variant == 'spread16':
-                ind, reg, src = g.groups()
-                out[i] = (f'{ind}{{ .reg .b32 %gv<2>; .reg .b64 %gw<3>;\n'
-                          f'{ind}mov.u32 %gv0, %ctaid.x; and.b32 %gv1, %gv0, 15;\n'
-                          f'{ind}mul.wide.u32 %gw0, %gv1, 256; add.s64 %gw1, {src}, %gw0;\n'
-                          f'{ind}add.s64 %gw2, %gw1, 256;\n'
-                          f'{ind}ld.volatile.global.u32 \t{reg}, [%gw2]; }}')
+            c, g = CPASYNC.match(l), VOLATILE.match(l)
+            if variant == 'spread16' and (c or g):
+                ind, _, src = (c or g).groups()
+                read = (f'cp.async.cg.shared.global [{c.group(2)}], [%gw2], 16;' if c else
+                        f'ld.volatile.global.u32 \t{g.group(2)}, [%gw2];')
+                out[i] = spread_read(ind, src, read)
                 changed += 1
         b = BARRED.match(l)
         if b and variant.endswith('nobar'):

@@ -45,11 +45,35 @@ __global__ void clock_rate(unsigned long long *out, int spins) {
   out[2] = x;
 }
 
+// The pass's pace update at a segment's end: s moves by log2(target /
+// elapsed), the clock's low 6 bits hold s.
+__device__ unsigned next_pace(unsigned pace, unsigned target_lz) {
+  unsigned now = clk() & ~63u;
+  int ns = (int)(pace & 63u) + __clz(now - (pace & ~63u)) - (int)target_lz;
+  ns = ns < 0 ? 0 : ns > 16 ? 16 : ns;
+  return now | (unsigned)ns;
+}
+
+// Where a segment of 2^s trips from i ends: the pass's limit, in 64 bits.
+__device__ int segment_limit(int i, int stride, unsigned s, int n) {
+  long long ahead = (long long)i + ((long long)stride << s);
+  return ahead < n ? (int)ahead : n;
+}
+
+// A CTA's stop word in shared memory, cleared before use.
+template <bool Lds> __device__ void clear_flag(volatile unsigned &flag) {
+  if (Lds) {
+    if (threadIdx.x == 0)
+      flag = 0;
+    __syncthreads();
+  }
+}
+
 // Stats per launch: [0] segments, [1] iterations, [2..18] segments by s,
 // [19..51] segments by floor(log2(elapsed cycles)) (32: elapsed 0).
 constexpr int kStats = 52;
 
-__global__ void iota_paced(int *out, int n, unsigned target_lz, unsigned long long *stats) {
+__global__ void iota_paced_stats(int *out, int n, unsigned target_lz, unsigned long long *stats) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   unsigned pace = (clk() & ~63u) | 2u;
@@ -58,18 +82,14 @@ __global__ void iota_paced(int *out, int n, unsigned target_lz, unsigned long lo
   unsigned by_lg[33] = {};
   while (i < n) {
     unsigned s = pace & 63u;
-    long long ahead = (long long)i + ((long long)stride << s);
-    int limit = ahead < n ? (int)ahead : n;
+    int limit = segment_limit(i, stride, s, n);
     do {
       out[i] = 7 + i;
       i += stride;
       ++iters;
     } while (i < limit);
-    unsigned now = clk() & ~63u;
-    unsigned elapsed = now - (pace & ~63u);
-    int ns = (int)s + __clz(elapsed) - (int)target_lz;
-    ns = ns < 0 ? 0 : ns > 16 ? 16 : ns;
-    pace = now | (unsigned)ns;
+    unsigned elapsed = (clk() & ~63u) - (pace & ~63u);
+    pace = next_pace(pace, target_lz);
     ++segs;
     ++by_s[s];
     ++by_lg[elapsed ? 31 - __clz(elapsed) : 32];
@@ -92,8 +112,7 @@ __global__ void iota_strip64(int *out, int n, unsigned s) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   while (i < n) {
-    long long ahead = (long long)i + ((long long)stride << s);
-    int limit = ahead < n ? (int)ahead : n;
+    int limit = segment_limit(i, stride, s, n);
     do {
       out[i] = 7 + i;
       i += stride;
@@ -115,48 +134,24 @@ __global__ void iota_strip32(int *out, int n, unsigned s) {
   }
 }
 
-// Paced on %clock as the pass does, nothing else.
-__global__ void iota_paced_bare(int *out, int n, unsigned target_lz) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int stride = blockDim.x * gridDim.x;
-  unsigned pace = (clk() & ~63u) | 2u;
-  while (i < n) {
-    unsigned s = pace & 63u;
-    long long ahead = (long long)i + ((long long)stride << s);
-    int limit = ahead < n ? (int)ahead : n;
-    do {
-      out[i] = 7 + i;
-      i += stride;
-    } while (i < limit);
-    unsigned now = clk() & ~63u;
-    int ns = (int)s + __clz(now - (pace & ~63u)) - (int)target_lz;
-    ns = ns < 0 ? 0 : ns > 16 ? 16 : ns;
-    pace = now | (unsigned)ns;
-  }
-}
-
-// Paced, plus the check's read of a shared word and a branch out.
-__global__ void iota_paced_lds(int *out, int n, unsigned target_lz) {
+// Paced on %clock as the pass does; with Lds, the check also reads a
+// shared word and may leave.
+template <bool Lds>
+__global__ void iota_paced(int *out, int n, unsigned target_lz) {
   __shared__ volatile unsigned flag;
-  if (threadIdx.x == 0)
-    flag = 0;
-  __syncthreads();
+  clear_flag<Lds>(flag);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   unsigned pace = (clk() & ~63u) | 2u;
   while (i < n) {
     unsigned s = pace & 63u;
-    long long ahead = (long long)i + ((long long)stride << s);
-    int limit = ahead < n ? (int)ahead : n;
+    int limit = segment_limit(i, stride, s, n);
     do {
       out[i] = 7 + i;
       i += stride;
     } while (i < limit);
-    unsigned now = clk() & ~63u;
-    int ns = (int)s + __clz(now - (pace & ~63u)) - (int)target_lz;
-    ns = ns < 0 ? 0 : ns > 16 ? 16 : ns;
-    pace = now | (unsigned)ns;
-    if (flag == 2)
+    pace = next_pace(pace, target_lz);
+    if (Lds && flag == 2)
       return;
   }
 }
@@ -166,11 +161,7 @@ __global__ void iota_paced_lds(int *out, int n, unsigned target_lz) {
 template <bool Lds>
 __global__ void iota_iv_paced(int *out, int n, unsigned target_lz) {
   __shared__ volatile unsigned flag;
-  if (Lds) {
-    if (threadIdx.x == 0)
-      flag = 0;
-    __syncthreads();
-  }
+  clear_flag<Lds>(flag);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int stride = blockDim.x * gridDim.x;
   unsigned pace = (clk() & ~63u) | 2u;
@@ -179,12 +170,8 @@ __global__ void iota_iv_paced(int *out, int n, unsigned target_lz) {
     out[i] = 7 + i;
     i += stride;
     if ((unsigned)i == seg) {
-      unsigned s = pace & 63u;
-      unsigned now = clk() & ~63u;
-      int ns = (int)s + __clz(now - (pace & ~63u)) - (int)target_lz;
-      ns = ns < 0 ? 0 : ns > 16 ? 16 : ns;
-      pace = now | (unsigned)ns;
-      seg = (unsigned)i + ((unsigned)stride << ns);
+      pace = next_pace(pace, target_lz);
+      seg = (unsigned)i + ((unsigned)stride << (pace & 63u));
       if (Lds && flag == 2)
         return;
     }
@@ -219,7 +206,7 @@ int main() {
     float plain_ms;
     CK(cudaEventElapsedTime(&plain_ms, e0, e1));
     CK(cudaEventRecord(e0));
-    iota_paced<<<1056, 256>>>(out, n, __builtin_clz(target), stats);
+    iota_paced_stats<<<1056, 256>>>(out, n, __builtin_clz(target), stats);
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     float paced_ms;
@@ -253,10 +240,10 @@ int main() {
       case 1: iota_strip64<<<1056, 256>>>(out, n, 3); break;
       case 2: iota_strip32<<<1056, 256>>>(out, n, 3); break;
       case 3: iota_strip64<<<1056, 256>>>(out, n, 5); break;
-      case 4: iota_paced_bare<<<1056, 256>>>(out, n, 19); break;
-      case 5: iota_paced_lds<<<1056, 256>>>(out, n, 19); break;
-      case 6: iota_paced_bare<<<1056, 256>>>(out, n, 20); break;
-      case 7: iota_paced_lds<<<1056, 256>>>(out, n, 20); break;
+      case 4: iota_paced<false><<<1056, 256>>>(out, n, 19); break;
+      case 5: iota_paced<true><<<1056, 256>>>(out, n, 19); break;
+      case 6: iota_paced<false><<<1056, 256>>>(out, n, 20); break;
+      case 7: iota_paced<true><<<1056, 256>>>(out, n, 20); break;
       case 8: iota_iv_paced<false><<<1056, 256>>>(out, n, 19); break;
       case 9: iota_iv_paced<true><<<1056, 256>>>(out, n, 19); break;
       case 10: iota_iv_paced<false><<<1056, 256>>>(out, n, 20); break;
