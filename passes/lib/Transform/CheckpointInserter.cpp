@@ -22,6 +22,8 @@
 //
 // Kernels with grid-wide or cluster synchronisation get no clone (skipping
 // one CTA at entry would deadlock the others); their info global says so.
+// So do kernels whose loops wait for another CTA's write
+// (CheckpointSpinWait.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -430,7 +432,17 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     CheckpointInfo Info;
     if (Sync.Barriers)
       Info.Flags |= CheckpointInfo::UsesBarriers;
-    if (Sync.Unsupported) {
+    // Loops that wait for another CTA's write (CheckpointSpinWait.cpp):
+    // stopping the writer at its entry would leave the waiters spinning.
+    std::string SpinWait = Sync.Unsupported ? "" : spinWaitBlocker(*K, Arch);
+    if (!SpinWait.empty()) {
+      auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*K);
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis("gmem-checkpoint", "NoClone", K)
+               << "no preemptible clone: " << SpinWait;
+      });
+    }
+    if (Sync.Unsupported || !SpinWait.empty()) {
       if (Function *D = reservedClone(M, *K))
         dropReservation(M, D);
       Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;

@@ -69,6 +69,11 @@ struct SyncSummary {
 };
 SyncSummary summarizeSync(const llvm::Function &F, GpuArch Arch);
 
+/// Why \p K (or a device function it calls) has a loop that waits for
+/// memory other CTAs write, which no stop may leave unwritten
+/// (CheckpointSpinWait.cpp); empty if it has none.
+std::string spinWaitBlocker(llvm::Function &K, GpuArch Arch);
+
 /// Whether a call to F may synchronise (F or a function it calls).
 bool functionMaySync(const llvm::Function &F, GpuArch Arch);
 

@@ -1,0 +1,123 @@
+//===- CheckpointSpinWait.cpp - Kernels that wait for other CTAs ----------===//
+//
+// A loop whose exit hangs on a volatile or atomic load of global memory (or
+// on an inline-asm load) waits for a value some other thread writes: CUB's
+// decoupled look-back, where the CTA of tile t spins until the CTA of tile
+// t - 1 has published, a producer CTA's flag, a work queue. Such a kernel
+// relies on the CTA it waits for being started once the waiting one is.
+// A stop breaks that: a launch not found idempotent stops at CTA entry (or
+// between virtual CTAs), and a CTA that starts before the request lands can
+// wait forever for one that saw it and left, so the stop never completes
+// and neither does the kernel. Such kernels get no clone: they run as
+// compiled, gated by the scheduler and not preemptible, which the info
+// global and a remark say.
+//
+// Lock loops (an atomic exchange or compare-and-swap in the exit test) are
+// not counted: a lock's holder is a running CTA, which a stop lets finish.
+// Loads of shared or local memory are not counted either: a CTA's threads
+// stop together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointInternal.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace gmem::ckpt {
+
+namespace {
+
+/// Shared (3) and local (5) memory: only the CTA's own threads write it.
+bool ctaPrivate(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS == 3 || AS == 5;
+}
+
+/// A load that sees other threads' writes while the loop runs.
+bool isWaitLoad(const Instruction &I, GpuArch Arch) {
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    return (LI->isVolatile() || LI->isAtomic()) && !ctaPrivate(LI->getPointerOperand());
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+      return scanAsmMemoryUse(IA->getAsmString(), Arch).Reads;
+  return false;
+}
+
+/// Whether the loop's exit test at \p Cond depends, through values computed
+/// in \p L, on a wait load.
+bool dependsOnWaitLoad(const Value *Cond, const Loop &L, GpuArch Arch) {
+  SmallVector<const Value *, 16> Work{Cond};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (isWaitLoad(*I, Arch))
+      return true;
+    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      continue; // a lock: its holder runs to the end of its CTA
+    if (isa<CallBase>(I) || I->mayWriteToMemory())
+      continue;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
+std::string where(const Loop &L) {
+  if (DebugLoc DL = L.getStartLoc())
+    return (" at line " + Twine(DL.getLine())).str();
+  return "";
+}
+
+std::string spinLoopIn(Function &F, GpuArch Arch) {
+  if (F.isDeclaration())
+    return "";
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (const Loop *L : LI.getLoopsInPreorder()) {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (BasicBlock *BB : Exiting) {
+      const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+      const Value *Cond = Br && Br->isConditional() ? Br->getCondition() : nullptr;
+      if (const auto *SI = dyn_cast<SwitchInst>(BB->getTerminator()))
+        Cond = SI->getCondition();
+      if (Cond && dependsOnWaitLoad(Cond, *L, Arch))
+        return "a loop" + where(*L) + " in '" + F.getName().str() +
+               "' waits on memory other threads write (volatile, atomic or asm load in its exit "
+               "test): a CTA stopped before writing it would leave the waiters spinning";
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+std::string spinWaitBlocker(Function &K, GpuArch Arch) {
+  SmallPtrSet<Function *, 8> Seen;
+  SmallVector<Function *, 8> Work{&K};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (!Seen.insert(F).second)
+      continue;
+    if (std::string Why = spinLoopIn(*F, Arch); !Why.empty())
+      return Why;
+    for (Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction(); Callee && !Callee->isDeclaration())
+          Work.push_back(Callee);
+  }
+  return "";
+}
+
+} // namespace gmem::ckpt

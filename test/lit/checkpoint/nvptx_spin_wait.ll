@@ -1,0 +1,165 @@
+; Kernels whose loops wait for memory another CTA writes get no clone
+; (CheckpointSpinWait.cpp): a stop at a CTA's entry could leave the waiters
+; spinning for a CTA that never runs (CUB's decoupled look-back, flag
+; handoffs). The wait is a loop whose exit test depends on a volatile or
+; atomic load of global memory, or on an inline-asm load. Lock loops
+; (compare-and-swap), waits on shared memory and volatile loads that do not
+; decide the exit keep their clones.
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -pass-remarks-analysis=gmem-checkpoint \
+; RUN:   -S %s -o %t.ll 2> %t.remarks
+; RUN: FileCheck %s < %t.ll
+; RUN: FileCheck %s --check-prefix=NO < %t.ll
+; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_volatile_flag(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_acquire_lookback(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_asm_lookback(
+; NO: !nvvm.annotations
+; CHECK-DAG: define void @__gmem_pre_cas_lock(
+; CHECK-DAG: define void @__gmem_pre_shared_flag(
+; CHECK-DAG: define void @__gmem_pre_volatile_data(
+
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'volatile_flag' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'acquire_lookback' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'asm_lookback' waits on memory other threads write
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@flag_s = internal addrspace(3) global i32 undef, align 4
+
+; while (*flag == 0) ; then read what the producer CTA published.
+define void @volatile_flag(ptr %flag, ptr %data) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %first = icmp eq i32 %b, 0
+  br i1 %first, label %produce, label %wait
+produce:
+  store i32 42, ptr %data, align 4
+  store volatile i32 1, ptr %flag, align 4
+  br label %done
+wait:
+  %f = load volatile i32, ptr %flag, align 4
+  %z = icmp eq i32 %f, 0
+  br i1 %z, label %wait, label %use
+use:
+  %v = load i32, ptr %data, align 4
+  %be = zext i32 %b to i64
+  %p = getelementptr inbounds i32, ptr %data, i64 %be
+  store i32 %v, ptr %p, align 4
+  br label %done
+done:
+  ret void
+}
+
+; Decoupled look-back: wait (acquire) until the previous tile's status is valid.
+define void @acquire_lookback(ptr %status, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %prev = add i32 %b, -1
+  %pe = sext i32 %prev to i64
+  %sp = getelementptr inbounds i32, ptr %status, i64 %pe
+  br label %spin
+spin:
+  %s = load atomic i32, ptr %sp syncscope("device") acquire, align 4
+  %invalid = icmp eq i32 %s, 0
+  br i1 %invalid, label %spin, label %publish
+publish:
+  %be = zext i32 %b to i64
+  %mine = getelementptr inbounds i32, ptr %status, i64 %be
+  %n = add i32 %s, 1
+  store atomic i32 %n, ptr %mine syncscope("device") release, align 4
+  %o = getelementptr inbounds i32, ptr %out, i64 %be
+  store i32 %s, ptr %o, align 4
+  ret void
+}
+
+; The same wait through inline PTX (ld.relaxed.gpu), as CUB writes it.
+define void @asm_lookback(ptr %status, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %be = zext i32 %b to i64
+  %sp = getelementptr inbounds i32, ptr %status, i64 %be
+  br label %spin
+spin:
+  %s = call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l,~{memory}"(ptr %sp)
+  %invalid = icmp eq i32 %s, 0
+  br i1 %invalid, label %spin, label %use
+use:
+  %o = getelementptr inbounds i32, ptr %out, i64 %be
+  store i32 %s, ptr %o, align 4
+  ret void
+}
+
+; A lock: its holder is a running CTA, which a stop lets finish.
+define void @cas_lock(ptr %lock, ptr %count) #0 {
+entry:
+  br label %acquire
+acquire:
+  %r = cmpxchg ptr %lock, i32 0, i32 1 acquire monotonic, align 4
+  %got = extractvalue { i32, i1 } %r, 1
+  br i1 %got, label %critical, label %acquire
+critical:
+  %c = load i32, ptr %count, align 4
+  %c1 = add i32 %c, 1
+  store i32 %c1, ptr %count, align 4
+  store atomic i32 0, ptr %lock release, align 4
+  ret void
+}
+
+; A wait on shared memory: the CTA's own threads stop together.
+define void @shared_flag(ptr %out) #0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %set, label %wait
+set:
+  store volatile i32 1, ptr addrspace(3) @flag_s, align 4
+  br label %done
+wait:
+  %f = load volatile i32, ptr addrspace(3) @flag_s, align 4
+  %z = icmp eq i32 %f, 0
+  br i1 %z, label %wait, label %done
+done:
+  %te = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %te
+  store i32 1, ptr %o, align 4
+  ret void
+}
+
+; Volatile loads that do not decide when the loop ends.
+define void @volatile_data(ptr %in, ptr %out, i32 %n) #0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.next, %loop ]
+  %ie = zext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %in, i64 %ie
+  %v = load volatile i32, ptr %p, align 4
+  %acc.next = add i32 %acc, %v
+  %i.next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %r = phi i32 [ 0, %entry ], [ %acc.next, %loop ]
+  %te = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %te
+  store i32 %r, ptr %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+attributes #0 = { "target-cpu"="sm_90" }
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+!0 = !{ptr @volatile_flag, !"kernel", i32 1}
+!1 = !{ptr @acquire_lookback, !"kernel", i32 1}
+!2 = !{ptr @asm_lookback, !"kernel", i32 1}
+!3 = !{ptr @cas_lock, !"kernel", i32 1}
+!4 = !{ptr @shared_flag, !"kernel", i32 1}
+!5 = !{ptr @volatile_data, !"kernel", i32 1}
