@@ -52,6 +52,10 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   CloneLaunch cl;
   std::string why;
   Module *mod = cl.open(in, gpu.sms, mods, j, &why);
+  if (!mod && why.find("(NoClone)") != std::string::npos)
+    // What libgmemrt does too: the kernel runs as compiled, not preemptible
+    // (grid or cluster sync, or a loop waiting for another CTA's write).
+    return j.boolean("not_preemptible", true).str("why", why).text();
   if (!mod)
     return j.str("error", why).text();
   CUfunction orig = mod->fn(in.sym);

@@ -38,7 +38,8 @@ def clone_kind(i):
 
 
 def correctness(doc, lines):
-    items = doc["items"]
+    items = [i for i in doc["items"] if not i.get("not_preemptible")]
+    nopre = [i for i in doc["items"] if i.get("not_preemptible")]
     ok = [i for i in items if "error" not in i]
     err = [i for i in items if "error" in i]
     det = [i for i in ok if i.get("compared", i.get("deterministic"))]
@@ -47,6 +48,8 @@ def correctness(doc, lines):
               "Command: `%s`" % doc.get("command", ""), "",
               "| | count |", "| --- | --- |",
               "| instances run / with errors | %d / %d |" % (len(ok), len(err)),
+              "| instances without a clone (run as compiled, not preemptible) | %d%s |"
+              % (len(nopre), (": " + ", ".join("`%s`" % i["name"] for i in nopre)) if nopre else ""),
               "| ... run with a persistent clone (ABI 2, grid (P,1,1)) | %s |"
               % (sum(1 for i in ok if i.get("persistent")) if any("persistent" in i for i in ok)
                  else "-"),

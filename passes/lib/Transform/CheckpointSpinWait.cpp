@@ -104,6 +104,10 @@ std::string spinLoopIn(Function &F, GpuArch Arch) {
 } // namespace
 
 std::string spinWaitBlocker(Function &K, GpuArch Arch) {
+  // GMEM_CHECKPOINT_SPIN_WAIT=0 clones such kernels anyway: only for
+  // showing on a GPU what goes wrong (bench/preempt/results/parts/spin-wait).
+  if (envSaysOff("GMEM_CHECKPOINT_SPIN_WAIT"))
+    return "";
   SmallPtrSet<Function *, 8> Seen;
   SmallVector<Function *, 8> Work{&K};
   while (!Work.empty()) {
