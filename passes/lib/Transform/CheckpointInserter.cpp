@@ -23,7 +23,8 @@
 // Kernels with grid-wide or cluster synchronisation get no clone (skipping
 // one CTA at entry would deadlock the others); their info global says so.
 // So do kernels whose loops wait for another CTA's write
-// (CheckpointSpinWait.cpp).
+// (CheckpointSpinWait.cpp) and kernels whose static shared memory leaves no
+// room for the clone's own words (CheckpointSharedBudget.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -434,15 +435,21 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Info.Flags |= CheckpointInfo::UsesBarriers;
     // Loops that wait for another CTA's write (CheckpointSpinWait.cpp):
     // stopping the writer at its entry would leave the waiters spinning.
-    std::string SpinWait = Sync.Unsupported ? "" : spinWaitBlocker(*K, Arch);
-    if (!SpinWait.empty()) {
+    // Static shared memory at the limit (CheckpointSharedBudget.cpp): the
+    // clones' own words would not fit, and ptxas would reject the module.
+    std::string NoCloneWhy;
+    if (!Sync.Unsupported)
+      NoCloneWhy = spinWaitBlocker(*K, Arch);
+    if (!Sync.Unsupported && NoCloneWhy.empty())
+      NoCloneWhy = sharedBudgetBlocker(*K, Arch);
+    if (!NoCloneWhy.empty()) {
       auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*K);
       ORE.emit([&] {
         return OptimizationRemarkAnalysis("gmem-checkpoint", "NoClone", K)
-               << "no preemptible clone: " << SpinWait;
+               << "no preemptible clone: " << NoCloneWhy;
       });
     }
-    if (Sync.Unsupported || !SpinWait.empty()) {
+    if (Sync.Unsupported || !NoCloneWhy.empty()) {
       if (Function *D = reservedClone(M, *K))
         dropReservation(M, D);
       Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;

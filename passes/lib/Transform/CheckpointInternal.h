@@ -74,6 +74,11 @@ SyncSummary summarizeSync(const llvm::Function &F, GpuArch Arch);
 /// (CheckpointSpinWait.cpp); empty if it has none.
 std::string spinWaitBlocker(llvm::Function &K, GpuArch Arch);
 
+/// Why \p K's static shared memory leaves no room for a clone's own shared
+/// words under the target's limit (CheckpointSharedBudget.cpp); empty if
+/// it does.
+std::string sharedBudgetBlocker(llvm::Function &K, GpuArch Arch);
+
 /// Whether a call to F may synchronise (F or a function it calls).
 bool functionMaySync(const llvm::Function &F, GpuArch Arch);
 

@@ -1,0 +1,58 @@
+; A clone adds a few words of static shared memory of its own. A kernel
+; already at the 48 KB static limit gets no clone (CheckpointSharedBudget.cpp):
+; ptxas would reject the clones, and with them the module. One with room
+; left keeps its clones (ptxas -v by hand: 48,128 bytes for the kernel,
+; at most 48,152 for a clone).
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -pass-remarks-analysis=gmem-checkpoint \
+; RUN:   -S %s -o %t.ll 2> %t.remarks
+; RUN: FileCheck %s < %t.ll
+; RUN: FileCheck %s --check-prefix=NO < %t.ll
+; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
+
+; CHECK: define void @__gmem_pre_room_left(
+; PTX: .entry __gmem_pre_room_left(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_at_limit(
+; NO: !nvvm.annotations
+; REMARK: remark: {{.*}}no preemptible clone: its static shared memory (49152 bytes) leaves no room under the 48 KB limit for the clone's own words
+
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@full = internal addrspace(3) global [12288 x float] undef, align 4
+@most = internal addrspace(3) global [12032 x float] undef, align 4
+
+define void @at_limit(ptr %out) #0 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %te = zext i32 %t to i64
+  %p = getelementptr inbounds [12288 x float], ptr addrspace(3) @full, i64 0, i64 %te
+  store float 1.0, ptr addrspace(3) %p, align 4
+  call void @llvm.nvvm.barrier0()
+  %q = getelementptr inbounds [12288 x float], ptr addrspace(3) @full, i64 0, i64 12287
+  %v = load float, ptr addrspace(3) %q, align 4
+  %o = getelementptr inbounds float, ptr %out, i64 %te
+  store float %v, ptr %o, align 4
+  ret void
+}
+
+define void @room_left(ptr %out) #0 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %te = zext i32 %t to i64
+  %p = getelementptr inbounds [12032 x float], ptr addrspace(3) @most, i64 0, i64 %te
+  store float 1.0, ptr addrspace(3) %p, align 4
+  call void @llvm.nvvm.barrier0()
+  %q = getelementptr inbounds [12032 x float], ptr addrspace(3) @most, i64 0, i64 12031
+  %v = load float, ptr addrspace(3) %q, align 4
+  %o = getelementptr inbounds float, ptr %out, i64 %te
+  store float %v, ptr %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+attributes #0 = { "target-cpu"="sm_90" }
+
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @at_limit, !"kernel", i32 1}
+!1 = !{ptr @room_left, !"kernel", i32 1}
