@@ -145,6 +145,9 @@ if [ $rc != 0 ] && [ ! -e cl ] && [ "$(grep -c "^gmem-clang++: error: " err.txt)
    && tail -n1 err.txt | grep -q "^gmem-clang++: error: device compile (sm_90) of '../src dir/cluster_dims.cu': __cluster_dims__ is ignored by clang 19"; then
   ok "__cluster_dims__ refused: exit $rc, $(tail -n1 err.txt | cut -c1-90)..."
 else bad "__cluster_dims__ (exit $rc)" "$(cat err.txt)"; fi
+"${D[@]}" "$S/smem_limit.cu" -c -o smem.o >/dev/null 2>err.txt; rc=$?
+if [ $rc = 0 ] && [ -s smem.o ]; then ok "48 KB of static shared memory builds (no clone for it)"
+else bad "48 KB static shared memory (exit $rc)" "$(cat err.txt)"; fi
 "${D[@]}" "$S/no such file.cu" -o x >/dev/null 2>err.txt; rc=$?
 if [ $rc != 0 ] && [ "$(cat err.txt)" = "gmem-clang++: error: $S/no such file.cu: no such file" ]; then
   ok "missing input: exit $rc, one line"
