@@ -70,7 +70,7 @@ enum PreInfoFlag : uint32_t {
   PreLoopCheckpoints = 1u << 0, ///< request 2 also stops CTAs in loops
   PreEntryOnly = 1u << 1,       ///< only entry checkpoints (e.g. grid-wide sync)
   PreUsesBarriers = 1u << 2,
-  PreNoClone = 1u << 3,    ///< no clone emitted (grid/cluster sync, asm exit, spin waits, full smem)
+  PreNoClone = 1u << 3,    ///< no clone emitted (grid/cluster sync, asm exit, spin waits, limits)
   PrePersistent = 1u << 4, ///< the clone loops over virtual CTAs (grid (P, 1, 1))
   PreHasLight = 1u << 5,   ///< a persistent clone's light twin __gmem_prl_<K> exists
   PreHasAlt = 1u << 6,     ///< a persistent clone's alternate form __gmem_pra_<K> exists

@@ -24,7 +24,7 @@
 // one CTA at entry would deadlock the others); their info global says so.
 // So do kernels whose loops wait for another CTA's write
 // (CheckpointSpinWait.cpp) and kernels whose static shared memory leaves no
-// room for the clone's own words (CheckpointSharedBudget.cpp).
+// room for the clone's own words (CheckpointCloneBudget.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -435,13 +435,14 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Info.Flags |= CheckpointInfo::UsesBarriers;
     // Loops that wait for another CTA's write (CheckpointSpinWait.cpp):
     // stopping the writer at its entry would leave the waiters spinning.
-    // Static shared memory at the limit (CheckpointSharedBudget.cpp): the
-    // clones' own words would not fit, and ptxas would reject the module.
+    // Parameters or static shared memory at the limit
+    // (CheckpointCloneBudget.cpp): the clones' additions would not fit, and
+    // ptxas would reject the module.
     std::string NoCloneWhy;
     if (!Sync.Unsupported)
       NoCloneWhy = spinWaitBlocker(*K, Arch);
     if (!Sync.Unsupported && NoCloneWhy.empty())
-      NoCloneWhy = sharedBudgetBlocker(*K, Arch);
+      NoCloneWhy = cloneBudgetBlocker(*K, Arch);
     if (!NoCloneWhy.empty()) {
       auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*K);
       ORE.emit([&] {

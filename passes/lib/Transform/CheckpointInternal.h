@@ -74,10 +74,10 @@ SyncSummary summarizeSync(const llvm::Function &F, GpuArch Arch);
 /// (CheckpointSpinWait.cpp); empty if it has none.
 std::string spinWaitBlocker(llvm::Function &K, GpuArch Arch);
 
-/// Why \p K's static shared memory leaves no room for a clone's own shared
-/// words under the target's limit (CheckpointSharedBudget.cpp); empty if
-/// it does.
-std::string sharedBudgetBlocker(llvm::Function &K, GpuArch Arch);
+/// Why \p K's parameters or static shared memory leave no room for what a
+/// clone adds under the target's limits (CheckpointCloneBudget.cpp); empty
+/// if they do.
+std::string cloneBudgetBlocker(llvm::Function &K, GpuArch Arch);
 
 /// Whether a call to F may synchronise (F or a function it calls).
 bool functionMaySync(const llvm::Function &F, GpuArch Arch);

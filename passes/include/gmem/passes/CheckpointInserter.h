@@ -74,8 +74,8 @@ struct CheckpointInfo {
     EntryOnly = 1u << 1,
     UsesBarriers = 1u << 2,
     /// No clone was emitted (grid sync, cluster sync, `exit` in inline asm,
-    /// a loop waiting for another CTA's write, static shared memory at the
-    /// limit):
+    /// a loop waiting for another CTA's write, parameters or static shared
+    /// memory at their limit):
     /// the runtime launches the kernel itself, not preemptible.
     NoClone = 1u << 3,
     /// The clone loops over virtual CTAs: launched with (P,1,1) CTAs, it
