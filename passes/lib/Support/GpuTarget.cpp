@@ -327,6 +327,17 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   return U;
 }
 
+bool asmHasCoherentGlobalLoad(StringRef Text) {
+  bool Found = false;
+  forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
+    // ld.global.nc and ldu read through the non-coherent path: they cannot
+    // be relied on to see another CTA's write while the kernel runs.
+    if (Op == "ld" && !outsideGlobalMemory(Word, Op) && !Word.contains(".nc"))
+      Found = true;
+  });
+  return Found;
+}
+
 std::string demangle(const std::string &Mangled) { return llvm::demangle(Mangled); }
 
 std::string plainName(const std::string &Demangled) {

@@ -14,6 +14,8 @@
 //
 // Lock loops (an atomic exchange or compare-and-swap in the exit test) are
 // not counted: a lock's holder is a running CTA, which a stop lets finish.
+// Nor are non-coherent asm loads (`ld.global.nc`, `ldu`: CUB's LOAD_LDG in
+// binary searches), which cannot see another CTA's write.
 // Loads of shared or local memory are not counted either: a CTA's threads
 // stop together.
 //
@@ -48,7 +50,8 @@ bool isWaitLoad(const Instruction &I, GpuArch Arch) {
     return (LI->isVolatile() || LI->isAtomic()) && !ctaPrivate(LI->getPointerOperand());
   if (const auto *CB = dyn_cast<CallBase>(&I))
     if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
-      return scanAsmMemoryUse(IA->getAsmString(), Arch).Reads;
+      return Arch == GpuArch::NVPTX ? asmHasCoherentGlobalLoad(IA->getAsmString())
+                                    : scanAsmMemoryUse(IA->getAsmString(), Arch).Reads;
   return false;
 }
 

@@ -2,9 +2,10 @@
 ; (CheckpointSpinWait.cpp): a stop at a CTA's entry could leave the waiters
 ; spinning for a CTA that never runs (CUB's decoupled look-back, flag
 ; handoffs). The wait is a loop whose exit test depends on a volatile or
-; atomic load of global memory, or on an inline-asm load. Lock loops
-; (compare-and-swap), waits on shared memory and volatile loads that do not
-; decide the exit keep their clones.
+; atomic load of global memory, or on a coherent inline-asm load. Lock loops
+; (compare-and-swap), waits on shared memory, non-coherent asm loads
+; (ld.global.nc) and volatile loads that do not decide the exit keep their
+; clones.
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -pass-remarks-analysis=gmem-checkpoint \
 ; RUN:   -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
@@ -18,10 +19,13 @@
 ; CHECK-DAG: define void @__gmem_pre_cas_lock(
 ; CHECK-DAG: define void @__gmem_pre_shared_flag(
 ; CHECK-DAG: define void @__gmem_pre_volatile_data(
+; CHECK-DAG: define void @__gmem_pre_nc_search(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cg_lookback(
 
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'volatile_flag' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'acquire_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'asm_lookback' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'cg_lookback' waits on memory other threads write
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -91,6 +95,50 @@ use:
   ret void
 }
 
+; CUB's LOAD_CG status read (ld.global.cg): coherent, a wait.
+define void @cg_lookback(ptr %status, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %be = zext i32 %b to i64
+  %sp = getelementptr inbounds i32, ptr %status, i64 %be
+  br label %spin
+spin:
+  %s = call i32 asm sideeffect "ld.global.cg.u32 $0, [$1];", "=r,l"(ptr %sp)
+  %invalid = icmp eq i32 %s, 0
+  br i1 %invalid, label %spin, label %use
+use:
+  %o = getelementptr inbounds i32, ptr %out, i64 %be
+  store i32 %s, ptr %o, align 4
+  ret void
+}
+
+; A binary search through ld.global.nc (CUB's LOAD_LDG): its loads decide
+; the exit but cannot see other CTAs' writes, so it is no wait.
+define void @nc_search(ptr %keys, ptr %out, i32 %n, i32 %x) #0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %loop
+loop:
+  %lo = phi i32 [ 0, %entry ], [ %lo.next, %loop ]
+  %hi = phi i32 [ %n, %entry ], [ %hi.next, %loop ]
+  %sum = add i32 %lo, %hi
+  %mid = lshr i32 %sum, 1
+  %me = zext i32 %mid to i64
+  %mp = getelementptr inbounds i32, ptr %keys, i64 %me
+  %v = call i32 asm "ld.global.nc.u32 $0, [$1];", "=r,l"(ptr %mp)
+  %less = icmp slt i32 %v, %x
+  %mid1 = add i32 %mid, 1
+  %lo.next = select i1 %less, i32 %mid1, i32 %lo
+  %hi.next = select i1 %less, i32 %hi, i32 %mid
+  %more = icmp ult i32 %lo.next, %hi.next
+  br i1 %more, label %loop, label %done
+done:
+  %te = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %te
+  store i32 %lo.next, ptr %o, align 4
+  ret void
+}
+
 ; A lock: its holder is a running CTA, which a stop lets finish.
 define void @cas_lock(ptr %lock, ptr %count) #0 {
 entry:
@@ -156,10 +204,12 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 attributes #0 = { "target-cpu"="sm_90" }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
 !0 = !{ptr @volatile_flag, !"kernel", i32 1}
 !1 = !{ptr @acquire_lookback, !"kernel", i32 1}
 !2 = !{ptr @asm_lookback, !"kernel", i32 1}
 !3 = !{ptr @cas_lock, !"kernel", i32 1}
 !4 = !{ptr @shared_flag, !"kernel", i32 1}
 !5 = !{ptr @volatile_data, !"kernel", i32 1}
+!6 = !{ptr @cg_lookback, !"kernel", i32 1}
+!7 = !{ptr @nc_search, !"kernel", i32 1}

@@ -71,6 +71,11 @@ struct AsmMemoryUse {
 };
 AsmMemoryUse scanAsmMemoryUse(llvm::StringRef Text, GpuArch Arch);
 
+/// Whether PTX inline-asm Text has a load that may see other threads'
+/// writes to global memory while the kernel runs: an `ld` of global or
+/// generic memory that is not `.nc` (`ldu` and `ld.global.nc` are not).
+bool asmHasCoherentGlobalLoad(llvm::StringRef Text);
+
 /// Calls F(Word, Op) for every word of PTX inline-asm Text that is not a
 /// register (`%r1`, `$0`): Word a run of identifier characters, '.' and
 /// ':' (`ld.shared::cluster.u32`), Op its part before the first '.'.
