@@ -71,11 +71,21 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   CUdeviceptr InfoPtr = 0;
   size_t InfoBytes = 0;
   C.Why = getFunction(D, E, "preemptible clone", Name, C.form(CloneKind::Full).Fn);
-  if (!C.Why.empty())
-    return C;
   const CUresult R = E.ViaLibrary
                          ? D.libraryGetGlobal(&InfoPtr, &InfoBytes, E.Library, Info.c_str())
                          : D.moduleGetGlobal(&InfoPtr, &InfoBytes, E.Module, Info.c_str());
+  if (!C.Why.empty()) {
+    // The pass says when it chose not to clone: tell that apart from a
+    // module built without gmem.
+    uint32_t W[5] = {};
+    if (R == CUDA_SUCCESS && InfoBytes >= PreInfoBytes &&
+        D.readDevice(W, InfoPtr, PreInfoBytes) == CUDA_SUCCESS && W[0] == PreInfoMagic &&
+        (W[2] & PreNoClone))
+      C.Why = "the compiler gave it no clone (grid or cluster synchronisation, a loop waiting for "
+              "another CTA, `exit` in asm, or parameters or shared memory at their limit; "
+              "-Rpass-analysis=gmem-checkpoint names it)";
+    return C;
+  }
   if (R != CUDA_SUCCESS) {
     C.Why = "clone without " + Info;
     return C;

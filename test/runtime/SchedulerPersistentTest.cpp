@@ -451,3 +451,16 @@ TEST_F(SchedTest, FakeGpuFlagsVirtualCtasRunTwiceOrLost) {
   EXPECT_EQ(job(pre(Pers)).maxCompletions(), 2u);
   EXPECT_FALSE(job(pre(Pers)).complete());
 }
+
+TEST_F(SchedTest, KernelTheCompilerDidNotCloneSaysSo) {
+  // The pass emitted an info global with NoClone and no __gmem_pre_ function
+  // (a loop waiting for another CTA, a limit, grid or cluster sync).
+  D.addInfo(Mod, Plain, 2 | 8);
+  CloneInfo C = resolveClone(D, EPlain);
+  EXPECT_FALSE(C.Ok);
+  EXPECT_NE(C.Why.find("the compiler gave it no clone"), std::string::npos) << C.Why;
+  // A kernel of a module built without gmem: no info global either.
+  CloneInfo N = resolveClone(D, EInfer);
+  EXPECT_FALSE(N.Ok);
+  EXPECT_EQ(N.Why.find("the compiler gave it no clone"), std::string::npos) << N.Why;
+}
