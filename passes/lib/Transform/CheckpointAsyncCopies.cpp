@@ -30,8 +30,8 @@
 
 #include "CheckpointInternal.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -52,32 +52,19 @@ void classifyText(StringRef Text, AsyncCopyUse &U) {
 }
 } // namespace
 
-AsyncCopyUse asyncCopiesIn(const Function &F) {
+AsyncCopyUse asyncCopiesIn(Function &F) {
   AsyncCopyUse U;
-  SmallPtrSet<const Function *, 8> Seen;
-  SmallVector<const Function *, 8> Work{&F};
-  while (!Work.empty()) {
-    const Function *G = Work.pop_back_val();
-    if (!Seen.insert(G).second)
-      continue;
-    for (const BasicBlock &BB : *G)
-      for (const Instruction &I : BB) {
-        const auto *CB = dyn_cast<CallBase>(&I);
-        if (!CB)
-          continue;
-        if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-          classifyText(IA->getAsmString(), U);
-          continue;
-        }
-        const Function *Callee = CB->getCalledFunction();
-        if (!Callee)
-          continue;
-        if (Callee->isIntrinsic())
-          classifyText(Callee->getName(), U); // llvm.nvvm.cp.async.*
-        else if (!Callee->isDeclaration())
-          Work.push_back(Callee);
-      }
-  }
+  forEachReachableFunction(F, [&](Function &G) {
+    for (const Instruction &I : instructions(G)) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+        classifyText(IA->getAsmString(), U);
+      else if (const Function *Callee = CB->getCalledFunction(); Callee && Callee->isIntrinsic())
+        classifyText(Callee->getName(), U); // llvm.nvvm.cp.async.*
+    }
+  });
   return U;
 }
 

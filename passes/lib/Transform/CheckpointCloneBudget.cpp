@@ -61,9 +61,7 @@ std::pair<unsigned, unsigned> ptxAndSm(const Function &F) {
     if (Fe.consume_front("+ptx") && !Fe.getAsInteger(10, V))
       Ptx = std::max(Ptx, V);
   }
-  StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
-  if (Cpu.consume_front("sm_"))
-    Cpu.take_while([](char C) { return isDigit(C); }).getAsInteger(10, Sm);
+  Sm = nvptxSmVersion(F);
   return {Ptx, Sm};
 }
 
@@ -100,20 +98,11 @@ std::string cloneBudgetBlocker(Function &K, GpuArch Arch) {
     return Why;
   SmallPtrSet<const GlobalVariable *, 8> Shared;
   SmallPtrSet<const Value *, 32> Seen;
-  SmallPtrSet<Function *, 8> Visited;
-  SmallVector<Function *, 8> Work{&K};
-  while (!Work.empty()) {
-    Function *F = Work.pop_back_val();
-    if (!Visited.insert(F).second || F->isDeclaration())
-      continue;
-    for (Instruction &I : instructions(*F)) {
+  forEachReachableFunction(K, [&](Function &F) {
+    for (Instruction &I : instructions(F))
       for (const Value *Op : I.operands())
         collectShared(Op, Shared, Seen);
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
-          Work.push_back(Callee);
-    }
-  }
+  });
   const DataLayout &DL = K.getParent()->getDataLayout();
   uint64_t Bytes = 0;
   for (const GlobalVariable *GV : Shared) {

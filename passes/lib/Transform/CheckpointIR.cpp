@@ -8,9 +8,12 @@
 
 #include "CheckpointInternal.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
@@ -135,6 +138,21 @@ void initSharedWords(IRBuilder<> &B, const CloneContext &Ctx) {
     initLanding(B, Ctx.Landing);
   if (Ctx.StopWords && Ctx.Arch == GpuArch::NVPTX)
     initStopWords(B, Ctx.StopWords);
+}
+
+void forEachReachableFunction(Function &K, function_ref<void(Function &)> Visit) {
+  SmallPtrSet<Function *, 8> Seen;
+  SmallVector<Function *, 8> Work{&K};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (F->isDeclaration() || !Seen.insert(F).second)
+      continue;
+    Visit(*F);
+    for (Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction())
+          Work.push_back(Callee);
+  }
 }
 
 Value *readClock(IRBuilder<> &B) { return nvvm(B, Intrinsic::nvvm_read_ptx_sreg_clock); }

@@ -422,6 +422,13 @@ llvm::Value *emitPacedPrefetch(llvm::Instruction *Before, const CloneContext &Ct
 llvm::Value *emitPacedRequestTest(llvm::Instruction *Before, const CloneContext &Ctx,
                                   llvm::Value *Pending);
 
+/// Calls \p Visit on \p K and on every function with a body it calls
+/// directly, transitively, once each (recursion included).
+void forEachReachableFunction(llvm::Function &K,
+                              llvm::function_ref<void(llvm::Function &)> Visit);
+/// N of \p F's target-cpu `sm_N`; 0 where it names none.
+unsigned nvptxSmVersion(const llvm::Function &F);
+
 /// The kernel's own asynchronous copies into shared memory
 /// (CheckpointAsyncCopies.cpp): cp.async groups (sm_80) and bulk copies
 /// (sm_90), in the function or the device functions it calls.
@@ -430,7 +437,7 @@ struct AsyncCopyUse {
   bool Bulk = false;
   explicit operator bool() const { return Groups || Bulk; }
 };
-AsyncCopyUse asyncCopiesIn(const llvm::Function &F);
+AsyncCopyUse asyncCopiesIn(llvm::Function &F);
 /// Waits for the calling thread's copies of the kinds in \p U.
 void drainAsyncCopies(llvm::IRBuilder<> &B, AsyncCopyUse U);
 

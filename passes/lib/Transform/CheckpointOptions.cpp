@@ -178,9 +178,16 @@ bool asyncPrefetchFor(const Function &Clone) {
   const char *V = std::getenv("GMEM_CHECKPOINT_PREFETCH");
   if (V && StringRef(V).trim().lower() == "load")
     return false;
-  StringRef Cpu = Clone.getFnAttribute("target-cpu").getValueAsString();
+  return nvptxSmVersion(Clone) >= 80;
+}
+
+unsigned nvptxSmVersion(const Function &F) {
+  StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
   unsigned Sm = 0;
-  return Cpu.consume_front("sm_") && !Cpu.take_while([](char Ch) { return isDigit(Ch); }).getAsInteger(10, Sm) && Sm >= 80;
+  if (!Cpu.consume_front("sm_") ||
+      Cpu.take_while([](char Ch) { return isDigit(Ch); }).getAsInteger(10, Sm))
+    return 0;
+  return Sm;
 }
 
 /// GMEM_CHECKPOINT_LATE: SM cycles after which the end of a light twin's

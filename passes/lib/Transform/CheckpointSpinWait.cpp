@@ -29,7 +29,6 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -83,8 +82,6 @@ std::string where(const Loop &L) {
 }
 
 std::string spinLoopIn(Function &F, GpuArch Arch) {
-  if (F.isDeclaration())
-    return "";
   DominatorTree DT(F);
   LoopInfo LI(DT);
   for (const Loop *L : LI.getLoopsInPreorder()) {
@@ -111,20 +108,12 @@ std::string spinWaitBlocker(Function &K, GpuArch Arch) {
   // showing on a GPU what goes wrong (bench/preempt/results/parts/spin-wait).
   if (envSaysOff("GMEM_CHECKPOINT_SPIN_WAIT"))
     return "";
-  SmallPtrSet<Function *, 8> Seen;
-  SmallVector<Function *, 8> Work{&K};
-  while (!Work.empty()) {
-    Function *F = Work.pop_back_val();
-    if (!Seen.insert(F).second)
-      continue;
-    if (std::string Why = spinLoopIn(*F, Arch); !Why.empty())
-      return Why;
-    for (Instruction &I : instructions(*F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction(); Callee && !Callee->isDeclaration())
-          Work.push_back(Callee);
-  }
-  return "";
+  std::string Why;
+  forEachReachableFunction(K, [&](Function &F) {
+    if (Why.empty())
+      Why = spinLoopIn(F, Arch);
+  });
+  return Why;
 }
 
 } // namespace gmem::ckpt
