@@ -15,6 +15,11 @@ __device__ __forceinline__ void cp_async_wait_prior1() { asm volatile("cp.async.
 // GMEM-EXPECT: tile_sum_async conditional
 // GMEM-RUN: tile_sum_async grid=64 block=256 args=buf:f32:131072:rand buf:f32:16384:zero i32:8
 // GMEM-RUN: tile_sum_async grid=264 block=256 args=buf:f32:4055040:rand buf:f32:67584:zero i32:60
+// Soundness of the copies' read region: `out` aliases the last 1024 floats
+// of `in`, which only the loop's prefetches of the last CTA read (its first
+// tile ends at float 6400). A region without the prefetches would miss the
+// overlap and call this launch idempotent; it is not.
+// GMEM-RUN: tile_sum_async grid=4 block=256 args=buf:f32:8192:rand ptr:0+28672 i32:8
 __global__ void tile_sum_async(const float *in, float *out, int tiles) {
   __shared__ float buf[2][256];
   const float *base = in + (size_t)blockIdx.x * tiles * 256;
