@@ -187,6 +187,14 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   Bounds B = natural(S, C);
   if (C.At && C.Depth < GuardDepth)
     B = applyGuards(S, B, C);
+  // Nothing above bounds S (`ids[i] >> 22`, `h & mask` of a hash): what
+  // SCEV knows of S's machine value. The nodes above S keep their own wrap
+  // checks, so reading S as an opaque machine value is sound wherever it
+  // sits; only a fully open S is replaced (a one-sided symbolic bound is of
+  // no use to a region).
+  if (!B.bounded())
+    if (std::optional<Bounds> M = machineRange(S))
+      B = *M;
   --C.Depth;
   Recording.pop_back();
   Memo[Key] = {B, std::move(Used), C.Why != WhyBefore ? C.Why : std::string()};
@@ -246,6 +254,9 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     return inType(E->getOperand(), Signed, C);
   }
   case scAddExpr: {
+    if (C.Depth + 2 < MaxDepth)
+      if (std::optional<Bounds> R = unsignedRemainder(cast<SCEVAddExpr>(S), C))
+        return *R;
     // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
     // node of its own: split out every guarded sub-sum first.
     Bounds Acc{cst(0), cst(0)};
@@ -408,6 +419,89 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   if (CR.isFullSet() || CR.getBitWidth() > 64)
     return {};
   return {cst(CR.getSignedMin().getSExtValue()), cst(CR.getSignedMax().getSExtValue())};
+}
+
+std::optional<Bounds> SymbolicRange::unsignedRemainder(const SCEVAddExpr *S, Ctx &C) {
+  // A scaled remainder k * (x % m) inside a larger sum (`row * n + h % m`,
+  // times the element size) reads k*x + (-k) * (x /u m) * m, every term
+  // flattened into S: find the term (-k) * (x /u m) * m, then the terms of
+  // k*x among the others.
+  // A constant divisor d is folded into the factor: (-k*d) * (x /u d).
+  for (const SCEV *Op : S->operands()) {
+    auto *M = dyn_cast<SCEVMulExpr>(Op);
+    if (!M || (M->getNumOperands() != 3 && M->getNumOperands() != 2))
+      continue;
+    auto *NegK = dyn_cast<SCEVConstant>(M->getOperand(0));
+    if (!NegK || !NegK->getAPInt().isNegative() || NegK->getAPInt().getSignificantBits() > 32)
+      continue;
+    int64_t K = -NegK->getAPInt().getSExtValue();
+    const SCEVUDivExpr *D = nullptr;
+    const SCEV *Other = nullptr;
+    for (unsigned I = 1; I < M->getNumOperands(); ++I) {
+      if (auto *U = dyn_cast<SCEVUDivExpr>(M->getOperand(I)); U && !D)
+        D = U;
+      else
+        Other = M->getOperand(I);
+    }
+    if (!D)
+      continue;
+    if (M->getNumOperands() == 2) {
+      auto *Dc = dyn_cast<SCEVConstant>(D->getRHS());
+      if (!Dc || !Dc->getAPInt().isStrictlyPositive() || Dc->getAPInt().getActiveBits() > 32 ||
+          K % int64_t(Dc->getAPInt().getZExtValue()) != 0)
+        continue;
+      K /= int64_t(Dc->getAPInt().getZExtValue());
+    } else if (Other != D->getRHS()) {
+      continue;
+    }
+    const SCEV *KX = SE.getMulExpr(SE.getConstant(S->getType(), K), D->getLHS());
+    SmallVector<const SCEV *, 8> Rest(S->operands().begin(), S->operands().end());
+    Rest.erase(llvm::find(Rest, Op));
+    SmallVector<const SCEV *, 8> Need;
+    if (auto *A = dyn_cast<SCEVAddExpr>(KX))
+      Need.append(A->operands().begin(), A->operands().end());
+    else
+      Need.push_back(KX);
+    bool All = true;
+    for (const SCEV *T : Need) {
+      auto It = llvm::find(Rest, T);
+      if (It == Rest.end()) {
+        All = false;
+        break;
+      }
+      Rest.erase(It);
+    }
+    if (!All)
+      continue;
+    Bounds Xb = inType(D->getLHS(), /*Signed=*/false, C);
+    Bounds Mb = inType(D->getRHS(), /*Signed=*/false, C);
+    if (!Mb.Lo)
+      return std::nullopt;
+    addCheck(C, Mb.Lo, 1, INT64_MAX, /*Assumed=*/true); // division by zero is UB
+    ExprRef Hi = lesser(Xb.Hi, Mb.Hi ? Expr::sub(Mb.Hi, cst(1)) : nullptr);
+    if (!Hi)
+      return std::nullopt;
+    Bounds Acc = mulBounds({cst(K), cst(K)}, {cst(0), Hi});
+    for (const SCEV *T : Rest)
+      Acc = addBounds(Acc, walk(T, C));
+    return Acc;
+  }
+  return std::nullopt;
+}
+
+std::optional<Bounds> SymbolicRange::machineRange(const SCEV *S) {
+  if (!S->getType()->isIntegerTy())
+    return std::nullopt;
+  ConstantRange CR = SE.getSignedRange(S);
+  if (CR.isFullSet() || CR.getBitWidth() > 64)
+    return std::nullopt;
+  int64_t Lo = CR.getSignedMin().getSExtValue(), Hi = CR.getSignedMax().getSExtValue();
+  // A whole 32-bit type (an extended int loaded from memory) bounds nothing
+  // a region can use; saying why it failed reads better than +-8 GiB.
+  if (Lo < 0 ? Hi >= 0 && uint64_t(Hi) + uint64_t(-(Lo + 1)) >= 0xFFFFFFFEull
+             : uint64_t(Hi - Lo) >= 0xFFFFFFFFull)
+    return std::nullopt;
+  return Bounds{cst(Lo), cst(Hi)};
 }
 
 // Warp, row and column indices are often computed on signed ints

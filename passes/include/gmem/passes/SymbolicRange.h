@@ -103,6 +103,13 @@ private:
   /// SCEV leaves opaque: from x's bounds as a signed machine value and a
   /// divisor that is a positive constant or checked to be >= 1 at launch.
   std::optional<Bounds> signedDivision(const llvm::BinaryOperator *BO, Ctx &C);
+  /// `x % m` on unsigned values with m not a constant power of two, which
+  /// SCEV writes x - (x /u m) * m (the terms of x flattened into the sum):
+  /// [0, min(x, m - 1)], m checked to be >= 1 (division by zero is UB).
+  std::optional<Bounds> unsignedRemainder(const llvm::SCEVAddExpr *S, Ctx &C);
+  /// SCEV's own range of S's machine value read as signed (known bits of
+  /// shifts and masks, `!range` metadata), where it is not the full set.
+  std::optional<Bounds> machineRange(const llvm::SCEV *S);
   Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   /// AR as c * X + d of the recurrence X its loop's latch tests (addRec's
   /// fallback when neither AR's trip count nor its own latch test bounds it).

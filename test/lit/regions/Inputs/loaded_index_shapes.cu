@@ -1,0 +1,52 @@
+// Indices computed from values loaded from memory (hash buckets, radix
+// digits, packed ids), for loaded_index_exhaustive.test (models:
+// loaded_index_models.py). Nothing bounds the loaded value itself: only the
+// shift, mask or remainder applied to it does. Scalars first, then the
+// pointers: the loaded ids, then the table they index.
+#define GID (blockIdx.x * blockDim.x + threadIdx.x)
+
+__global__ void shr_u32(int n, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] >> 22] = 1.f; // [0, 1023]
+}
+__global__ void shr_s32(int n, const int *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] >> 24] = 1.f; // arithmetic shift: [-128, 127]
+}
+__global__ void shr_u64(int n, const unsigned long long *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] >> 54] = 1.f; // [0, 1023]
+}
+__global__ void radix_digit(int n, const unsigned *keys, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[(keys[i] >> 8) & 255] = 1.f;
+}
+__global__ void urem_param(int n, unsigned m, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] % m] = 1.f; // [0, m - 1]
+}
+__global__ void urem_const(int n, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] % 100u] = 1.f;
+}
+__global__ void urem_row(int n, unsigned m, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[i * m + ids[i] % m] = 1.f; // row i of width m
+}
+__global__ void urem_sum(int n, unsigned m, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[(ids[i] + 7u) % m] = 1.f; // the dividend is itself a sum
+}
+__global__ void urem_wide(int n, unsigned long long m, const unsigned long long *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] % m] = 1.f;
+}
