@@ -24,9 +24,12 @@ using namespace range_support;
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
   const std::vector<GuardFact> &Facts = guardsAt(C.At);
   for (const GuardFact &G : Facts) {
-    if (G.LHS != S)
-      continue;
-    bool Signed = isSignedPred(G.Pred);
+    if (G.LHS != S || G.Pred == CmpInst::ICMP_NE)
+      continue; // x != y bounds nothing (and must not cost y a check)
+    bool Machine = isa<SCEVUnknown>(S);
+    // Equal machine values have equal signed readings: a machine x == y
+    // needs no unsigned reading of y (nor a check that y is non-negative).
+    bool Signed = isSignedPred(G.Pred) || (G.Pred == CmpInst::ICMP_EQ && Machine);
     unsigned Bits = SE.getTypeSizeInBits(S->getType());
     // The fact speaks of the machine value; it bounds the mathematical value
     // only where the two agree: S is a machine value itself (parameter,
@@ -34,9 +37,10 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
     // type (a check).
     auto *NA = dyn_cast<SCEVNAryExpr>(S);
     bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
-    bool Machine = isa<SCEVUnknown>(S);
     if (!Machine && !NoWrap && !B.bounded())
       continue;
+    if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE)
+      continue; // x >u y says nothing simple about the signed reading of x
     Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
     Bounds Y = inType(G.RHS, Signed, Sub);
     if (!Machine && !NoWrap)
@@ -48,9 +52,6 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
         continue;
       addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
     }
-    if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE &&
-        G.Pred != CmpInst::ICMP_EQ)
-      continue; // x >u y says nothing simple about the signed reading of x
     switch (G.Pred) {
     case CmpInst::ICMP_SLT:
     case CmpInst::ICMP_ULT:
