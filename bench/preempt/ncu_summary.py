@@ -11,7 +11,8 @@ import sys
 
 METRICS = ["Duration", "Registers Per Thread", "Theoretical Occupancy", "Achieved Occupancy",
            "Warp Cycles Per Issued Instruction", "SM Active Cycles", "Memory Throughput",
-           "Branch Instructions", "Avg. Divergent Branches", "Grid Size"]
+           "Branch Instructions", "Avg. Divergent Branches", "Grid Size", "L1/TEX Hit Rate",
+           "L2 Hit Rate", "DRAM Throughput", "Executed Instructions"]
 
 
 def summarise(path):

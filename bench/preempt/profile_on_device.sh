@@ -10,6 +10,8 @@
 # with stall sampling per SASS instruction. Writes SYMBOL.ncu-rep,
 # SYMBOL.details.csv (ncu --page details) and SYMBOL.source.csv (--page
 # source --print-source sass); summarise with bench/preempt/ncu_summary.py.
+# NCU_SKIP / NCU_COUNT (default 3 / 3) choose the launches profiled;
+# NCU_EXTRA_SECTIONS adds sections (e.g. "--section MemoryWorkloadAnalysis").
 # Needs `ncu` (Firecracker machines; gVisor ones cannot read the counters).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -29,9 +31,9 @@ for sym in "$@"; do
   # regex:.*SYM matches the original, __gmem_pre_SYM and __gmem_prl_SYM
   # (ncu matches the whole mangled name).
   timeout 120 "$NCU" --clock-control none --kernel-name-base mangled -k "regex:.*$sym" \
-    --launch-skip 3 --launch-count 3 \
+    --launch-skip ${NCU_SKIP:-3} --launch-count ${NCU_COUNT:-3} \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-    --section SchedulerStats --section SourceCounters -f -o "$OUT/$sym" \
+    --section SchedulerStats --section SourceCounters ${NCU_EXTRA_SECTIONS:-} -f -o "$OUT/$sym" \
     "$STAGE/preempt_bench" overhead --manifest "$OUT/$sym.manifest" \
     --kernels "$STAGE/kernels.ptx" --budget 1 --json "$OUT/$sym.json" > "$OUT/$sym.log" 2>&1
   rc=$?

@@ -35,6 +35,10 @@ nothing preempted.
   noland    the paced check reads no landing area (`mov 0`)
   landstart the paced check's landing read moves to the segment's start
             (clones with one paced loop only)
+  nounroll  `.pragma "nounroll";` at every innermost loop header of every
+            form (full, light, alternate, barrier-free): does ptxas unroll
+            the body's loops inside the virtual-CTA loop further than in the
+            kernel, and schedule the unrolled loads worse?
 
 Usage: ptx_variants.py [--variants A,B,...] STAGE_DIR KERNEL_NAME... > manifest lines
 (KERNEL_NAME as in the overhead manifest's name=, e.g. vector_add.cu:vec_add)
@@ -97,7 +101,24 @@ def spread_read(ind, src, read):
             f'{ind}{read} }}')
 
 
+def nounroll_variant(lines, sym):
+    """Every form of sym: a nounroll pragma at each innermost loop header."""
+    out, inside, changed = [], False, 0
+    for l in lines:
+        if re.match(r'^\.visible \.entry __gmem_pr[elaf]_' + re.escape(sym) + r'\(', l):
+            inside = True
+        elif inside and l.startswith('}'):
+            inside = False
+        out.append(l)
+        if inside and 'This Inner Loop Header' in l:
+            out.append('\t.pragma "nounroll";')
+            changed += 1
+    return out if changed else None
+
+
 def make_variant(lines, sym, variant):
+    if variant == 'nounroll':
+        return nounroll_variant(lines, sym)
     lo, hi = clone_span(lines, sym)
     req = request_register(lines, lo, hi)
     loops = has_loop_checks(lines, lo, hi)
