@@ -174,7 +174,8 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   // this memo some kernels took hundreds of milliseconds. A cached bound is
   // valid at any depth (depth only limits how many guards are used).
   auto Key = std::make_pair(S, C.At ? C.At->getParent() : nullptr);
-  if (auto It = Memo.find(Key); It != Memo.end()) {
+  const bool Memoise = SelectFacts.empty();
+  if (auto It = Memoise ? Memo.find(Key) : Memo.end(); It != Memo.end()) {
     addChecks(C, It->second.Checks);
     if (C.Why.empty())
       C.Why = It->second.Why;
@@ -197,7 +198,8 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
       B = *M;
   --C.Depth;
   Recording.pop_back();
-  Memo[Key] = {B, std::move(Used), C.Why != WhyBefore ? C.Why : std::string()};
+  if (Memoise)
+    Memo[Key] = {B, std::move(Used), C.Why != WhyBefore ? C.Why : std::string()};
   return B;
 }
 
@@ -399,8 +401,17 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
       return *B;
   if (auto *Sel = dyn_cast<SelectInst>(V)) {
     if (SE.isSCEVable(Sel->getType()) && C.Depth + 2 < MaxDepth) {
-      Bounds A = walk(SE.getSCEV(Sel->getTrueValue()), C);
-      Bounds B = walk(SE.getSCEV(Sel->getFalseValue()), C);
+      // Each arm under its side of the condition: a clamp such as
+      // `t < 0 ? 0 : (t < v ? t : v - 1)` bounds t by both comparisons.
+      auto Arm = [&](Value *X, bool Holds) {
+        size_t Mark = SelectFacts.size();
+        conditionFacts(Sel->getCondition(), Holds, SelectFacts);
+        Bounds R = walk(SE.getSCEV(X), C);
+        SelectFacts.resize(Mark);
+        return R;
+      };
+      Bounds A = Arm(Sel->getTrueValue(), true);
+      Bounds B = Arm(Sel->getFalseValue(), false);
       return {A.Lo && B.Lo ? Expr::smin(A.Lo, B.Lo) : nullptr,
               A.Hi && B.Hi ? Expr::smax(A.Hi, B.Hi) : nullptr};
     }

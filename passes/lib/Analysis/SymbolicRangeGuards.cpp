@@ -22,7 +22,10 @@ namespace gmem {
 using namespace range_support;
 
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
-  const std::vector<GuardFact> &Facts = guardsAt(C.At);
+  if (isa<SCEVConstant>(S))
+    return B; // exact already; `x == -1` must not make -1 read unsigned
+  std::vector<GuardFact> Facts = guardsAt(C.At);
+  Facts.insert(Facts.end(), SelectFacts.begin(), SelectFacts.end());
   for (const GuardFact &G : Facts) {
     if (G.LHS != S || G.Pred == CmpInst::ICMP_NE)
       continue; // x != y bounds nothing (and must not cost y a check)
@@ -223,33 +226,6 @@ const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
   if (It != GuardCache.end())
     return It->second;
   std::vector<GuardFact> Facts;
-  auto AddCmp = [&](ICmpInst *Cmp, bool Holds) {
-    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
-      return;
-    CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
-    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
-    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
-    Facts.push_back({A, P, B});
-    Facts.push_back({B, CmpInst::getSwappedPredicate(P), A});
-  };
-  std::function<void(Value *, bool, unsigned)> AddCond = [&](Value *Cond, bool Holds,
-                                                             unsigned Depth) {
-    using namespace PatternMatch;
-    if (Depth > 4)
-      return;
-    Value *L, *R;
-    if (auto *Cmp = dyn_cast<ICmpInst>(Cond)) {
-      AddCmp(Cmp, Holds);
-    } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
-      AddCond(L, true, Depth + 1);
-      AddCond(R, true, Depth + 1);
-    } else if (!Holds && match(Cond, m_LogicalOr(m_Value(L), m_Value(R)))) {
-      AddCond(L, false, Depth + 1);
-      AddCond(R, false, Depth + 1);
-    } else if (match(Cond, m_Not(m_Value(L)))) {
-      AddCond(L, !Holds, Depth + 1);
-    }
-  };
   if (DT.getNode(BB)) {
     for (DomTreeNode *N = DT.getNode(BB)->getIDom(); N; N = N->getIDom()) {
       BasicBlock *D = N->getBlock();
@@ -258,10 +234,35 @@ const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
         continue;
       for (unsigned S = 0; S < 2; ++S)
         if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB))
-          AddCond(Br->getCondition(), S == 0, 0);
+          conditionFacts(Br->getCondition(), S == 0, Facts);
     }
   }
   return GuardCache[BB] = std::move(Facts);
+}
+
+void SymbolicRange::conditionFacts(Value *Cond, bool Holds, std::vector<GuardFact> &Out,
+                                   unsigned Depth) {
+  using namespace PatternMatch;
+  if (Depth > 4)
+    return;
+  Value *L, *R;
+  if (auto *Cmp = dyn_cast<ICmpInst>(Cond)) {
+    if (!SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      return;
+    CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+    Out.push_back({A, P, B});
+    Out.push_back({B, CmpInst::getSwappedPredicate(P), A});
+  } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
+    conditionFacts(L, true, Out, Depth + 1);
+    conditionFacts(R, true, Out, Depth + 1);
+  } else if (!Holds && match(Cond, m_LogicalOr(m_Value(L), m_Value(R)))) {
+    conditionFacts(L, false, Out, Depth + 1);
+    conditionFacts(R, false, Out, Depth + 1);
+  } else if (match(Cond, m_Not(m_Value(L)))) {
+    conditionFacts(L, !Holds, Out, Depth + 1);
+  }
 }
 
 } // namespace gmem

@@ -62,6 +62,10 @@ public:
 
   /// Conditions that hold whenever At executes (dominating branches).
   const std::vector<GuardFact> &guardsAt(const llvm::Instruction *At);
+  /// The facts `Cond == Holds` gives (comparisons, through logical and/or
+  /// and not), both orientations of each comparison.
+  void conditionFacts(llvm::Value *Cond, bool Holds, std::vector<GuardFact> &Out,
+                      unsigned Depth = 0);
 
   /// A part of a sum that is Scale * Ext(Guarded) + Offset for a guarded
   /// Guarded, as SCEV flattened it (`c` in `r*N + c`; sext(b*d + t)
@@ -166,6 +170,10 @@ private:
   llvm::LoopInfo &LI;
   std::vector<unsigned> ArgBits;
   llvm::DenseMap<const llvm::BasicBlock *, std::vector<GuardFact>> GuardCache;
+  /// Facts of the select conditions whose arms are being walked (a clamp
+  /// `t < v ? t : v - 1`): applyGuards uses them too, and no walk under them
+  /// is memoised (they hold only inside the arm).
+  std::vector<GuardFact> SelectFacts;
 
   /// Bounds of a SCEV at a block, with every check the computation relied
   /// on (replayed on reuse, so a cached bound never loses a condition).

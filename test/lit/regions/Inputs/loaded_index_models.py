@@ -65,6 +65,16 @@ def urem_wide(T, n, m):
     yield from _table(T, n, 3, range(m))
 
 
+def clamp_select(T, n, v):
+    yield from _ids(T, n, 2)
+    yield from _table(T, n, 3, range(v) if v >= 1 else [0, v - 1])
+
+
+def clamp_unsigned(T, n, v):
+    yield from _ids(T, n, 2)
+    yield from _table(T, n, 3, range(max(v, 1)))
+
+
 CASES = {
     'shr_u32': [('i32', [0, 5, 40])],
     'shr_s32': [('i32', [0, 5, 40])],
@@ -75,5 +85,7 @@ CASES = {
     'urem_row': [('i32', [0, 5, 40]), ('u32', [1, 3, 100])],
     'urem_sum': [('i32', [0, 5, 40]), ('u32', [1, 3, 100])],
     'urem_wide': [('i32', [0, 5, 40]), ('u64', [1, 3, 100])],
+    'clamp_select': [('i32', [0, 5, 40]), ('i32', [-3, 0, 1, 7])],
+    'clamp_unsigned': [('i32', [0, 5, 40]), ('u32', [0, 1, 9])],
 }
 POINTERS = {name: 2 for name in CASES}

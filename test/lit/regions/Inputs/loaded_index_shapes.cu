@@ -50,3 +50,15 @@ __global__ void urem_wide(int n, unsigned long long m, const unsigned long long 
   if (i < n)
     tab[ids[i] % m] = 1.f;
 }
+__global__ void clamp_select(int n, int v, const int *ids, float *tab) {
+  int i = GID;
+  if (i < n) {
+    int t = ids[i];
+    tab[t < 0 ? 0 : (t < v ? t : v - 1)] = 1.f; // a border clamp
+  }
+}
+__global__ void clamp_unsigned(int n, unsigned v, const unsigned *ids, float *tab) {
+  int i = GID;
+  if (i < n)
+    tab[ids[i] < v ? ids[i] : 0] = 1.f; // out of range goes to 0
+}
