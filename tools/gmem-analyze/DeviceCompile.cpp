@@ -171,7 +171,9 @@ __GMEM_DEV unsigned int __gmem_num_groups(unsigned int grid, unsigned int wg) {
 }
 // Number of blocks per dimension as ROCm's __ockl_get_num_groups reads it
 // under code object v5 (clang 19's default): hidden_block_count_{x,y,z},
-// the first three 32-bit words of the implicit kernel arguments.
+// the first three 32-bit words of the implicit kernel arguments. Under v4
+// (-mcode-object-version=4) these words are the global offsets: the
+// analysis then reads them as unknown values, not as gridDim (GpuTarget.cpp).
 __GMEM_DEV unsigned int __gmem_block_count(int d) {
   return ((const __attribute__((address_space(4))) unsigned int *)
               __builtin_amdgcn_implicitarg_ptr())[d];

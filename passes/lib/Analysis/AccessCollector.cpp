@@ -91,11 +91,14 @@ private:
       if (!Use.Reads && !Use.Writes)
         return;
       bool MayTouchAnything = CB.arg_empty();
+      const DataLayout &DL = F.getParent()->getDataLayout();
       for (Value *Arg : CB.args()) {
-        if (Arg->getType()->isPointerTy())
+        Type *T = Arg->getType();
+        if (T->isPointerTy())
           addWhole(CB, Arg, Use.Reads, Use.Writes, "passed to inline asm");
-        else if (Arg->getType()->isIntegerTy(64))
-          MayTouchAnything = true; // a 64-bit integer may be an address
+        else if (T->isSized() && DL.getTypeSizeInBits(T).getKnownMinValue() >= 64)
+          MayTouchAnything = true; // an address: i64, a <2 x i32> register
+                                   // pair, a <4 x i32> buffer descriptor
       }
       if (MayTouchAnything || !CB.doesNotAccessMemory()) {
         MemAccess A;
@@ -105,6 +108,18 @@ private:
         A.WidenReason = "inline asm may touch any memory";
         Result.Accesses.push_back(A);
       }
+      return;
+    }
+    if (isAMDGPUDescriptorAccess(CB)) {
+      StringRef N = CB.getCalledFunction()->getName();
+      MemAccess A;
+      A.Inst = &CB;
+      A.Reads = true;
+      // Loads (also to LDS) write no global memory; stores and atomics may.
+      A.Writes = !N.contains(".load") || N.contains("atomic");
+      A.Target = AccessTarget::Unknown;
+      A.WidenReason = "'" + N.str() + "' reaches memory through a resource descriptor";
+      Result.Accesses.push_back(A);
       return;
     }
     if (isMemoryNeutralCall(CB))

@@ -103,7 +103,13 @@ static std::optional<GeometryValue> classifyAMDGPULoad(const LoadInst *LI) {
   if (II->getIntrinsicID() == Intrinsic::amdgcn_dispatch_ptr && Bits == 16 && Offset >= 4 &&
       Offset <= 8 && Offset % 2 == 0)
     return GeometryValue{GeometryKind::BlockDim, unsigned(Offset - 4) / 2};
-  if (II->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr) {
+  // The implicit kernel arguments start with the block counts and the
+  // block sizes only from code object v5 on; under v4 the same words are
+  // the global offsets (HIP sets them to 0).
+  auto *COV = mdconst::extract_or_null<ConstantInt>(
+      LI->getModule()->getModuleFlag("amdhsa_code_object_version"));
+  if (II->getIntrinsicID() == Intrinsic::amdgcn_implicitarg_ptr && COV &&
+      COV->getZExtValue() >= 500) {
     if (Bits == 32 && Offset >= 0 && Offset <= 8 && Offset % 4 == 0)
       return GeometryValue{GeometryKind::GridDim, unsigned(Offset) / 4};
     if (Bits == 16 && Offset >= 12 && Offset <= 16 && Offset % 2 == 0)
@@ -205,7 +211,20 @@ std::optional<ParamField> matchParamField(const Value *V) {
                     T->isPointerTy()};
 }
 
+bool isAMDGPUDescriptorAccess(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee || !Callee->isIntrinsic())
+    return false;
+  StringRef Name = Callee->getName();
+  return Name.starts_with("llvm.amdgcn.") &&
+         (Name.contains("buffer") || Name.contains("image") || Name.contains(".lds"));
+}
+
 bool isMemoryNeutralCall(const CallBase &CB) {
+  // Memory reached through a resource descriptor: LLVM 19 marks some of
+  // these memory(none) (s.buffer.load), so no attribute is trusted.
+  if (isAMDGPUDescriptorAccess(CB))
+    return false;
   if (CB.doesNotAccessMemory() || CB.onlyAccessesInaccessibleMemory())
     return true;
   if (classifyGeometry(&CB))

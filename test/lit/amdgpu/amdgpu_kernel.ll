@@ -53,3 +53,6 @@ define void @helper(ptr addrspace(1) %p) {
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+
+!llvm.module.flags = !{!900}
+!900 = !{i32 1, !"amdhsa_code_object_version", i32 500}

@@ -86,6 +86,10 @@ void forEachPtxWord(llvm::StringRef Text,
 /// fences, shuffles, geometry reads, math, debug, lifetime markers...).
 bool isMemoryNeutralCall(const llvm::CallBase &CB);
 
+/// An AMDGPU buffer, image or to-LDS intrinsic: memory reached through a
+/// resource descriptor (or copied into LDS), whatever its attributes say.
+bool isAMDGPUDescriptorAccess(const llvm::CallBase &CB);
+
 /// Demangled name, and the plain name (no return type, no parameters).
 std::string demangle(const std::string &Mangled);
 std::string plainName(const std::string &Demangled);
