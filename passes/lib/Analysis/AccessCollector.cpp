@@ -92,13 +92,17 @@ private:
         return;
       bool MayTouchAnything = CB.arg_empty();
       const DataLayout &DL = F.getParent()->getDataLayout();
+      const bool AMDGPU = getGpuArch(*F.getParent()) == GpuArch::AMDGPU;
       for (Value *Arg : CB.args()) {
         Type *T = Arg->getType();
         if (T->isPointerTy())
           addWhole(CB, Arg, Use.Reads, Use.Writes, "passed to inline asm");
-        else if (T->isSized() && DL.getTypeSizeInBits(T).getKnownMinValue() >= 64)
-          MayTouchAnything = true; // an address: i64, a <2 x i32> register
-                                   // pair, a <4 x i32> buffer descriptor
+        // A possible address: a 64-bit integer (PTX addresses are .b64
+        // registers); on AMDGPU any 64-bit or wider operand, as registers
+        // of any type form a VGPR pair or a <4 x i32> buffer descriptor.
+        else if (T->isSized() && DL.getTypeSizeInBits(T).getKnownMinValue() >= 64 &&
+                 (AMDGPU || T->isIntegerTy()))
+          MayTouchAnything = true;
       }
       if (MayTouchAnything || !CB.doesNotAccessMemory()) {
         MemAccess A;
