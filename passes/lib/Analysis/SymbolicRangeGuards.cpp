@@ -44,13 +44,27 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
       continue;
     if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE)
       continue; // x >u y says nothing simple about the signed reading of x
+    const bool UnsignedBelow =
+        !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE);
     Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
     Bounds Y = inType(G.RHS, Signed, Sub);
-    if (!Machine && !NoWrap)
+    if (UnsignedBelow && !Machine && !NoWrap) {
+      // `(unsigned)x < (unsigned)w` on a computed x that may be negative (a
+      // border test, x = gid - 1): below y's unsigned reading, checked to
+      // be <= the signed maximum, x's machine value has its top bit clear,
+      // so its signed reading is in [0, y); it is x's mathematical value
+      // where that lies in the signed type (checked at launch, not
+      // assumed: x may be computed in unsigned arithmetic).
+      if (!Y.Hi)
+        continue;
+      addCheck(C, B.Lo, typeMin(Bits, true), INT64_MAX, /*Assumed=*/false);
+      addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
+    } else if (!Machine && !NoWrap) {
       requireInType(B, Bits, Signed, C);
-    // A machine value compared unsigned: its signed reading equals the
-    // unsigned one only below 2^(N-1), which a bound on Y guarantees.
-    if (Machine && !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE)) {
+    }
+    // A value compared unsigned: its signed reading equals the unsigned one
+    // only below 2^(N-1), which a bound on Y guarantees.
+    if (UnsignedBelow && (Machine || !NoWrap)) {
       if (!Y.Hi)
         continue;
       addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
