@@ -784,6 +784,8 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
       return strfmt("persistent clone: occupancy 0 for a block of %u threads",
                     b[0] * b[1] * b[2]);
     P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm * std::max(spread, 1u));
+    if (max_P)
+      P = std::min(P, max_P);
   }
   ctl.alloc(n, P, info.tail_percent(form)); // only the forms that claim
   return "";

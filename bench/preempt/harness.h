@@ -300,6 +300,7 @@ struct CloneLaunch {
   bool persistent = false;
   unsigned P = 0; // persistent: CTAs launched; 0 otherwise
   unsigned spread = 1; // persistent: P is up to this many times the resident CTAs
+  unsigned max_P = 0;  // persistent: at most this many CTAs (0: no cap)
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   unsigned smem = 0;
   Ctl ctl;

@@ -65,7 +65,7 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   // be exact. The barrier-free form only for idempotent instances (request
   // 2): the runtime never launches it for any other, nor with request 1.
   uint32_t request = in.pred == "idempotent" ? 2 : 1;
-  CloneLaunch lite, alt, fre, spr;
+  CloneLaunch lite, alt, fre, spr, seq;
   bool has_light = cl.info.has_light() && lite.open_form(*mod, in, gpu.sms, j, Form::Light).empty();
   bool has_alt = cl.info.has_alt() && alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty();
   bool has_free = request == 2 && cl.info.has_free() &&
@@ -76,6 +76,14 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   bool has_spread = cl.persistent && cl.P && cl.P < cl.total() &&
                     spr.open_form(*mod, in, gpu.sms, j, Form::Full, "spread").empty() &&
                     spr.P > cl.P;
+  // The full clone on one CTA: every virtual CTA in turn, each seeing all
+  // earlier ones' writes. Not a form the runtime launches, but a legal
+  // schedule: a kernel whose result depends on the order of its CTAs
+  // (SSSP relaxations reading distances others lower) differs here, as it
+  // may after any relaunch, and is then not compared (order_dependent).
+  seq.max_P = 1;
+  bool has_seq = cl.persistent && cl.P > 1 &&
+                 seq.open_form(*mod, in, gpu.sms, j, Form::Full, "sequential").empty();
   j.integer("request", request);
   CUstream s = gpu.lo;
 
@@ -140,10 +148,10 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   j.num("kernel_us", kernel_us).boolean("deterministic", deterministic);
 
   // The clones, not preempted, must agree with the original.
-  bool clone_all_done = true, clone_exact = true;
-  for (CloneLaunch *c : {&cl, &lite, &alt, &fre, &spr}) {
+  bool clone_all_done = true, clone_exact = true, sequential_exact = true;
+  for (CloneLaunch *c : {&cl, &lite, &alt, &fre, &spr, &seq}) {
     if ((c == &lite && !has_light) || (c == &alt && !has_alt) || (c == &fre && !has_free) ||
-        (c == &spr && !has_spread))
+        (c == &spr && !has_spread) || (c == &seq && !has_seq))
       continue;
     restore();
     L.set_ctl(c->ctl.ptr);
@@ -153,10 +161,15 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
     clone_all_done = clone_all_done && c->ctl.all_done();
     int p = -1;
     uint64_t off = 0;
-    clone_exact = clone_exact && diff_vs_ref(&p, &off) == 0;
+    bool exact = diff_vs_ref(&p, &off) == 0;
+    if (c == &seq)
+      sequential_exact = exact;
+    else
+      clone_exact = clone_exact && exact;
   }
   j.boolean("clone_unpreempted_all_done", clone_all_done)
-      .boolean("clone_unpreempted_exact", clone_exact);
+      .boolean("clone_unpreempted_exact", clone_exact)
+      .boolean("sequential_exact", sequential_exact);
   // Two equal runs of the original do not prove its result order-free:
   // 128 CTAs adding floats atomically (reduce_atomic_add) sometimes arrive
   // in the same order twice, and the clone, with other timing, in another.
@@ -164,7 +177,12 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   // calls non-idempotent (atomics, read-modify-write) marks the instance
   // order-dependent: not compared, and listed as such. Anywhere else an
   // unpreempted clone that differs stays a mismatch on every trial.
-  bool order_dependent = deterministic && !clone_exact && in.cls == "non-idempotent";
+  // On one CTA in turn, a launch not found idempotent may legitimately
+  // differ (a later CTA reads what an earlier one wrote: SSSP, or an output
+  // aliasing another CTA's input); an idempotent one never may.
+  bool order_dependent =
+      deterministic && ((!clone_exact && in.cls == "non-idempotent") ||
+                        (clone_exact && !sequential_exact && in.pred != "idempotent"));
   bool compared = deterministic && !order_dependent;
   j.boolean("order_dependent", order_dependent).boolean("compared", compared);
   int light_trials = 0, light_cut = 0, light_mismatches = 0;

@@ -82,6 +82,9 @@ def correctness(doc, lines):
               "| **mismatches against the unpreempted original** | **%d** |" % tot("mismatches"),
               "| clone without preemption differs from the original | %d |"
               % sum(1 for i in det if not i.get("clone_unpreempted_exact")),
+              "| idempotent launches whose clone on one CTA (every virtual CTA in turn) "
+              "differs | %d |" % sum(1 for i in ok if i.get("pred") == "idempotent"
+                                     and i.get("sequential_exact") is False),
               ""]
     modes = {}
     for i in ok:
@@ -94,12 +97,17 @@ def correctness(doc, lines):
     nondet = [i["name"] for i in ok if not i.get("deterministic")]
     if nondet:
         lines += ["Not compared (the original itself differs between two runs: float "
-                  "atomics): " + ", ".join("`%s`" % n for n in nondet), ""]
-    orderdep = [i["name"] for i in ok if i.get("order_dependent")]
+                  "atomics, races between CTAs): " + ", ".join("`%s`" % n for n in nondet), ""]
+    orderdep_items = [i for i in ok if i.get("order_dependent")]
+    orderdep = [i["name"] for i in orderdep_items]
     if orderdep:
         lines += ["Not compared (order-dependent: the original gave one result twice, its "
-                  "clone another without any preemption; the analysis calls the kernel "
-                  "non-idempotent): " + ", ".join("`%s`" % n for n in orderdep), ""]
+                  "clone another without any preemption, on its usual grid or on one CTA "
+                  "running every virtual CTA in turn; the analysis calls the kernel "
+                  "non-idempotent, or, for a difference on one CTA only, the launch not "
+                  "idempotent): " + ", ".join(
+                      "`%s`%s" % (n["name"], "" if n.get("sequential_exact", True)
+                                  else " (on one CTA)") for n in orderdep_items), ""]
     if err:
         lines += ["Errors:", ""] + ["* `%s`: %s" % (i.get("name", "?"), i["error"]) for i in err]
         lines.append("")
