@@ -24,6 +24,8 @@ using namespace range_support;
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
   if (isa<SCEVConstant>(S))
     return B; // exact already; `x == -1` must not make -1 read unsigned
+  // A copy: bounding a fact's right-hand side walks on, which may add
+  // blocks to GuardCache (a DenseMap: its vectors move) and select facts.
   std::vector<GuardFact> Facts = guardsAt(C.At);
   Facts.insert(Facts.end(), SelectFacts.begin(), SelectFacts.end());
   for (const GuardFact &G : Facts) {
