@@ -75,6 +75,21 @@ def clamp_unsigned(T, n, v):
     yield from _table(T, n, 3, range(max(v, 1)))
 
 
+def ne_guard(T, n, v, ign):
+    yield from _ids(T, n, 3)
+    yield from _table(T, n, 4, [e for e in range(v) if e != ign])
+
+
+def eq_guard(T, n, v):
+    yield from _ids(T, n, 2)
+    yield from _table(T, n, 3, [v])
+
+
+def eq_fixup(T, n, m):
+    yield from _ids(T, n, 2)
+    yield from _table(T, n, 3, list(range(16)) + [m - 1])
+
+
 CASES = {
     'shr_u32': [('i32', [0, 5, 40])],
     'shr_s32': [('i32', [0, 5, 40])],
@@ -87,5 +102,8 @@ CASES = {
     'urem_wide': [('i32', [0, 5, 40]), ('u64', [1, 3, 100])],
     'clamp_select': [('i32', [0, 5, 40]), ('i32', [-3, 0, 1, 7])],
     'clamp_unsigned': [('i32', [0, 5, 40]), ('u32', [0, 1, 9])],
+    'ne_guard': [('i32', [0, 5, 40]), ('i32', [0, 1, 9]), ('i32', [-100, 0, 4])],
+    'eq_guard': [('i32', [0, 5, 40]), ('i32', [-3, 0, 7])],
+    'eq_fixup': [('i32', [0, 5, 40]), ('i32', [-2, 1, 30])],
 }
 POINTERS = {name: 2 for name in CASES}

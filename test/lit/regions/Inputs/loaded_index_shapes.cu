@@ -62,3 +62,25 @@ __global__ void clamp_unsigned(int n, unsigned v, const unsigned *ids, float *ta
   if (i < n)
     tab[ids[i] < v ? ids[i] : 0] = 1.f; // out of range goes to 0
 }
+__global__ void ne_guard(int n, int v, int ign, const int *ids, float *tab) {
+  int i = GID;
+  if (i < n) {
+    int t = ids[i];
+    if (t >= 0 && t < v && t != ign) // PyTorch's ignore_index: bounds nothing
+      tab[t] = 1.f;
+  }
+}
+__global__ void eq_guard(int n, int v, const int *ids, float *tab) {
+  int i = GID;
+  if (i < n && ids[i] == v) // t == v: exactly v, negative or not
+    tab[ids[i]] = 1.f;
+}
+__global__ void eq_fixup(int n, int m, const int *ids, float *tab) {
+  int i = GID;
+  if (i < n) {
+    int idx = ids[i] < 0 ? -1 : (ids[i] & 15);
+    if (idx == -1) // a "not found" fix-up: the constant -1 is no index
+      idx = m - 1;
+    tab[idx] = 1.f;
+  }
+}
