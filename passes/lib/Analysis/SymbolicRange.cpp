@@ -421,15 +421,13 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
       return *B;
   // Anything else: only what SCEV's constant ranges say (e.g. a zero-extended
   // byte loaded from memory is in [0, 255]).
-  ConstantRange CR = SE.getSignedRange(U);
   if (C.Why.empty())
     C.Why = isa<LoadInst>(V)     ? "index depends on a value loaded from memory"
             : isa<CallBase>(V)   ? "index depends on the result of a call"
             : isa<PHINode>(V)    ? "index depends on a loop-carried value that is not an induction"
                                  : "index depends on a value the analysis cannot bound";
-  if (CR.isFullSet() || CR.getBitWidth() > 64)
-    return {};
-  return {cst(CR.getSignedMin().getSExtValue()), cst(CR.getSignedMax().getSExtValue())};
+  // A whole 32-bit range still bounds the operand of an extension here.
+  return machineRange(U, /*WholeWords=*/true).value_or(Bounds{});
 }
 
 std::optional<Bounds> SymbolicRange::unsignedRemainder(const SCEVAddExpr *S, Ctx &C) {
@@ -500,7 +498,7 @@ std::optional<Bounds> SymbolicRange::unsignedRemainder(const SCEVAddExpr *S, Ctx
   return std::nullopt;
 }
 
-std::optional<Bounds> SymbolicRange::machineRange(const SCEV *S) {
+std::optional<Bounds> SymbolicRange::machineRange(const SCEV *S, bool WholeWords) {
   if (!S->getType()->isIntegerTy())
     return std::nullopt;
   ConstantRange CR = SE.getSignedRange(S);
@@ -509,8 +507,8 @@ std::optional<Bounds> SymbolicRange::machineRange(const SCEV *S) {
   int64_t Lo = CR.getSignedMin().getSExtValue(), Hi = CR.getSignedMax().getSExtValue();
   // A whole 32-bit type (an extended int loaded from memory) bounds nothing
   // a region can use; saying why it failed reads better than +-8 GiB.
-  if (Lo < 0 ? Hi >= 0 && uint64_t(Hi) + uint64_t(-(Lo + 1)) >= 0xFFFFFFFEull
-             : uint64_t(Hi - Lo) >= 0xFFFFFFFFull)
+  if (!WholeWords && (Lo < 0 ? Hi >= 0 && uint64_t(Hi) + uint64_t(-(Lo + 1)) >= 0xFFFFFFFEull
+                             : uint64_t(Hi - Lo) >= 0xFFFFFFFFull))
     return std::nullopt;
   return Bounds{cst(Lo), cst(Hi)};
 }

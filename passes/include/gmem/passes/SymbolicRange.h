@@ -112,8 +112,9 @@ private:
   /// [0, min(x, m - 1)], m checked to be >= 1 (division by zero is UB).
   std::optional<Bounds> unsignedRemainder(const llvm::SCEVAddExpr *S, Ctx &C);
   /// SCEV's own range of S's machine value read as signed (known bits of
-  /// shifts and masks, `!range` metadata), where it is not the full set.
-  std::optional<Bounds> machineRange(const llvm::SCEV *S);
+  /// shifts and masks, `!range` metadata), where it is not the full set
+  /// (nor, unless WholeWords, a whole 32-bit type).
+  std::optional<Bounds> machineRange(const llvm::SCEV *S, bool WholeWords = false);
   Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   /// AR as c * X + d of the recurrence X its loop's latch tests (addRec's
   /// fallback when neither AR's trip count nor its own latch test bounds it).
