@@ -85,7 +85,7 @@ bool SymbolicRange::launchInvariant(const SCEV *S) const {
   });
 }
 
-static bool onlyGeometry(const ExprRef &E) {
+bool range_support::onlyGeometry(const ExprRef &E) {
   if (E->op() == ExprOp::Var)
     return E->var().Kind == VarKind::GridDim || E->var().Kind == VarKind::BlockDim;
   for (const ExprRef &O : E->operands())
@@ -245,7 +245,13 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
       std::vector<RangeCheck> Scratch;
       std::string Ignored;
       Ctx Sub{C.At, Scratch, Ignored, C.Depth + 1};
-      Bounds X = walk(Op, Sub);
+      Bounds X;
+      {
+        // Not the checks of the memo entries being recorded around this
+        // one: a bound that needs checks is not used here.
+        RecordingPaused Aside(Recording);
+        X = walk(Op, Sub);
+      }
       if (X.bounded() && Scratch.empty() &&
           staticallyWithin(X.Lo, typeMin(Bits, Signed), typeMax(Bits, Signed), ArgBits) &&
           staticallyWithin(X.Hi, typeMin(Bits, Signed), typeMax(Bits, Signed), ArgBits))
@@ -256,15 +262,17 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     return inType(E->getOperand(), Signed, C);
   }
   case scAddExpr: {
-    if (C.Depth + 2 < MaxDepth)
-      if (std::optional<Bounds> R = unsignedRemainder(cast<SCEVAddExpr>(S), C))
-        return *R;
-    // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
-    // node of its own: split out every guarded sub-sum first.
     Bounds Acc{cst(0), cst(0)};
     SmallVector<const SCEV *, 8> Rest;
     for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
       Rest.push_back(Op);
+    const size_t AllOps = Rest.size();
+    takeRoundedDown(S, Rest, Acc, C);
+    if (Rest.size() == AllOps && C.Depth + 2 < MaxDepth)
+      if (std::optional<Bounds> R = unsignedRemainder(cast<SCEVAddExpr>(S), C))
+        return *R;
+    // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
+    // node of its own: split out every guarded sub-sum first.
     if (C.At && C.Depth < GuardDepth)
       for (const GuardedPart &Part : guardedSubSums(S, C.At)) {
         if (!removeOperands(Rest, Part.Ops))
@@ -297,7 +305,12 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
   }
   case scAddRecExpr: {
     auto *AR = cast<SCEVAddRecExpr>(S);
-    Bounds B = addRec(AR, C);
+    // A wide recurrence over a narrow one that the latch tests: the test
+    // bounds the narrow one, where the wide trip count, a per-thread end
+    // minus a per-thread start, is bounded term by term with checks that
+    // fail at ordinary launches.
+    Bounds B = eitherOrBoth([&](Ctx &WC) { return addRec(AR, WC); },
+                            [&](Ctx &NC) { return narrowLatchBounds(AR, NC); }, C, nullptr);
     if (C.At && C.Depth < GuardDepth) {
       Bounds Split = splitRecurrence(AR, C);
       Bounds Narrow = narrowRecurrence(AR, C);

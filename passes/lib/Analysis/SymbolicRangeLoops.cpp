@@ -16,6 +16,34 @@ using namespace llvm;
 namespace gmem {
 using namespace range_support;
 
+namespace {
+/// A counter with a constant start and step in a loop of a few iterations
+/// (the remainder loop of LLVM's unroller counts `k != (end - begin) & 3`
+/// with no wrap flags): it stays far inside its signed type.
+bool shortCounter(const SCEVAddRecExpr *Y, ScalarEvolution &SE) {
+  auto *Y0 = dyn_cast<SCEVConstant>(Y->getStart());
+  auto *TY = dyn_cast<SCEVConstant>(Y->getStepRecurrence(SE));
+  auto *K = dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(Y->getLoop()));
+  if (!Y0 || !TY || !K || SE.getTypeSizeInBits(Y->getType()) < 32)
+    return false;
+  const APInt &KV = K->getAPInt();
+  if (KV.getActiveBits() > 16 || Y0->getAPInt().getSignificantBits() > 16 ||
+      TY->getAPInt().getSignificantBits() > 16)
+    return false;
+  // |y0| + |step| * count < 2^15 + 2^15 * 2^16 < 2^31.
+  return true;
+}
+
+/// A check that no launch passes (a constant outside its range): bounds
+/// that need it are of no use, whatever else would bound the value.
+bool failsAlways(const std::vector<RangeCheck> &Checks) {
+  for (const RangeCheck &K : Checks)
+    if (K.Value && K.Value->isConst() && (K.Value->constant() < K.Min || K.Value->constant() > K.Max))
+      return true;
+  return false;
+}
+} // namespace
+
 // `a[i * m + j]` with int indices is F * sext({i*m + j0,+,1}<nsw>) in IR;
 // SCEV folds the extension into an i64 recurrence {F*sext(i*m + j0),+,F},
 // out of reach of the i32 latch test `j < m` and the i32 guards: the wide
@@ -28,22 +56,22 @@ using namespace range_support;
 // relates to AR directly.) The narrow bounds must lie in the narrow type, so
 // that R's math value is the machine value the extension reads; the check
 // says so even where SCEV proved no wrap.
-Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+const SCEVAddRecExpr *SymbolicRange::narrowInner(const SCEVAddRecExpr *AR, NarrowForm &Form) {
   if (!AR->isAffine() || !AR->getType()->isIntegerTy())
-    return {};
+    return nullptr;
   BasicBlock *Latch = AR->getLoop()->getLoopLatch();
   auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
   auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
   unsigned WideBits = SE.getTypeSizeInBits(AR->getType());
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
       Cmp->getOperand(0)->getType()->getIntegerBitWidth() >= WideBits || WideBits > 64)
-    return {};
+    return nullptr;
   // A trip count that is one value per launch keeps its relation to the
   // start in the wide bound's formula; only one that varies (with the
   // thread or an outer loop) needs the narrow recurrence.
   const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(AR->getLoop());
   if (!isa<SCEVCouldNotCompute>(BTC) && launchInvariant(BTC))
-    return {};
+    return nullptr;
   Type *Wide = AR->getType();
   const SCEV *Start = AR->getStart();
   int64_t F = 1;
@@ -54,33 +82,121 @@ Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
         Start = M->getOperand(1);
       }
   if (!isa<SCEVSignExtendExpr>(Start) && !isa<SCEVZeroExtendExpr>(Start))
-    return {};
+    return nullptr;
   auto *X = cast<SCEVCastExpr>(Start);
   bool Signed = isa<SCEVSignExtendExpr>(X);
   const SCEV *S0 = X->getOperand();
   Type *Narrow = S0->getType();
   // F * ext(R) with |F| <= 2^31 and R of at most 32 bits fits in 64.
   if (SE.getTypeSizeInBits(Narrow) > 32)
-    return {};
+    return nullptr;
   const SCEV *FW = SE.getConstant(Wide, F, /*isSigned=*/true);
   const SCEV *Step = AR->getStepRecurrence(SE);
   if (F != 1)
     Step = SE.getUDivExactExpr(Step, FW);
   const SCEV *T0 = SE.getTruncateExpr(Step, Narrow);
   if (!SE.isLoopInvariant(T0, AR->getLoop()))
-    return {};
+    return nullptr;
   auto *Inner =
       dyn_cast<SCEVAddRecExpr>(SE.getAddRecExpr(S0, T0, AR->getLoop(), SCEV::FlagAnyWrap));
   if (!Inner)
-    return {};
+    return nullptr;
   const SCEV *Ext = Signed ? SE.getSignExtendExpr(Inner, Wide) : SE.getZeroExtendExpr(Inner, Wide);
   if (SE.getMulExpr(FW, Ext) != AR)
+    return nullptr;
+  Form = {F, Signed, unsigned(SE.getTypeSizeInBits(Narrow))};
+  return Inner;
+}
+
+Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
+  NarrowForm Form;
+  const SCEVAddRecExpr *Inner = narrowInner(AR, Form);
+  if (!Inner)
     return {};
   Bounds B = splitRecurrence(Inner, C);
   if (!B.bounded())
     return {};
-  requireInType(B, SE.getTypeSizeInBits(Narrow), Signed, C);
-  return mulBounds({cst(F), cst(F)}, B);
+  requireInType(B, Form.Bits, Form.Signed, C);
+  return mulBounds({cst(Form.F), cst(Form.F)}, B);
+}
+
+const SCEVAddRecExpr *SymbolicRange::narrowLatchInner(const SCEVAddRecExpr *AR, NarrowForm &Form,
+                                                       const SCEV *&D) {
+  const Loop *L = AR->getLoop();
+  BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  Type *Wide = AR->getType();
+  if (!Cmp || !AR->isAffine() || !Wide->isIntegerTy() || SE.getTypeSizeInBits(Wide) > 64)
+    return nullptr;
+  // As in narrowInner: a count that is one value per launch is better kept.
+  const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+  if (!isa<SCEVCouldNotCompute>(BTC) && launchInvariant(BTC))
+    return nullptr;
+  const SCEV *ARStep = AR->getStepRecurrence(SE);
+  for (Value *Op : Cmp->operands()) {
+    auto *X = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Op));
+    if (!X || X->getLoop() != L || !X->isAffine() || !X->getType()->isIntegerTy() ||
+        SE.getTypeSizeInBits(X->getType()) > 32 ||
+        SE.getTypeSizeInBits(X->getType()) >= SE.getTypeSizeInBits(Wide))
+      continue;
+    const SCEV *XStep = X->getStepRecurrence(SE);
+    auto *Pre = dyn_cast<SCEVAddRecExpr>(
+        SE.getAddRecExpr(SE.getMinusSCEV(X->getStart(), XStep), XStep, L, SCEV::FlagAnyWrap));
+    for (const SCEVAddRecExpr *Inner : {X, Pre}) {
+      if (!Inner)
+        continue;
+      for (bool Signed : {true, false}) {
+        const SCEV *Ext =
+            Signed ? SE.getSignExtendExpr(Inner, Wide) : SE.getZeroExtendExpr(Inner, Wide);
+        auto *ER = dyn_cast<SCEVAddRecExpr>(Ext);
+        if (!ER || ER->getLoop() != L)
+          continue;
+        const int64_t F = stepRatio(SE, ARStep, ER->getStepRecurrence(SE));
+        if (!F)
+          continue;
+        const SCEV *FE = SE.getMulExpr(SE.getConstant(Wide, F, /*isSigned=*/true), Ext);
+        const SCEV *Rest = SE.getMinusSCEV(AR, FE);
+        // Only a constant D: with a per-thread D (a row offset) the wide
+        // count's bound, with the guards on the row, is usually tighter.
+        if (!isa<SCEVConstant>(Rest) || SE.getAddExpr(FE, Rest) != AR)
+          continue;
+        Form = {F, Signed, unsigned(SE.getTypeSizeInBits(X->getType()))};
+        D = Rest;
+        return Inner;
+      }
+    }
+  }
+  return nullptr;
+}
+
+Bounds SymbolicRange::narrowLatchBounds(const SCEVAddRecExpr *AR, Ctx &C) {
+  NarrowForm Form;
+  const SCEV *D = nullptr;
+  const SCEVAddRecExpr *Inner = narrowInner(AR, Form);
+  if (!Inner)
+    Inner = narrowLatchInner(AR, Form, D);
+  if (!Inner)
+    return {};
+  std::vector<RangeCheck> Scratch;
+  std::string Why;
+  Ctx Sub{C.At, Scratch, Why, C.Depth};
+  bool ByTest = false;
+  Bounds B;
+  {
+    RecordingPaused Aside(Recording);
+    B = addRec(Inner, Sub, &ByTest);
+  }
+  if (!ByTest || !B.bounded())
+    return {};
+  requireInType(B, Form.Bits, Form.Signed, Sub);
+  Bounds Off{cst(0), cst(0)};
+  if (D)
+    Off = walk(D, Sub);
+  if (!Off.bounded() || failsAlways(Scratch))
+    return {};
+  addChecks(C, Scratch);
+  return addBounds(mulBounds({cst(Form.F), cst(Form.F)}, B), Off);
 }
 
 Bounds SymbolicRange::splitRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
@@ -107,7 +223,7 @@ Bounds SymbolicRange::splitRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
   return B;
 }
 
-Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
+Bounds SymbolicRange::addRecByCount(const SCEVAddRecExpr *AR, Ctx &C, bool *ByTest) {
   if (!AR->isAffine()) {
     if (C.Why.empty())
       C.Why = "index is a non-affine function of a loop counter";
@@ -226,9 +342,148 @@ Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C) {
   // The count's checks, where its bound is used.
   if (!LatchUsed)
     addChecks(C, KChecks);
+  if (ByTest)
+    *ByTest = LatchUsed;
   if ((!R.Lo || !R.Hi) && C.Why.empty())
     C.Why = "loop trip count the analysis cannot bound";
   return R;
+}
+
+// A latch that goes on while `Y != B` (IndVarSimplify rewrites `i < end`
+// so; LLVM's unrolled loops test the next index, or an iteration counter):
+// AR's value at the exit bounds the side the count would, without adding a
+// per-thread start to a per-thread count term by term.
+Bounds SymbolicRange::addRec(const SCEVAddRecExpr *AR, Ctx &C, bool *ByTest) {
+  bool CountByTest = false;
+  bool UsedExit = false;
+  Bounds R = eitherOrBoth(
+      [&](Ctx &CC) { return addRecByCount(AR, CC, &CountByTest); },
+      [&](Ctx &EC) { return equalityExit(AR, EC); }, C, &UsedExit);
+  if (ByTest)
+    *ByTest = UsedExit || CountByTest;
+  return R;
+}
+
+Bounds SymbolicRange::eitherOrBoth(function_ref<Bounds(Ctx &)> First,
+                                   function_ref<Bounds(Ctx &)> Second, Ctx &C, bool *UsedSecond) {
+  // Checks are evaluated at every launch. One that is assumed because it
+  // is about geometry alone (a count that is negative for blockDim > 256)
+  // fails at ordinary launches all the same; one assumed because failing
+  // it is UB in the kernel does not.
+  auto MayFail = [&](const std::vector<RangeCheck> &Ks) {
+    unsigned N = 0;
+    for (const RangeCheck &K : Ks)
+      N += (!K.Assumed || onlyGeometry(K.Value)) &&
+           !staticallyWithin(K.Value, K.Min, K.Max, ArgBits);
+    return N;
+  };
+  std::vector<RangeCheck> Checks1, Checks2;
+  std::string Why1, Why2;
+  Ctx C1{C.At, Checks1, Why1, C.Depth}, C2{C.At, Checks2, Why2, C.Depth};
+  Bounds B1, B2;
+  {
+    RecordingPaused Aside(Recording);
+    B1 = First(C1);
+    B2 = Second(C2);
+  }
+  bool Use1 = B1.Lo || B1.Hi, Use2 = B2.bounded();
+  if (Use1 && Use2) {
+    unsigned Fail1 = MayFail(Checks1), Fail2 = MayFail(Checks2);
+    if (Fail1 && Fail1 >= Fail2)
+      Use1 = false;
+    else if (Fail2)
+      Use2 = false;
+  }
+  Bounds R;
+  if (Use1) {
+    addChecks(C, Checks1);
+    R = B1;
+  }
+  if (Use2) {
+    addChecks(C, Checks2);
+    R.Lo = greater(R.Lo, B2.Lo);
+    R.Hi = lesser(R.Hi, B2.Hi);
+  }
+  if (!Use2 && C.Why.empty())
+    C.Why = Why1;
+  if (UsedSecond)
+    *UsedSecond = Use2;
+  return R;
+}
+
+// `for (i = begin; i != end; i += 4)`, the main loop LLVM's runtime unroller
+// makes of `for (i = begin; i < end; ++i)`, and its remainder loop, which
+// counts `k != (end - begin) & 3`: the count is (end - begin - 4) / 4 with
+// begin and end per thread, and its bound, added term by term to the
+// start's, doubles a chunked loop's region and gives a count-down loop
+// negative offsets. What the latch says is exact instead. The loop leaves
+// only at the latch (its one exiting block), after the number of
+// iterations SCEV computes for that exit, E; at the last iteration Y(E) ==
+// B. Y must not wrap (nsw, or nuw with B read unsigned): then Y(E) - Y(0)
+// is the math difference, and for AR = c * Y + d (c a constant ratio of
+// the steps, SCEV folding c * Y + d back to AR), AR(E) = c * B + d in math.
+// AR(k) = AR(0) + k * step is monotone in k, so every iteration lies
+// between AR(0) and AR(E). That is AR's math value, as addRec's bounds are;
+// readers of AR's machine value add their own wrap checks (inType).
+Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
+  const Loop *L = AR->getLoop();
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!AR->isAffine() || !Latch || L->getExitingBlock() != Latch || C.Depth + 2 >= MaxDepth)
+    return {};
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || !Cmp->isEquality() || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+    return {};
+  bool Cont0 = Br->getSuccessor(0) == L->getHeader();
+  if (Cont0 == (Br->getSuccessor(1) == L->getHeader()))
+    return {};
+  // The loop must go on while Y != B.
+  CmpInst::Predicate P = Cont0 ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  if (P != CmpInst::ICMP_NE || isa<SCEVCouldNotCompute>(SE.getExitCount(L, Latch)))
+    return {};
+  Bounds S = walk(AR->getStart(), C);
+  Bounds T = walk(AR->getStepRecurrence(SE), C);
+  bool Up = nonNeg(T.Lo), Down = nonPos(T.Hi);
+  if (!(Up || Down) || !S.bounded())
+    return {};
+  const SCEV *ARStep = AR->getStepRecurrence(SE);
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    auto *Y = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Cmp->getOperand(Side)));
+    const SCEV *B = SE.getSCEV(Cmp->getOperand(1 - Side));
+    if (!Y || Y->getLoop() != L || !Y->isAffine() || Y->getType() != AR->getType() ||
+        !SE.isLoopInvariant(B, L))
+      continue;
+    bool Signed = Y->hasNoSignedWrap();
+    if (!Signed && !Y->hasNoUnsignedWrap() && !shortCounter(Y, SE))
+      continue;
+    Signed |= !Y->hasNoUnsignedWrap();
+    const int64_t Ratio = stepRatio(SE, ARStep, Y->getStepRecurrence(SE));
+    if (!Ratio)
+      continue;
+    const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
+    const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
+    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
+        SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
+      continue;
+    // Worked out on the side: a failed attempt leaves no checks behind.
+    std::vector<RangeCheck> Scratch;
+    std::string Why;
+    Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
+    Bounds Last;
+    {
+      RecordingPaused Aside(Recording);
+      // B read as Y's machine value (its checks); the sum c * B + d as one
+      // SCEV, so that terms of d that B takes away cancel (the remainder
+      // loop's exit i + 1 - ((i + 1) & 3) is at least 0).
+      if (inType(B, Signed, Sub).bounded())
+        Last = walk(SE.getAddExpr(SE.getMulExpr(CV, B), D), Sub);
+    }
+    if (!Last.bounded() || failsAlways(Scratch))
+      continue;
+    addChecks(C, Scratch);
+    return Up ? Bounds{S.Lo, Last.Hi} : Bounds{Last.Lo, S.Hi};
+  }
+  return {};
 }
 
 // `for (size_t i = tid; i < n; i += blockDim.x * gridDim.x) a[i]`: the
@@ -282,3 +537,5 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
 }
 
 } // namespace gmem
+
+

@@ -89,15 +89,28 @@ inline Bounds mulBounds(const Bounds &A, const Bounds &B) {
   return {Expr::smin(C), Expr::smax(C)};
 }
 
+/// E involves gridDim and blockDim only (SymbolicRange.cpp).
+bool onlyGeometry(const ExprRef &E);
+
 inline bool isSignedPred(llvm::CmpInst::Predicate P) { return llvm::ICmpInst::isSigned(P); }
 
 
-/// c with ARStep == c * Step: 1 for equal steps, else the constant factor
-/// (at most 32 significant bits, nonzero) of ARStep; 0 when neither.
+/// c with ARStep == c * Step: 1 for equal steps, the quotient of two
+/// constant steps, else the constant factor (at most 32 significant bits,
+/// nonzero) of ARStep; 0 when none.
 inline int64_t stepRatio(llvm::ScalarEvolution &SE, const llvm::SCEV *ARStep,
                          const llvm::SCEV *Step) {
   if (ARStep == Step)
     return 1;
+  // Two constant steps (a byte offset stepping -4 over an index stepping -1).
+  auto *KA = llvm::dyn_cast<llvm::SCEVConstant>(ARStep);
+  auto *KS = llvm::dyn_cast<llvm::SCEVConstant>(Step);
+  if (KA && KS && !KS->isZero() && KA->getAPInt().getSignificantBits() <= 32 &&
+      KS->getAPInt().getSignificantBits() <= 32) {
+    int64_t A = KA->getAPInt().getSExtValue(), S = KS->getAPInt().getSExtValue();
+    if (A % S == 0 && A / S != 0)
+      return A / S;
+  }
   auto *M = llvm::dyn_cast<llvm::SCEVMulExpr>(ARStep);
   auto *K = M ? llvm::dyn_cast<llvm::SCEVConstant>(M->getOperand(0)) : nullptr;
   if (K && K->getAPInt().getSignificantBits() <= 32 && !K->isZero() &&

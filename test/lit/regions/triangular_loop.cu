@@ -30,14 +30,15 @@ __global__ void triu_clear(int m, float *a) {
 // The correlation kernel: diagonal, row j1 right of it and column j1 below
 // it. 256 threads, m = 100, n = 8: symmat's last diagonal, row and column
 // writes are symmat[98*101], symmat[98*100 + 99] and symmat[99*100 + 98],
-// each range exact. data[i*m + j1] is exact too (up to data[7*100 + 98]);
-// data[i*m + j2] ends up to m - 2 elements late (a bound over j2's loop
-// and i's loop separately), inside the allocation. No launch check fails.
+// each range exact. data[i*m + j1] is exact too (up to data[7*100 + 98]),
+// and so is data[i*m + j2] (up to data[7*100 + 99]): its byte offset steps
+// 4 where the latch's j2 steps 1, a constant ratio that relates the two.
+// No launch check fails.
 // RUN: %gmem-analyze %s --kernel corr_kernel --grid 2 --block 128 \
 // RUN:   --alloc 0x100000:0x100000 --alloc 0x300000:0x100000 --arg i32:100 --arg i32:8 \
 // RUN:   --arg ptr:0x100000 --arg ptr:0x300000 | FileCheck %s --check-prefix=CORR
 // CORR:      #2 symmat  write [0x100000, 0x109aac)  write [0x100004, 0x109ab0)  write [0x100190, 0x109c3c){{$}}
-// CORR-NEXT: #3 data  read [0x300000, 0x300c7c)  read [0x300004, 0x300e08){{$}}
+// CORR-NEXT: #3 data  read [0x300000, 0x300c7c)  read [0x300004, 0x300c80){{$}}
 
 // CHECK-LABEL: kernel corr_kernel(int, int, float*, float*)
 // CHECK:       #2 symmat : ptr  W

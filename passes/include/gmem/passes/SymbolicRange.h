@@ -20,6 +20,7 @@
 #include "gmem/passes/AccessCollector.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -115,10 +116,29 @@ private:
   /// shifts and masks, `!range` metadata), where it is not the full set
   /// (nor, unless WholeWords, a whole 32-bit type).
   std::optional<Bounds> machineRange(const llvm::SCEV *S, bool WholeWords = false);
-  Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// Bounds of AR over its loop. *ByTest (if given) says whether the
+  /// latch's test bounded it rather than a trip count.
+  Bounds addRec(const llvm::SCEVAddRecExpr *AR, Ctx &C, bool *ByTest = nullptr);
+  /// addRec by the trip count, the latch's order test or the latch's
+  /// recurrence (without equalityExit).
+  Bounds addRecByCount(const llvm::SCEVAddRecExpr *AR, Ctx &C, bool *ByTest);
   /// AR as c * X + d of the recurrence X its loop's latch tests (addRec's
   /// fallback when neither AR's trip count nor its own latch test bounds it).
   Bounds viaLatchRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// Two ways to bound one value, each worked out on the side. A bound with
+  /// a check that may fail at a correct launch (not statically true, and
+  /// not assumed, or assumed as geometry only) widens that launch's region
+  /// to the whole allocation, so the one with more such checks is dropped,
+  /// First on a tie (Second, the latch's own bound, is the exact one);
+  /// where neither has any, the result is their intersection under both
+  /// sets of checks. Second must bound both sides or is not used.
+  Bounds eitherOrBoth(llvm::function_ref<Bounds(Ctx &)> First,
+                      llvm::function_ref<Bounds(Ctx &)> Second, Ctx &C, bool *UsedSecond);
+  /// Bounds of AR over every iteration of a loop that leaves only where its
+  /// latch finds `Y == B` (a recurrence Y of the loop, B invariant): the
+  /// start, and AR's value at the exit, c * B + d for AR = c * Y + d.
+  /// Unbounded where that does not apply (SymbolicRangeLoops.cpp).
+  Bounds equalityExit(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   /// AR through the recurrences of its loop that guardedRecurrences finds
   /// (AR = F * G + D): the tightest; a null side where none bounds it.
   Bounds splitRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
@@ -149,6 +169,28 @@ private:
   /// extension into: F times R's splitRecurrence bounds, checked to lie in
   /// R's type; unbounded where there is no such R.
   Bounds narrowRecurrence(const llvm::SCEVAddRecExpr *AR, Ctx &C);
+  /// Takes x and -1 * zext(trunc x) out of the sum S's operands Rest (x
+  /// may differ by a constant) and adds their bounds to Acc, where x >= 0
+  /// (SymbolicRangeSums.cpp). False when Rest has no such pair.
+  bool takeRoundedDown(const llvm::SCEV *S, llvm::SmallVectorImpl<const llvm::SCEV *> &Rest,
+                       Bounds &Acc, Ctx &C);
+  /// How AR = F * ext(R) extends its narrow recurrence R.
+  struct NarrowForm {
+    int64_t F = 1;
+    bool Signed = false;
+    unsigned Bits = 0;
+  };
+  /// R for AR = F * ext(R) (narrowRecurrence's conditions), or null.
+  const llvm::SCEVAddRecExpr *narrowInner(const llvm::SCEVAddRecExpr *AR, NarrowForm &Form);
+  /// R for AR = F * ext(R) + D with R (or its previous value) a narrow
+  /// recurrence the latch compares, D constant (SCEV pushes an extension
+  /// into a min or a sum, so AR's start need not be an extension), or null.
+  const llvm::SCEVAddRecExpr *narrowLatchInner(const llvm::SCEVAddRecExpr *AR, NarrowForm &Form,
+                                               const llvm::SCEV *&D);
+  /// F times R's bounds where R's latch test (an order or an equality)
+  /// bounds it, checked to lie in R's type; its checks are added only
+  /// where it bounds AR.
+  Bounds narrowLatchBounds(const llvm::SCEVAddRecExpr *AR, Ctx &C);
   /// S takes one value per launch: constants, integer parameters and their
   /// fields, gridDim and blockDim only.
   bool launchInvariant(const llvm::SCEV *S) const;
