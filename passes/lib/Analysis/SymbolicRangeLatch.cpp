@@ -131,14 +131,9 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
       continue;
     // AR = c * Y + d, c a constant step ratio, d invariant (SCEV must fold
     // it back to AR: then AR(k) = c * Y(k) + d modulo 2^N at every k).
-    const SCEV *ARStep = AR->getStepRecurrence(SE);
-    const int64_t Ratio = stepRatio(SE, ARStep, Step);
-    if (!Ratio)
-      continue;
-    const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
-    const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
-    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
-        SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
+    const int64_t Ratio = stepRatio(SE, AR->getStepRecurrence(SE), Step);
+    const SCEV *D = offsetOver(SE, AR, Y, Ratio);
+    if (!D)
       continue;
 
     // Worked out on the side: a failed attempt leaves no checks behind.

@@ -458,13 +458,10 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
       continue;
     Signed |= !Y->hasNoUnsignedWrap();
     const int64_t Ratio = stepRatio(SE, ARStep, Y->getStepRecurrence(SE));
-    if (!Ratio)
+    const SCEV *D = offsetOver(SE, AR, Y, Ratio);
+    if (!D)
       continue;
     const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
-    const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
-    if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
-        SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
-      continue;
     // Worked out on the side: a failed attempt leaves no checks behind.
     std::vector<RangeCheck> Scratch;
     std::string Why;
@@ -512,7 +509,6 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
     const int64_t Ratio = stepRatio(SE, ARStep, YStep);
     if (!Ratio)
       continue;
-    const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
     // The pre-increment form of Y when the latch tests Y's next value.
     const SCEV *Pre = SE.getAddRecExpr(SE.getMinusSCEV(Y->getStart(), YStep), YStep, L,
                                        SCEV::FlagAnyWrap);
@@ -520,9 +516,8 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       auto *X = dyn_cast<SCEVAddRecExpr>(XS);
       if (!X || X == AR)
         continue;
-      const SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, X->getStart()));
-      if (isa<SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, L) ||
-          SE.getAddExpr(SE.getMulExpr(CV, X), D) != AR)
+      const SCEV *D = offsetOver(SE, AR, X, Ratio);
+      if (!D)
         continue;
       std::string SubWhy; // X's failure is not AR's story
       Ctx Sub{C.At, C.Checks, SubWhy, C.Depth + 1};

@@ -119,6 +119,22 @@ inline int64_t stepRatio(llvm::ScalarEvolution &SE, const llvm::SCEV *ARStep,
   return 0;
 }
 
+/// d with AR == c * Y + d for Y a recurrence of AR's loop and c = Ratio a
+/// constant (stepRatio of the steps), d invariant in the loop, SCEV folding
+/// c * Y + d back to AR (then AR(k) = c * Y(k) + d modulo 2^N at every k);
+/// null where there is no such d.
+inline const llvm::SCEV *offsetOver(llvm::ScalarEvolution &SE, const llvm::SCEVAddRecExpr *AR,
+                                    const llvm::SCEVAddRecExpr *Y, int64_t Ratio) {
+  if (!Ratio)
+    return nullptr;
+  const llvm::SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
+  const llvm::SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()) ||
+      SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
+    return nullptr;
+  return D;
+}
+
 } // namespace range_support
 } // namespace gmem
 
