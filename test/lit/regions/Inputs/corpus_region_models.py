@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""Brute-force soundness check of gmem-analyze instance regions of corpus
+kernels whose regions the loop-bound changes of the twentieth session made
+tighter (per-thread chunks, latch tests of narrow indices, equality exits).
+
+For each kernel: a Python model enumerates every element each thread may
+touch (union over data-dependent branches) for a launch; gmem-analyze is run
+in instance mode (--json), each pointer in the middle of its own 16 MiB
+allocation; every touched byte must lie inside the printed ranges of that
+pointer for that access kind.
+
+usage: corpus_region_models.py --tool GMEM_ANALYZE --corpus DIR [-n LAUNCHES_PER_KERNEL]
+       [-j JOBS] [--seed S] [--only K1,K2]
+Exit 1 on an unsound launch or on a launch gmem-analyze could not evaluate.
+"""
+import argparse, bisect, json, os, random, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
+
+GMEM = "gmem-analyze"  # set from --tool
+CORPUS = "test/corpus/"  # set from --corpus
+ALLOC_SIZE = 0x1000000
+MID = 0x800000
+
+
+def base_of(i):
+    return 0x10000000 * (i + 1)
+
+
+def tdiv(a, b):  # C integer division (truncation toward zero)
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def threads(grid, block):
+    gx, gy, gz = grid
+    bx_, by_, bz_ = block
+    for bz in range(gz):
+        for by in range(gy):
+            for bx in range(gx):
+                for tz in range(bz_):
+                    for ty in range(by_):
+                        for tx in range(bx_):
+                            yield bx, by, bz, tx, ty, tz
+
+
+def dim3(v):
+    v = list(v) + [1] * (3 - len(v))
+    return tuple(v)
+
+
+# --------------------------------------------------------------------------
+# Models. Each returns {(param_index, 'read'|'write'): (elem_size, set(elem))}
+# (element index relative to the pointer argument), or for spmm a special
+# 'residue' spec.
+
+def m_layernorm_rows(g, b, a):
+    rows, cols = a[4], a[5]
+    gam, bet = set(), set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = bx * b[1] + ty
+        lane = tx
+        if row >= rows:
+            continue
+        for c in range(lane, cols, 32):
+            gam.add(c); bet.add(c)
+    return {(2, 'read'): (4, gam), (3, 'read'): (4, bet)}
+
+
+def m_histogram_shared(g, b, a):
+    n = a[2]
+    s = set()
+    T = b[0] * g[0]
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        # the block privatises >= 1 element iff some of its threads has i < n;
+        # then local[data[i]] != 0 for any bin value (data arbitrary).
+        block_works = bx * b[0] < n
+        if not block_works:
+            continue
+        for bb in range(tx, 256, b[0]):
+            s.add(bb)
+    return {(1, 'read'): (4, s), (1, 'write'): (4, set(s))}
+
+
+def m_fir_halo(g, b, a):
+    ntaps = a[4]
+    nt = ntaps if ntaps < 32 else 32
+    s = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        for k in range(tx, nt, b[0]):
+            s.add(k)
+    return {(1, 'read'): (4, s)}
+
+
+def m_gemv_warp(g, b, a):
+    m, n = a[3], a[4]
+    xs = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        warp = (bx * b[0] + tx) >> 5
+        lane = tx & 31
+        if warp >= m:
+            continue
+        for j in range(lane, n, 32):
+            xs.add(j)
+    return {(1, 'read'): (4, xs)}
+
+
+def m_gemv_warp_gs(g, b, a):
+    m, n = a[3], a[4]
+    xs, ys = set(), set()
+    warps = (g[0] * b[0]) >> 5
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        lane = tx & 31
+        r = (bx * b[0] + tx) >> 5
+        while r < m:
+            assert warps > 0
+            for j in range(lane, n, 32):
+                xs.add(j)
+            if lane == 0:
+                ys.add(r)
+            r += warps
+    return {(1, 'read'): (4, xs), (2, 'write'): (4, ys)}
+
+
+def m_dequant_int4_gemv(g, b, a):
+    rows, cols, gs = a[4], a[5], a[6]
+    sc, xs = set(), set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = bx * b[1] + ty
+        lane = tx
+        if row >= rows:
+            continue
+        nbytes = tdiv(cols, 2)
+        ngroups = tdiv(cols, gs)
+        for bb in range(lane, nbytes, 32):
+            c = 2 * bb
+            sc.add(row * ngroups + tdiv(c, gs))
+            xs.add(c); xs.add(c + 1)
+    return {(1, 'read'): (4, sc), (2, 'read'): (4, xs)}
+
+
+def m_rms_norm_vec4(g, b, a):
+    rows, hidden = a[3], a[4]
+    w = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = bx
+        if row >= rows:
+            continue
+        n4 = tdiv(hidden, 4)
+        for i in range(tx, n4, b[0]):
+            w.add(i)
+    return {(1, 'read'): (16, w)}
+
+
+def m_covar_symmat(g, b, a):
+    m, n = a[0], a[1]
+    d = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        j1 = bx * b[0] + tx
+        if j1 < m:
+            for j2 in range(j1, m):
+                for i in range(n):
+                    d.add(i * m + j1); d.add(i * m + j2)
+    return {(2, 'read'): (4, d)}
+
+
+def m_corr_symmat(g, b, a):
+    m, n = a[0], a[1]
+    d = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        j1 = bx * b[0] + tx
+        if j1 < m - 1:
+            for j2 in range(j1 + 1, m):
+                for i in range(n):
+                    d.add(i * m + j1); d.add(i * m + j2)
+    return {(3, 'read'): (4, d)}
+
+
+def m_adi_row_backward(g, b, a):
+    n = a[0]
+    A, B, XR, XW = set(), set(), set(), set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        i = bx * b[0] + tx
+        if i < n:
+            for j in range(0, n - 2):
+                c = n - 2 - j
+                XR.add(i * n + c); XR.add(i * n + c - 1)
+                A.add(i * n + c - 1); B.add(i * n + c - 1)
+                XW.add(i * n + c)
+    return {(1, 'read'): (4, A), (2, 'read'): (4, B), (3, 'read'): (4, XR), (3, 'write'): (4, XW)}
+
+
+def m_spmm_csr_warp(g, b, a):
+    # B[col_idx[p]*k + j]: col_idx[p] arbitrary int (no overflow), row_ptr
+    # arbitrary (any p range).  Worst case: every element x with
+    # x mod k in J, J = the j values of active lanes, restricted to the
+    # allocation.
+    m, k = a[0], a[1]
+    J = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = (bx * b[0] + tx) // 32
+        lane = tx & 31
+        if row >= m:
+            continue
+        for j in range(lane, k, 32):
+            J.add(j)
+    return {(5, 'read'): ('residue', k, J)}
+
+
+def m_sssp_push_relax(g, b, a):
+    degree, n = a[2], a[4]
+    s = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        v = bx * b[0] + tx
+        if v >= n:
+            continue
+        # dist[v] < 0x3fffffff possible (data-dependent): take the union
+        for e in range(v * degree, v * degree + degree):
+            s.add(e)
+    return {(0, 'read'): (4, s), (1, 'read'): (4, set(s))}
+
+
+def m_gemm_tiled16(g, b, a):
+    M, N, K = a[3], a[4], a[5]
+    A, B = set(), set()
+    ntiles = tdiv(K + 15, 16)
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = by * 16 + ty
+        col = bx * 16 + tx
+        for t in range(ntiles):
+            a_col = t * 16 + tx
+            b_row = t * 16 + ty
+            if row < M and a_col < K:
+                A.add(row * K + a_col)
+            if b_row < K and col < N:
+                B.add(b_row * N + col)
+    return {(0, 'read'): (4, A), (1, 'read'): (4, B)}
+
+
+def m_gemm_tiled16_async(g, b, a):
+    M, N, K = a[3], a[4], a[5]
+    A = set()
+    tiles = tdiv(K + 15, 16)
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        row = by * 16 + ty
+        col = bx * 16 + tx
+
+        def stage(r, c, rows, cols, ld):
+            if r < rows and c < cols:
+                A.add(r * ld + c)
+        stage(row, tx, M, K, K)
+        for t in range(tiles):
+            if t + 1 < tiles:
+                stage(row, (t + 1) * 16 + tx, M, K, K)
+    return {(0, 'read'): (4, A)}
+
+
+# --------------------------------------------------------------------------
+# Launch generators: return (grid, block, args) with args = list of values,
+# pointers as 'P'.
+
+def pick(r, xs):
+    return r.choice(xs)
+
+
+def gen_layernorm(r):
+    g = (r.randint(1, 6), pick(r, [1, 1, 1, 2]), 1)
+    b = (pick(r, [32] * 6 + [1, 16, 31, 33, 48, 64]), r.randint(1, 5), 1)
+    rows = pick(r, [-1, 0, 1, 2, 3, 4, 5, 7, 9, 13, 20, 30])
+    cols = pick(r, [-1, 0, 1, 2, 3, 5, 16, 31, 32, 33, 63, 64, 65, 100, 129])
+    return g, b, ['P', 'P', 'P', 'P', ('i32', rows), ('i32', cols), ('f32', '0.00001')]
+
+
+def gen_histogram(r):
+    g = (r.randint(1, 6), 1, 1)
+    b = (pick(r, [1, 3, 31, 32, 33, 100, 255, 256, 257, 300, 512]), pick(r, [1] * 5 + [2]), 1)
+    n = pick(r, [-5, 0, 1, 2, 3, 31, 32, 33, 100, 255, 256, 257, 500, 1000, 2000, r.randint(0, 3000)])
+    return g, b, ['P', 'P', ('i32', n)]
+
+
+def gen_fir(r):
+    g = (r.randint(1, 4), 1, 1)
+    b = (pick(r, [1, 5, 16, 31, 32, 33, 64, 96, 100, 256]), 1, 1)
+    n = pick(r, [-1, 0, 1, 10, 255, 256, 257, 300, 700])
+    nt = pick(r, [-3, -1, 0, 1, 2, 3, 5, 16, 17, 31, 32, 33, 40, 100])
+    return g, b, ['P', 'P', 'P', ('i32', n), ('i32', nt)]
+
+
+def gen_gemv(r, gs=False):
+    while True:
+        g = (r.randint(1, 6), 1, 1)
+        b = (pick(r, [1, 8, 16, 31, 32, 33, 40, 64, 96, 100, 128]), 1, 1)
+        m = pick(r, [-1, 0, 1, 2, 3, 5, 8, 13, 20])
+        n = pick(r, [-1, 0, 1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 100])
+        if gs and g[0] * b[0] < 32 and m > 0:
+            continue  # warps == 0: infinite loop (UB)
+        return g, b, ['P', 'P', 'P', ('i32', m), ('i32', n)]
+
+
+def gen_dequant(r):
+    g = (r.randint(1, 5), 1, 1)
+    b = (pick(r, [32] * 5 + [1, 16, 33, 40, 64]), r.randint(1, 4), 1)
+    rows = pick(r, [-1, 0, 1, 2, 3, 5, 7, 10])
+    cols = pick(r, [-2, 0, 1, 2, 3, 7, 8, 16, 31, 32, 63, 64, 65, 66, 128, 130, 200])
+    gsz = pick(r, [1, 2, 3, 4, 5, 8, 16, 32, 64, 128, -4])
+    return g, b, ['P', 'P', 'P', 'P', ('i32', rows), ('i32', cols), ('i32', gsz)]
+
+
+def gen_rms(r):
+    g = (r.randint(1, 5), 1, 1)
+    b = (pick(r, [1, 4, 31, 32, 33, 64, 100, 128]), pick(r, [1] * 5 + [2]), 1)
+    rows = pick(r, [-1, 0, 1, 2, 3, 5])
+    hidden = pick(r, [-4, -1, 0, 1, 3, 4, 5, 7, 8, 12, 100, 127, 128, 130, 256, 260, 513])
+    return g, b, ['P', 'P', 'P', ('i32', rows), ('i32', hidden), ('f32', '0.000001')]
+
+
+def gen_symmat(r, corr):
+    g = (r.randint(1, 4), 1, 1)
+    b = (pick(r, [1, 3, 8, 16, 31, 32, 33, 64]), 1, 1)
+    m = pick(r, [-1, 0, 1, 2, 3, 5, 10, 17, 33, 40, 70])
+    n = pick(r, [-1, 0, 1, 2, 3, 7])
+    if corr:
+        return g, b, [('i32', m), ('i32', n), 'P', 'P']
+    return g, b, [('i32', m), ('i32', n), 'P', 'P']
+
+
+def gen_adi(r):
+    g = (r.randint(1, 4), 1, 1)
+    b = (pick(r, [1, 3, 16, 31, 32, 33, 64]), 1, 1)
+    n = pick(r, [-1, 0, 1, 2, 3, 4, 5, 10, 17, 33, 40, 65])
+    return g, b, [('i32', n), 'P', 'P', 'P']
+
+
+def gen_spmm(r):
+    g = (r.randint(1, 5), 1, 1)
+    b = (pick(r, [1, 16, 31, 32, 33, 64, 100]), 1, 1)
+    m = pick(r, [-1, 0, 1, 2, 3, 5])
+    k = pick(r, [-1, 0, 1, 2, 3, 7, 31, 32, 33, 64, 100])
+    return g, b, [('i32', m), ('i32', k), 'P', 'P', 'P', 'P', 'P']
+
+
+def gen_sssp(r):
+    g = (r.randint(1, 5), 1, 1)
+    b = (pick(r, [1, 7, 32, 33, 64, 100]), 1, 1)
+    deg = pick(r, [-2, 0, 1, 2, 3, 5, 8])
+    n = pick(r, [-1, 0, 1, 2, 10, 50, 200, 600])
+    return g, b, ['P', 'P', ('i32', deg), 'P', ('i32', n)]
+
+
+def gen_gemm(r):
+    g = (r.randint(1, 4), r.randint(1, 4), 1)
+    if r.random() < 0.6:
+        b = (16, 16, 1)
+    else:
+        b = (r.randint(1, 16), r.randint(1, 16), 1)
+    dims = [-1, 0, 1, 2, 3, 5, 15, 16, 17, 31, 32, 33, 40, 50]
+    M, N, K = pick(r, dims), pick(r, dims), pick(r, dims)
+    return g, b, ['P', 'P', 'P', ('i32', M), ('i32', N), ('i32', K)]
+
+
+KERNELS = {
+    'layernorm_rows': ('layernorm.cu', gen_layernorm, m_layernorm_rows),
+    'histogram_shared': ('histogram.cu', gen_histogram, m_histogram_shared),
+    'fir_halo': ('signal_ops.cu', gen_fir, m_fir_halo),
+    'gemv_warp': ('gemv.cu', gen_gemv, m_gemv_warp),
+    'gemv_warp_gs': ('gemv.cu', lambda r: gen_gemv(r, True), m_gemv_warp_gs),
+    'dequant_int4_gemv': ('llm_quant.cu', gen_dequant, m_dequant_int4_gemv),
+    'rms_norm_vec4': ('llm_norm_rope.cu', gen_rms, m_rms_norm_vec4),
+    'covar_symmat': ('polybench_la.cu', lambda r: gen_symmat(r, False), m_covar_symmat),
+    'adi_row_backward': ('polybench_stencil.cu', gen_adi, m_adi_row_backward),
+    'spmm_csr_warp': ('sparse_ops.cu', gen_spmm, m_spmm_csr_warp),
+    'sssp_push_relax': ('graph_traversal.cu', gen_sssp, m_sssp_push_relax),
+    'corr_symmat': ('triangular.cu', lambda r: gen_symmat(r, True), m_corr_symmat),
+    'gemm_tiled16': ('gemm.cu', gen_gemm, m_gemm_tiled16),
+    'gemm_tiled16_async': ('async_copy.cu', gen_gemm, m_gemm_tiled16_async),
+}
+
+
+def run_tool(kernel, fname, g, b, args):
+    cmd = [GMEM, CORPUS + fname, '--kernel', kernel,
+           '--grid', ','.join(map(str, g)), '--block', ','.join(map(str, b)), '--json']
+    ptrs = {}
+    for i, a in enumerate(args):
+        if a == 'P':
+            base = base_of(i)
+            ptrs[i] = base + MID
+            cmd += ['--alloc', '0x%x:0x%x' % (base, ALLOC_SIZE)]
+    for i, a in enumerate(args):
+        cmd += ['--arg', ('ptr:0x%x' % ptrs[i]) if a == 'P' else '%s:%s' % a]
+    p = None
+    for attempt in range(20):  # the binary may be relinked while we run
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode == 0:
+                break
+        except OSError:
+            pass
+        time.sleep(3)
+    if p is None or p.returncode != 0:
+        raise RuntimeError('tool failed: %s\n%s' % (' '.join(cmd), p.stderr[-2000:] if p else 'exec error'))
+    inst = json.loads(p.stdout)['instance']
+    byidx = {a['index']: a for a in inst['args']}
+    return cmd, ptrs, byidx
+
+
+def merge(ranges):
+    out = []
+    for lo, hi in sorted(ranges):
+        if hi <= lo:
+            continue
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return out
+
+
+def first_uncovered(intervals, cov):
+    """intervals: sorted byte intervals (rel); cov: merged ranges (rel)."""
+    los = [c[0] for c in cov]
+    for a, b in intervals:
+        i = bisect.bisect_right(los, a) - 1
+        if i < 0 or cov[i][1] <= a:
+            return a
+        if cov[i][1] < b:
+            return cov[i][1]
+    return None
+
+
+def elems_to_intervals(esz, elems):
+    out = []
+    for e in sorted(elems):
+        lo, hi = e * esz, e * esz + esz
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+        else:
+            out.append([lo, hi])
+    return out
+
+
+def check_residue(k, J, cov, ptr):
+    """Worst case for spmm: every f32 element x (relative index) inside the
+    allocation with x mod k in J is read."""
+    if k <= 0 or not J:
+        return None
+    alo, ahi = -MID, ALLOC_SIZE - MID  # relative byte bounds of allocation
+    # gaps of cov within the allocation
+    gaps, cur = [], alo
+    for lo, hi in cov:
+        if lo > cur:
+            gaps.append((cur, min(lo, ahi)))
+        cur = max(cur, hi)
+    if cur < ahi:
+        gaps.append((cur, ahi))
+    for g0, g1 in gaps:
+        if g1 <= g0:
+            continue
+        x0, x1 = g0 // 4, -(-g1 // 4)  # elements overlapping the gap
+        for x in range(x0, min(x1, x0 + k + 1)):
+            if x % k in J:
+                return max(4 * x, g0)
+    return None
+
+
+def check_one(kernel, launch):
+    fname, _, model = KERNELS[kernel]
+    g, b, args = launch
+    g, b = dim3(g), dim3(b)
+    vals = [None if a == 'P' else (a[1] if a[0] != 'f32' else None) for a in args]
+    vals = [int(v) if v is not None else None for v in vals]
+    touched = model(g, b, vals)
+    cmd, ptrs, inst = run_tool(kernel, fname, g, b, args)
+    res = {'widened': False, 'fail': None, 'cmd': cmd}
+    for (pi, kind), spec in touched.items():
+        ia = inst.get(pi, {'read': [], 'write': []})
+        wid = False
+        if 'note' in ia:
+            wid = True
+            res.setdefault('notes', set()).add(ia['note'])
+        alloc = ia.get('alloc') or {}
+        for lo, hi in ia.get(kind, []):
+            if alloc and lo <= alloc['base'] and hi >= alloc['base'] + alloc['size']:
+                wid = True
+        if wid:
+            res['widened'] = True
+            res.setdefault('wparams', set()).add('#%d %s' % (pi, kind))
+        cov = merge([(lo - ptrs[pi], hi - ptrs[pi]) for lo, hi in ia.get(kind, [])])
+        if spec[0] == 'residue':
+            bad = check_residue(spec[1], spec[2], cov, ptrs[pi])
+        else:
+            esz, elems = spec
+            bad = first_uncovered(elems_to_intervals(esz, elems), cov)
+        if bad is not None and res['fail'] is None:
+            res['fail'] = dict(param=pi, kind=kind, byte_off=bad,
+                               abs_byte='0x%x' % (ptrs[pi] + bad),
+                               ranges=[('0x%x' % lo, '0x%x' % hi) for lo, hi in ia.get(kind, [])])
+    return res
+
+
+def safe_check(kernel, launch):
+    try:
+        return check_one(kernel, launch)
+    except Exception as e:  # reported, not counted as checked
+        return {'error': str(e)[:500], 'fail': None, 'widened': False}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('-n', type=int, default=250)
+    ap.add_argument('-j', type=int, default=3)
+    ap.add_argument('--seed', type=int, default=20)
+    ap.add_argument('--only', default='')
+    ap.add_argument('--tool', required=True)
+    ap.add_argument('--corpus', required=True)
+    o = ap.parse_args()
+    global GMEM, CORPUS
+    GMEM, CORPUS = o.tool, os.path.join(o.corpus, '')
+    names = [k for k in KERNELS if not o.only or k in o.only.split(',')]
+    jobs = []
+    for k in names:
+        r = random.Random('%d-%s' % (o.seed, k))
+        seen, launches, tries = set(), [], 0
+        while len(launches) < o.n and tries < 50 * o.n:
+            tries += 1
+            L = KERNELS[k][1](r)
+            key = repr(L)
+            if key in seen:
+                continue
+            seen.add(key)
+            launches.append(L)
+        jobs += [(k, L) for L in launches]
+    with ThreadPoolExecutor(o.j) as ex:
+        results = list(ex.map(lambda kl: (kl[0], kl[1], safe_check(*kl)), jobs))
+    total_bad = total_err = 0
+    for k in names:
+        errs = [(L, x) for kk, L, x in results if kk == k and 'error' in x]
+        rs = [(L, x) for kk, L, x in results if kk == k and 'error' not in x]
+        total_err += len(errs)
+        for L, x in errs[:1]:
+            print('   %s: %d launches errored, e.g. %s' % (k, len(errs), x['error']))
+        bad = [(L, x) for L, x in rs if x['fail']]
+        wid = sum(1 for L, x in rs if x['widened'])
+        notes = set().union(*[x.get('notes', set()) for L, x in rs])
+        wp = {}
+        for L, x in rs:
+            for p in x.get('wparams', ()):
+                wp[p] = wp.get(p, 0) + 1
+        if wp:
+            notes = sorted(notes) + ['by param: %s' % ', '.join('%s=%d' % kv for kv in sorted(wp.items()))]
+        total_bad += len(bad)
+        print('%-20s launches=%4d unsound=%4d widened=%4d %s' % (k, len(rs), len(bad), wid,
+                                                                   ('notes=' + str(sorted(notes))) if notes else ''))
+        if bad:
+            L, x = bad[0]
+            print('   example: grid=%s block=%s args=%s' % (L[0], L[1], L[2]))
+            print('   fail: %s' % x['fail'])
+            print('   cmd: %s' % ' '.join(x['cmd']))
+    print('TOTAL unsound launches: %d, errored: %d' % (total_bad, total_err))
+    sys.exit(1 if total_bad or total_err else 0)
+
+
+if __name__ == '__main__':
+    main()
