@@ -266,9 +266,8 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     SmallVector<const SCEV *, 8> Rest;
     for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
       Rest.push_back(Op);
-    const size_t AllOps = Rest.size();
-    takeRoundedDown(S, Rest, Acc, C);
-    if (Rest.size() == AllOps && C.Depth + 2 < MaxDepth)
+    const bool Rounded = takeRoundedDown(S, Rest, Acc, C);
+    if (!Rounded && C.Depth + 2 < MaxDepth)
       if (std::optional<Bounds> R = unsignedRemainder(cast<SCEVAddExpr>(S), C))
         return *R;
     // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
