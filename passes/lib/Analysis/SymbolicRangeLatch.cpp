@@ -95,9 +95,7 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
     return std::nullopt;
   unsigned N = SE.getTypeSizeInBits(AR->getType());
   const Loop *L = AR->getLoop();
-  BasicBlock *Latch = L->getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   if (N > 64 || !Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
     return std::nullopt;
   bool Cont0 = Br->getSuccessor(0) == L->getHeader();
@@ -259,8 +257,7 @@ std::optional<Bounds> SymbolicRange::latchPhi(const PHINode *Phi, Ctx &C) {
       !Phi->getType()->isIntegerTy() || C.Depth + 3 >= MaxDepth)
     return std::nullopt;
   BasicBlock *Latch = L->getLoopLatch(), *Pre = L->getLoopPreheader();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   if (!Pre || !Cmp || Phi->getBasicBlockIndex(Pre) < 0 || Phi->getBasicBlockIndex(Latch) < 0)
     return std::nullopt;
   bool Cont0 = Br->getSuccessor(0) == L->getHeader();

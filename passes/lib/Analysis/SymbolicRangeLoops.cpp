@@ -59,9 +59,7 @@ bool failsAlways(const std::vector<RangeCheck> &Checks) {
 const SCEVAddRecExpr *SymbolicRange::narrowInner(const SCEVAddRecExpr *AR, NarrowForm &Form) {
   if (!AR->isAffine() || !AR->getType()->isIntegerTy())
     return nullptr;
-  BasicBlock *Latch = AR->getLoop()->getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(AR->getLoop());
   unsigned WideBits = SE.getTypeSizeInBits(AR->getType());
   if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
       Cmp->getOperand(0)->getType()->getIntegerBitWidth() >= WideBits || WideBits > 64)
@@ -123,9 +121,7 @@ Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
 const SCEVAddRecExpr *SymbolicRange::narrowLatchInner(const SCEVAddRecExpr *AR, NarrowForm &Form,
                                                        const SCEV *&D) {
   const Loop *L = AR->getLoop();
-  BasicBlock *Latch = L->getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   Type *Wide = AR->getType();
   if (!Cmp || !AR->isAffine() || !Wide->isIntegerTy() || SE.getTypeSizeInBits(Wide) > 64)
     return nullptr;
@@ -280,9 +276,7 @@ Bounds SymbolicRange::addRecByCount(const SCEVAddRecExpr *AR, Ctx &C, bool *ByTe
   // first sees X <= B - 1. Induction keeps this exact provided X never
   // wraps, which one check covers: max(hi(start), hi(B) - 1) + step fits.
   bool LatchUsed = false;
-  BasicBlock *Latch = L->getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   if (Cmp && (Up || Down) && S.bounded() && T.bounded()) {
     CmpInst::Predicate P = Cmp->getPredicate();
     if (Br->getSuccessor(0) != L->getHeader())
@@ -430,8 +424,7 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
   BasicBlock *Latch = L->getLoopLatch();
   if (!AR->isAffine() || !Latch || L->getExitingBlock() != Latch || C.Depth + 2 >= MaxDepth)
     return {};
-  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   if (!Cmp || !Cmp->isEquality() || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
     return {};
   bool Cont0 = Br->getSuccessor(0) == L->getHeader();
@@ -494,9 +487,7 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
 // iteration's AR is c times that iteration's X plus the invariant d.
 Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
   const Loop *L = AR->getLoop();
-  BasicBlock *Latch = L->getLoopLatch();
-  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  auto [Br, Cmp] = latchTest(L);
   if (!Cmp || C.Depth + 2 >= MaxDepth || !AR->isAffine())
     return {};
   const SCEV *ARStep = AR->getStepRecurrence(SE);

@@ -119,6 +119,20 @@ inline int64_t stepRatio(llvm::ScalarEvolution &SE, const llvm::SCEV *ARStep,
   return 0;
 }
 
+/// The conditional branch that ends L's latch and its integer compare
+/// (null where the latch ends otherwise).
+struct LatchTest {
+  llvm::BranchInst *Br = nullptr;
+  llvm::ICmpInst *Cmp = nullptr;
+};
+inline LatchTest latchTest(const llvm::Loop *L) {
+  llvm::BasicBlock *Latch = L->getLoopLatch();
+  auto *Br = Latch ? llvm::dyn_cast<llvm::BranchInst>(Latch->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional())
+    return {};
+  return {Br, llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())};
+}
+
 /// d with AR == c * Y + d for Y a recurrence of AR's loop and c = Ratio a
 /// constant (stepRatio of the steps), d invariant in the loop, SCEV folding
 /// c * Y + d back to AR (then AR(k) = c * Y(k) + d modulo 2^N at every k);
