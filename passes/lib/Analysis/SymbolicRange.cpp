@@ -125,6 +125,19 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
   bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
   // Machine values (parameters, loads, geometry) are in their type already.
   bool Machine = isa<SCEVUnknown>(S) || isa<SCEVConstant>(S);
+  // Read unsigned, a machine value that may be negative (`umin(ids[i],
+  // v - 1)` of an int loaded from memory) is its bit pattern, >= 0 with no
+  // check to fail. Its top, 2^Bits - 1, bounds no region: left open, so
+  // that a min takes its other operand's.
+  if (!Signed && isa<SCEVUnknown>(S) && (!B.Lo || (B.Lo->isConst() && B.Lo->constant() < 0)))
+    return {cst(0), nullptr};
+  // A machine value bounded on one side (a guard or a select's condition:
+  // `x < 0 ? 0 : min(x, w - 1)` of an x loaded from memory) is that bound.
+  if (Machine && !B.bounded()) {
+    if (!Signed)
+      requireInType(B, Bits, Signed, C);
+    return B;
+  }
   if (B.bounded()) {
     if (!NoWrap && !(Machine && Signed))
       requireInType(B, Bits, Signed, C);
@@ -138,6 +151,11 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
   // One side unbounded: the mathematical value says nothing about the
   // machine value unless SCEV proves no wrap. The interpreted value still
   // lies in the type, which only helps for narrow types (a byte is <= 255).
+  // An extension's value is its operand's reading, which natural() bounded
+  // in the operand's type: one side of it is still a bound (`umin(zext
+  // ids[i], v - 1)` takes its top from v).
+  if (isa<SCEVZeroExtendExpr>(S) || (Signed && isa<SCEVSignExtendExpr>(S)))
+    return B;
   if (NoWrap && Bits < 63) {
     if (!B.Lo) B.Lo = cst(typeMin(Bits, Signed));
     if (!B.Hi) B.Hi = cst(typeMax(Bits, Signed));
@@ -430,6 +448,9 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   }
   if (auto *BO = dyn_cast<BinaryOperator>(V); BO && C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = signedDivision(BO, C))
+      return *B;
+  if (C.Depth + 2 < MaxDepth)
+    if (std::optional<Bounds> B = floatToInt(V, C))
       return *B;
   // Anything else: only what SCEV's constant ranges say (e.g. a zero-extended
   // byte loaded from memory is in [0, 255]).

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -174,6 +175,15 @@ private:
   /// (SymbolicRangeSums.cpp). False when Rest has no such pair.
   bool takeRoundedDown(const llvm::SCEV *S, llvm::SmallVectorImpl<const llvm::SCEV *> &Rest,
                        Bounds &Acc, Ctx &C);
+  /// A float converted to int (fptosi, the NVVM f2i/d2i intrinsics):
+  /// [0, the type's max] where the float is non-negative or NaN
+  /// (SymbolicRangeFloat.cpp); nullopt otherwise.
+  std::optional<Bounds> floatToInt(const llvm::Value *V, Ctx &C);
+  /// Whether float V is NaN or >= 0 (-0.0 only where not Strict), adding
+  /// the launch checks the proof needs. Open: phis assumed while their
+  /// incoming values are proved.
+  bool floatNonNegative(const llvm::Value *V, bool Strict, Ctx &C, unsigned Depth,
+                        llvm::SmallPtrSetImpl<const llvm::Value *> &Open);
   /// How AR = F * ext(R) extends its narrow recurrence R.
   struct NarrowForm {
     int64_t F = 1;

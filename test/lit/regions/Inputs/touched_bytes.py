@@ -31,7 +31,7 @@ def launch(tool, src, name, scalars, grid, block, nptr):
     for b in bases:
         cmd += ['--arg', f'ptr:0x{b + HALF:x}']
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    regions, failed = {}, False
+    regions, failed, whole = {}, False, False
     for line in out.split('\ninstance ', 1)[1].splitlines():
         m = re.match(r'\s+#(\d+) ', line)
         if not m:
@@ -41,7 +41,9 @@ def launch(tool, src, name, scalars, grid, block, nptr):
         regions[p] = [(k[0].upper(), int(lo, 16) - ptr, int(hi, 16) - ptr)
                       for k, lo, hi in RANGE.findall(line)]
         failed |= 'fails' in line
-    return regions, failed
+        whole |= any(int(lo, 16) == bases[p - len(scalars)] and int(hi, 16) - int(lo, 16) == SIZE
+                     for _, lo, hi in RANGE.findall(line))
+    return regions, failed, whole
 
 
 def main():
@@ -50,15 +52,16 @@ def main():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     shapes = getattr(mod, 'SHAPES', SHAPES)
-    runs = misses = widened = 0
+    runs = misses = widened = wholes = 0
     for name, params in mod.CASES.items():
         for values in itertools.product(*[vals for _, vals in params]):
             scalars = [(kind, v) for (kind, _), v in zip(params, values)]
             for grid, block in shapes:
                 nptr = getattr(mod, 'POINTERS', {}).get(name, 1)
-                regions, failed = launch(tool, src, name, scalars, grid, block, nptr)
+                regions, failed, whole = launch(tool, src, name, scalars, grid, block, nptr)
                 runs += 1
                 widened += failed
+                wholes += whole
                 touched = {}
                 for p, kind, elem in getattr(mod, name)(grid * block, *values):
                     touched.setdefault((p, kind), set()).add(4 * elem)
@@ -69,7 +72,8 @@ def main():
                         misses += 1
                         print(f'UNSOUND {name}{tuple(values)} grid={grid} block={block} #{p} {kind}: '
                               f'{len(out)} touched elements outside {rs}, first at byte {out[0]}')
-    print(f'{runs} launches, {misses} unsound, {widened} widened by a failed launch check')
+    print(f'{runs} launches, {misses} unsound, {widened} widened by a failed launch check, '
+          f'{wholes} with a whole allocation')
     return 1 if misses else 0
 
 

@@ -1,0 +1,280 @@
+//===- SymbolicRangeFloat.cpp - Indices converted from floats --------------===//
+//
+// Image and interpolation kernels index with a float converted to int:
+// PyTorch's nearest-neighbour upsampling reads `min((int)(x * scale), w - 1)`,
+// a histogram of floats `min((int)(v * k), bins - 1)`. SCEV sees the
+// conversion as an opaque value, so the `min` bounds it from above only and
+// the region was the whole allocation. The conversion is bounded below
+// where the float is non-negative or NaN: a GPU's float-to-int conversion
+// (PTX cvt.rzi, AMDGPU v_cvt_i32_f32) saturates and turns NaN into 0, so
+// the integer is then in [0, INT_MAX].
+//
+// Whether a float is non-negative or NaN is proved on its expression:
+// integers converted to float (checked >= 0 at launch where not static),
+// float kernel parameters (their sign bit checked at launch), non-negative
+// constants, and operations that keep the property (+, *, /, fabs, sqrt,
+// exp, floor, max with a non-negative constant, a select that clamps at a
+// non-negative constant). -0.0 counts as non-negative (it converts to 0)
+// except as a divisor (x / -0.0 is -inf): divisors, and what a strict
+// proof needs, must have their sign bit clear.
+//
+// LLVM calls an out-of-range fptosi poison. The bound relies on the
+// conversion the backend emits, as the no-wrap flags of integer indices
+// rely on the program not overflowing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SymbolicRangeSupport.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+using namespace llvm;
+
+namespace gmem {
+using namespace range_support;
+
+namespace {
+/// Deep float expressions are rare in index computations; a bound on the
+/// walk keeps a pathological one cheap.
+constexpr unsigned MaxFloatDepth = 12;
+
+/// Whether float constant K is NaN or non-negative; Strict excludes -0.0.
+bool constantNonNegative(const ConstantFP &K, bool Strict) {
+  const APFloat &V = K.getValueAPF();
+  return V.isNaN() || !V.isNegative() || (!Strict && V.isZero());
+}
+
+/// Whether \p V is a non-NaN float constant >= 0 (> 0 when Strict).
+bool numericFloor(const Value *V, bool Strict) {
+  auto *K = dyn_cast<ConstantFP>(V);
+  if (!K || K->getValueAPF().isNaN() || K->getValueAPF().isNegative())
+    return false;
+  return !Strict || !K->getValueAPF().isZero();
+}
+
+/// What `fcmp P X, K` being \p Holds says of X: X >= K (or X > K where
+/// *Greater) or X is NaN. False when it says neither.
+bool impliesAtLeast(CmpInst::Predicate P, bool Holds, bool &Greater) {
+  if (!Holds)
+    P = CmpInst::getInversePredicate(P);
+  switch (P) {
+  case CmpInst::FCMP_OGT:
+  case CmpInst::FCMP_UGT:
+    Greater = true;
+    return true;
+  case CmpInst::FCMP_OGE:
+  case CmpInst::FCMP_UGE:
+    Greater = false;
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsigned Depth,
+                                     SmallPtrSetImpl<const Value *> &Open) {
+  if (Depth > MaxFloatDepth || !V->getType()->isFloatingPointTy())
+    return false;
+  if (auto *K = dyn_cast<ConstantFP>(V))
+    return constantNonNegative(*K, Strict);
+  auto Same = [&](const Value *X) { return floatNonNegative(X, Strict, C, Depth + 1, Open); };
+  auto Divisor = [&](const Value *X) { return floatNonNegative(X, true, C, Depth + 1, Open); };
+  if (auto *A = dyn_cast<Argument>(V)) {
+    // A float or double kernel parameter: its bits, read as a signed
+    // integer of its width, are >= 0 exactly when the sign bit is clear.
+    if (!isKernel(*A->getParent()) || A->hasByValAttr())
+      return false;
+    unsigned Bits = A->getType()->getPrimitiveSizeInBits();
+    if (Bits != 32 && Bits != 64)
+      return false;
+    addCheck(C, Expr::variable(Var::arg(A->getArgNo())), 0, typeMax(Bits, true),
+             /*Assumed=*/false);
+    return true;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  switch (I->getOpcode()) {
+  case Instruction::UIToFP:
+    return true;
+  case Instruction::SIToFP: {
+    // Integer 0 converts to +0.0: an integer >= 0 gives a clear sign bit.
+    Value *X = I->getOperand(0);
+    if (!SE.isSCEVable(X->getType()))
+      return false;
+    Bounds B = walk(SE.getSCEV(X), C);
+    if (!B.Lo)
+      return false;
+    if (!nonNeg(B.Lo))
+      addCheck(C, B.Lo, 0, INT64_MAX, /*Assumed=*/false);
+    return true;
+  }
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    return Same(I->getOperand(0));
+  case Instruction::FAdd:
+  case Instruction::FMul:
+    return Same(I->getOperand(0)) && Same(I->getOperand(1));
+  case Instruction::FDiv:
+    return Same(I->getOperand(0)) && Divisor(I->getOperand(1));
+  case Instruction::FRem: // the sign of the dividend; x % 0 is NaN
+    return Same(I->getOperand(0));
+  case Instruction::PHI: {
+    // Around a loop: assume the phi non-negative and prove every incoming
+    // value under that assumption (each step keeps the property).
+    if (!Open.insert(V).second)
+      return true;
+    auto *Phi = cast<PHINode>(I);
+    bool All = Phi->getNumIncomingValues() <= 8;
+    for (unsigned J = 0; All && J < Phi->getNumIncomingValues(); ++J)
+      All = Same(Phi->getIncomingValue(J));
+    Open.erase(V);
+    return All;
+  }
+  case Instruction::Select: {
+    // Each arm, or an arm its condition clamps: `x < 0 ? 0 : x`.
+    auto *Sel = cast<SelectInst>(I);
+    auto Arm = [&](const Value *X, bool Holds) {
+      if (Same(X))
+        return true;
+      auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition());
+      if (!Cmp)
+        return false;
+      CmpInst::Predicate P = Cmp->getPredicate();
+      const Value *K = Cmp->getOperand(1);
+      if (Cmp->getOperand(1) == X) {
+        P = CmpInst::getSwappedPredicate(P);
+        K = Cmp->getOperand(0);
+      } else if (Cmp->getOperand(0) != X) {
+        return false;
+      }
+      bool Greater = false;
+      if (!impliesAtLeast(P, Holds, Greater) || !numericFloor(K, false))
+        return false;
+      return !Strict || Greater || numericFloor(K, true);
+    };
+    return Arm(Sel->getTrueValue(), true) && Arm(Sel->getFalseValue(), false);
+  }
+  case Instruction::Call:
+    break;
+  default:
+    return false;
+  }
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::fabs:
+  case Intrinsic::exp:
+  case Intrinsic::exp2:
+  case Intrinsic::exp10:
+  case Intrinsic::nvvm_ex2_approx_f:
+  case Intrinsic::nvvm_ex2_approx_ftz_f:
+  case Intrinsic::nvvm_ex2_approx_d:
+  case Intrinsic::nvvm_fabs_f:
+  case Intrinsic::nvvm_fabs_ftz_f:
+  case Intrinsic::nvvm_fabs_d:
+  case Intrinsic::nvvm_saturate_f:
+  case Intrinsic::nvvm_saturate_ftz_f:
+  case Intrinsic::nvvm_saturate_d:
+    return true;
+  case Intrinsic::sqrt:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::nvvm_floor_f:
+  case Intrinsic::nvvm_floor_ftz_f:
+  case Intrinsic::nvvm_floor_d:
+  case Intrinsic::nvvm_ceil_f:
+  case Intrinsic::nvvm_ceil_ftz_f:
+  case Intrinsic::nvvm_ceil_d:
+  case Intrinsic::nvvm_trunc_f:
+  case Intrinsic::nvvm_trunc_ftz_f:
+  case Intrinsic::nvvm_trunc_d:
+  case Intrinsic::nvvm_round_f:
+  case Intrinsic::nvvm_round_ftz_f:
+  case Intrinsic::nvvm_round_d:
+  case Intrinsic::nvvm_sqrt_f:
+  case Intrinsic::nvvm_sqrt_rn_f:
+  case Intrinsic::nvvm_sqrt_rn_ftz_f:
+  case Intrinsic::nvvm_sqrt_approx_f:
+  case Intrinsic::nvvm_sqrt_approx_ftz_f:
+  case Intrinsic::nvvm_sqrt_rn_d:
+    return Same(II->getArgOperand(0));
+  case Intrinsic::maxnum:
+  case Intrinsic::nvvm_fmax_f:
+  case Intrinsic::nvvm_fmax_ftz_f:
+  case Intrinsic::nvvm_fmax_d: {
+    // maxnum(NaN, y) is y: a NaN operand says nothing, a number floor does.
+    const Value *A = II->getArgOperand(0), *B = II->getArgOperand(1);
+    return numericFloor(A, Strict) || numericFloor(B, Strict) || (Same(A) && Same(B));
+  }
+  case Intrinsic::maximum: // NaN in, NaN out; otherwise at least either
+    return Same(II->getArgOperand(0)) || Same(II->getArgOperand(1));
+  case Intrinsic::minnum:
+  case Intrinsic::minimum:
+  case Intrinsic::nvvm_fmin_f:
+  case Intrinsic::nvvm_fmin_ftz_f:
+  case Intrinsic::nvvm_fmin_d:
+    return Same(II->getArgOperand(0)) && Same(II->getArgOperand(1));
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    return Same(II->getArgOperand(0)) && Same(II->getArgOperand(1)) &&
+           Same(II->getArgOperand(2));
+  default:
+    return false;
+  }
+}
+
+std::optional<Bounds> SymbolicRange::floatToInt(const Value *V, Ctx &C) {
+  const Value *F = nullptr;
+  if (auto *FI = dyn_cast<FPToSIInst>(V))
+    F = FI->getOperand(0);
+  else if (auto *II = dyn_cast<IntrinsicInst>(V)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fptosi_sat:
+    case Intrinsic::nvvm_f2i_rn:
+    case Intrinsic::nvvm_f2i_rn_ftz:
+    case Intrinsic::nvvm_f2i_rz:
+    case Intrinsic::nvvm_f2i_rz_ftz:
+    case Intrinsic::nvvm_f2i_rm:
+    case Intrinsic::nvvm_f2i_rm_ftz:
+    case Intrinsic::nvvm_f2i_rp:
+    case Intrinsic::nvvm_f2i_rp_ftz:
+    case Intrinsic::nvvm_d2i_rn:
+    case Intrinsic::nvvm_d2i_rz:
+    case Intrinsic::nvvm_d2i_rm:
+    case Intrinsic::nvvm_d2i_rp:
+      F = II->getArgOperand(0);
+      break;
+    default:
+      break;
+    }
+  }
+  if (!F || !V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  // The proof's checks count only if it succeeds.
+  std::vector<RangeCheck> Scratch;
+  std::string Ignored;
+  Ctx Sub{C.At, Scratch, Ignored, C.Depth + 1};
+  SmallPtrSet<const Value *, 8> Open;
+  {
+    RecordingPaused Aside(Recording);
+    if (!floatNonNegative(F, /*Strict=*/false, Sub, 0, Open))
+      return std::nullopt;
+  }
+  addChecks(C, Scratch);
+  return Bounds{cst(0), cst(typeMax(V->getType()->getIntegerBitWidth(), true))};
+}
+
+} // namespace gmem
