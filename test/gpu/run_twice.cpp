@@ -124,6 +124,8 @@
 
 #include <cuda.h>
 
+#include "write_ranges.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -414,6 +416,7 @@ struct Instance {
   unsigned smem = 0;
   std::string args_text;
   std::vector<Arg> args;
+  WriteRanges wr;     // wr=: what the first launch may change (write_ranges.h)
   std::string error;  // parse error
 };
 
@@ -630,6 +633,9 @@ bool parse_line(const std::string &line, Instance &in, std::string &err) {
       in.pred = v;
     } else if (k == "class") in.cls = v;
     else if (k == "expect") in.expect = v;
+    else if (k == "wr") {
+      if (!in.wr.parse(v, err)) return false;
+    }
     else if (k == "smem") {
       uint64_t s;
       if (!parse_u64(v, s) || s > 0x7fffffff) {
@@ -767,6 +773,9 @@ struct Result {
   uint8_t diff_s1 = 0, diff_s2 = 0;
   uint64_t diff_bytes = 0;
   int64_t changed_first = -1;
+  int64_t outside_bytes = -1;  // -1: writes not checked (wr=-), else bytes outside wr
+  int outside_param = -1;
+  uint64_t outside_offset = 0;
   int deterministic = -1;  // -1 unknown, 0 no, 1 yes
   double ms = 0;
 };
@@ -784,6 +793,7 @@ struct Summary {
   int total = 0, identical = 0, differs = 0;
   int ok = 0, false_idem = 0, missed = 0, nopred = 0, error = 0, skipped = 0, timeout = 0;
   int pred_identical = 0;  // instances with a prediction observed identical
+  int write_checked = 0, write_outside = 0;  // write regions checked / violated
   int passed = 0, failed = 0;
   double fn_rate = -1;
 };
@@ -804,9 +814,11 @@ Summary summarize(const std::vector<Result> &rs) {
     else if (r.verdict == "ERROR") ++s.error;
     else if (r.verdict == "SKIPPED") ++s.skipped;
     else if (r.verdict == "TIMEOUT") ++s.timeout;
+    if (r.outside_bytes >= 0) ++s.write_checked;
+    if (r.outside_bytes > 0) ++s.write_outside;
   }
-  s.passed = s.ok + s.missed + s.nopred;
-  s.failed = s.false_idem + s.error + s.timeout;
+  s.passed = s.ok + s.missed + s.nopred - s.write_outside;
+  s.failed = s.false_idem + s.error + s.timeout + s.write_outside;
   if (s.pred_identical > 0) s.fn_rate = (double)s.missed / s.pred_identical;
   return s;
 }
@@ -827,6 +839,8 @@ void print_summary(const Summary &s, int not_run) {
            s.missed, s.pred_identical, 100.0 * s.fn_rate);
   else
     printf("false-negative rate: n/a (no predicted instance observed identical)\n");
+  printf("write regions: %d checked, %d with changed bytes outside (failures)\n",
+         s.write_checked, s.write_outside);
   printf("%d passed, %d failed\n", s.passed, s.failed);
   fflush(stdout);
 }
@@ -856,6 +870,14 @@ std::string result_json(const Result &r) {
   o += r.changed_first >= 0 ? strfmt("\"changed_by_first_launch\": %" PRId64 ", ",
                                      r.changed_first)
                             : std::string("\"changed_by_first_launch\": null, ");
+  if (r.outside_bytes < 0)
+    o += "\"write_check\": null, ";
+  else if (r.outside_bytes == 0)
+    o += "\"write_check\": {\"outside_bytes\": 0, \"first\": null}, ";
+  else
+    o += strfmt("\"write_check\": {\"outside_bytes\": %" PRId64 ", \"first\": {\"param\": %d, "
+                "\"offset\": %" PRIu64 "}}, ",
+                r.outside_bytes, r.outside_param, r.outside_offset);
   o += std::string("\"deterministic\": ") +
        (r.deterministic < 0 ? "null" : r.deterministic ? "true" : "false") + ", ";
   o += "\"verdict\": " + json_str(r.verdict) + ", ";
@@ -905,11 +927,12 @@ bool write_json(bool complete, int not_run) {
               "\"differs\": %d, \"ok\": %d, \"false_idempotent\": %d, \"missed\": %d, "
               "\"no_prediction\": %d, \"error\": %d, \"skipped\": %d, \"timeout\": %d, "
               "\"predicted_identical\": %d, \"false_negative_rate\": %s, "
+              "\"write_checked\": %d, \"write_outside\": %d, "
               "\"passed\": %d, \"failed\": %d}\n}\n",
               s.total, not_run, s.identical, s.differs, s.ok, s.false_idem, s.missed,
               s.nopred, s.error, s.skipped, s.timeout, s.pred_identical,
-              s.fn_rate >= 0 ? strfmt("%.6f", s.fn_rate).c_str() : "null", s.passed,
-              s.failed);
+              s.fn_rate >= 0 ? strfmt("%.6f", s.fn_rate).c_str() : "null", s.write_checked,
+              s.write_outside, s.passed, s.failed);
   bool ok = fwrite(o.data(), 1, o.size(), f) == o.size();
   ok = (fclose(f) == 0) && ok;
   if (ok) ok = rename(tmp.c_str(), g_json_path.c_str()) == 0;
@@ -933,6 +956,9 @@ void print_result(const Result &r, size_t n_total) {
   printf("[%3d/%zu] %-16s %s  pred=%s class=%s observed=%s", in.index + 1, n_total,
          r.verdict.c_str(), in.name.c_str(), in.pred.c_str(), in.cls.c_str(), obs.c_str());
   if (!r.error.empty()) printf("  error: %s", r.error.c_str());
+  if (r.outside_bytes > 0)
+    printf("  WRITE-OUTSIDE-REGION param=%d offset=%" PRIu64 " (%" PRId64 " bytes)",
+           r.outside_param, r.outside_offset, r.outside_bytes);
   if (!r.note.empty()) printf("  [%s]", r.note.c_str());
   printf("  (%.1f ms)\n", r.ms);
   fflush(stdout);
@@ -946,7 +972,8 @@ void print_result(const Result &r, size_t n_total) {
 //   D name cc_major cc_minor total_mem driver   device information
 //   S i                                          instance i started
 //   R i observed verdict error note diff_param diff_offset s1 s2 diff_bytes
-//     changed_first deterministic ms             instance i finished
+//     changed_first deterministic ms outside_bytes outside_param outside_offset
+//                                                instance i finished
 //   F message                                    fatal (CUDA init failed)
 // Worker exit status: 0 done, 5 the context could not be re-created after a
 // sticky error (the supervisor starts a fresh worker at the next instance:
@@ -978,11 +1005,13 @@ std::string encode_result(int index, const Result &r) {
   o += strfmt("%c%d%c%" PRIu64 "%c%u%c%u%c%" PRIu64 "%c%" PRId64 "%c%d%c%.3f", US,
               r.diff_param, US, r.diff_offset, US, r.diff_s1, US, r.diff_s2, US,
               r.diff_bytes, US, r.changed_first, US, r.deterministic, US, r.ms);
+  o += strfmt("%c%" PRId64 "%c%d%c%" PRIu64, US, r.outside_bytes, US, r.outside_param, US,
+              r.outside_offset);
   return o + "\n";
 }
 
 bool decode_result(const std::vector<std::string> &f, Result &r, int &index) {
-  if (f.size() != 14 || f[0] != "R") return false;
+  if (f.size() != 17 || f[0] != "R") return false;
   index = atoi(f[1].c_str());
   r.observed = f[2];
   r.verdict = f[3];
@@ -996,6 +1025,9 @@ bool decode_result(const std::vector<std::string> &f, Result &r, int &index) {
   r.changed_first = strtoll(f[11].c_str(), nullptr, 10);
   r.deterministic = atoi(f[12].c_str());
   r.ms = atof(f[13].c_str());
+  r.outside_bytes = strtoll(f[14].c_str(), nullptr, 10);
+  r.outside_param = atoi(f[15].c_str());
+  r.outside_offset = strtoull(f[16].c_str(), nullptr, 10);
   return true;
 }
 
@@ -1295,6 +1327,12 @@ struct Runner {
     if (ok) {
       Diff ch = compare_buffers(I, S1);
       res.changed_first = (int64_t)ch.count;
+      if (in.wr.checked) {
+        WriteOutside wo = bytes_outside(in.wr, bufparams, I, S1);
+        res.outside_bytes = (int64_t)wo.bytes;
+        res.outside_param = wo.param;
+        res.outside_offset = wo.offset;
+      }
       Diff d = compare_buffers(S1, S2);
       res.observed = d.identical ? "identical" : "differs";
       if (!d.identical) {
@@ -1512,6 +1550,40 @@ int self_test() {
     EXPECT(verdict_for("not-idempotent", "identical") == "MISSED");
     EXPECT(verdict_for("none", "differs") == "NO-PREDICTION");
     EXPECT(verdict_for("idempotent", "error") == "ERROR");
+  }
+  // write regions (write_ranges.h) and their trip through the pipe
+  {
+    WriteRanges wr;
+    std::string err;
+    EXPECT(wr.parse("2:0-8+16-20,3:-4-4", err) && wr.checked);
+    EXPECT(wr.allows(2, 0) && wr.allows(2, 7) && !wr.allows(2, 8) && wr.allows(2, 19));
+    EXPECT(!wr.allows(2, 20) && wr.allows(3, 3) && !wr.allows(3, 4) && !wr.allows(1, 0));
+    EXPECT(wr.parse("-", err) && !wr.checked);
+    EXPECT(wr.parse("none", err) && wr.checked && !wr.allows(0, 0));
+    EXPECT(!wr.parse("2:8-4", err) && !wr.parse("x:0-4", err) && !wr.parse("2:0", err));
+    EXPECT(wr.parse("1:4-8", err));
+    std::vector<std::vector<uint8_t>> before(2, std::vector<uint8_t>(12, 0)), after = before;
+    after[0][5] = 1;   // buffer 0 is parameter 1: inside [4, 8)
+    WriteOutside o = bytes_outside(wr, {1, 2}, before, after);
+    EXPECT(o.bytes == 0);
+    after[0][9] = 1;   // outside
+    after[1][0] = 1;   // parameter 2: nothing allowed
+    o = bytes_outside(wr, {1, 2}, before, after);
+    EXPECT(o.bytes == 2 && o.param == 1 && o.offset == 9);
+    Instance in;
+    Result r;
+    r.in = &in;
+    r.observed = "identical";
+    r.verdict = "OK";
+    r.outside_bytes = 7;
+    r.outside_param = 3;
+    r.outside_offset = 40;
+    std::string line = encode_result(5, r);
+    line.pop_back();
+    Result back;
+    int idx = -1;
+    EXPECT(decode_result(split(line, '\x1f'), back, idx) && idx == 5);
+    EXPECT(back.outside_bytes == 7 && back.outside_param == 3 && back.outside_offset == 40);
   }
   printf("self-test: %s (%d failure%s)\n", g_fails ? "FAILED" : "passed", g_fails,
          g_fails == 1 ? "" : "s");

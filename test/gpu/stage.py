@@ -364,6 +364,7 @@ class Stager:
             return "none", det
         det["reason"] = inst.get("reason")
         det["conflict"] = inst.get("conflict")
+        det["write_ranges"] = write_ranges(json.loads(so), inst, sym, run)
         idem = inst.get("idempotent")
         if idem is True:
             return "idempotent", det
@@ -371,6 +372,31 @@ class Stager:
             return "not-idempotent", det
         warn("%s: instance JSON has no boolean 'idempotent'; prediction none" % where)
         return "none", det
+
+
+def write_ranges(doc, inst, sym, run):
+    """The runner's `wr=` field: per buffer parameter K, the byte ranges of
+    the buffer the instance may write (from every pointer argument into it),
+    `K:LO-HI+LO-HI`, comma separated; buffers not named may not be written.
+    `-` (not checked) where the kernel writes memory it cannot attribute to
+    an argument (pointers loaded from memory, inline asm) or an argument's
+    allocation is not one of the fake buffers."""
+    kern = next((k for k in doc.get("kernels", []) if k.get("symbol") == sym), None)
+    if kern is None or kern.get("unknown_write") is not None:
+        return "-"
+    if any(f.get("write") for f in inst.get("fields") or []):
+        return "-"
+    bases = {FAKE_BASE * (k + 1): k for k, a in enumerate(run["args"]) if a["kind"] == "buf"}
+    ranges = {k: [] for k in bases.values()}
+    for a in inst.get("args") or []:
+        if not a.get("write"):
+            continue
+        base = (a.get("alloc") or {}).get("base")
+        if base not in bases:
+            return "-"
+        ranges[bases[base]] += [(lo - base, hi - base) for lo, hi in a["write"]]
+    return ",".join("%d:%s" % (k, "+".join("%d-%d" % r for r in sorted(rs)))
+                    for k, rs in sorted(ranges.items()) if rs) or "none"
 
 
 def only_matches(pattern, *fields):
@@ -575,6 +601,7 @@ def main():
                       "pred=" + r["pred"], "class=" + clean_value(r["class"])]
             if r["expect"]:
                 fields.append("expect=" + r["expect"])
+            fields.append("wr=" + ((r.get("pred_detail") or {}).get("write_ranges") or "-"))
             if r["error"]:
                 # keep the bad grid/block text so the runner reports the problem
                 fields[3] = "grid=" + clean_value(r["grid_text"])
