@@ -9,8 +9,9 @@
 // GMEM-EXPECT: upsample_nearest2d conditional
 // GMEM-RUN: upsample_nearest2d grid=4,8,3 block=32,8 args=buf:f32:12288:rand buf:f32:49152:zero i32:64 i32:64 i32:64 i32:128 f32:1.0 f32:0.5
 // GMEM-RUN: upsample_nearest2d grid=3,7,2 block=16,8 args=buf:f32:2100:rand buf:f32:4736:zero i32:30 i32:35 i32:52 i32:45 f32:0.5769231 f32:0.7777778
-// In place (out is in): not idempotent at this launch.
-// GMEM-RUN: upsample_nearest2d grid=2,8,1 block=32,8 args=buf:f32:4096:rand ptr:0+0 i32:64 i32:64 i32:64 i32:64 f32:1.0 f32:1.0
+// In place (out is in), upsampling the top-left quarter: not idempotent at
+// this launch.
+// GMEM-RUN: upsample_nearest2d grid=2,8,1 block=32,8 args=buf:f32:4096:rand ptr:0+0 i32:64 i32:64 i32:64 i32:64 f32:0.5 f32:0.5
 __global__ void upsample_nearest2d(const float *in, float *out, int ih, int iw, int oh, int ow,
                                    float scale_h, float scale_w) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
