@@ -47,6 +47,10 @@
 //                 non-idempotent | unknown | none); optional, default none
 //   expect=C      class from the corpus GMEM-EXPECT line; optional
 //   smem=N        dynamic shared memory bytes; optional, default 0
+//   wr=RANGES     predicted write region per buffer parameter K, byte
+//                 ranges relative to the buffer: K:LO-HI+LO-HI,K2:...;
+//                 `none` no buffer may be written, `-` (default) not
+//                 checked (write_ranges.h)
 //   args=ARG...   one token per kernel parameter, in order:
 //       buf:T:COUNT:INIT   fresh cuMemAlloc of COUNT elements of T
 //                          T in f32 f64 i32 u32 i64 u64 i8 u8
@@ -102,8 +106,12 @@
 //                    parameter-layout mismatch, worker crash
 //   SKIPPED          the instance does not fit in free device/host memory
 //   TIMEOUT          the watchdog fired (the runner stops)
-// passed = OK + MISSED + NO-PREDICTION; failed = FALSE-IDEMPOTENT + ERROR
-// + TIMEOUT (+ instances not run when the runner stops early).
+// Independently of the verdict, an instance with a wr= field whose first
+// launch changed a byte outside the predicted region (I against S1) is
+// reported WRITE-OUTSIDE-REGION and counted as failed.
+// passed = OK + MISSED + NO-PREDICTION - write failures; failed =
+// FALSE-IDEMPOTENT + ERROR + TIMEOUT + write failures (+ instances not run
+// when the runner stops early).
 // false-negative rate = MISSED / (instances with a prediction that were
 // observed identical).  One line per instance, then a summary whose last
 // line is exactly "N passed, M failed".  Exit status: 0 when failed == 0,
@@ -117,7 +125,9 @@
 //   "instances": [{"index","line","name","ptx","symbol","grid","block","smem",
 //     "args","prediction","class","expect","observed" (identical | differs |
 //     error | skipped | timeout), "first_diff": {"param","offset","s1","s2"} |
-//     null, "diff_bytes", "changed_by_first_launch", "deterministic" (bool |
+//     null, "diff_bytes", "changed_by_first_launch", "write_check"
+//     ({"outside_bytes", "first": {"param","offset"} | null} | null when not
+//     checked), "deterministic" (bool |
 //     null), "verdict", "error" (string | null), "note", "ms"}],
 //   "summary": {...counts..., "false_negative_rate", "passed", "failed"}}
 // ---------------------------------------------------------------------------
