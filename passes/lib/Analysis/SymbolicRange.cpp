@@ -211,6 +211,15 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   // checks, so reading S as an opaque machine value is sound wherever it
   // sits; only a fully open S is replaced (a one-sided symbolic bound is of
   // no use to a region).
+  // A bitwise operation's operands bound it only where guards did not (a
+  // butterfly `p = i ^ j` under `p < n` needs no check on j).
+  if (!B.bounded() && C.Depth + 2 < MaxDepth)
+    if (auto *U = dyn_cast<SCEVUnknown>(S))
+      if (auto *BO = dyn_cast<BinaryOperator>(U->getValue()))
+        if (std::optional<Bounds> W = bitwiseBounds(BO, C)) {
+          B.Lo = B.Lo ? B.Lo : W->Lo;
+          B.Hi = B.Hi ? B.Hi : W->Hi;
+        }
   if (!B.bounded())
     if (std::optional<Bounds> M = machineRange(S))
       B = *M;
@@ -449,6 +458,7 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   if (auto *BO = dyn_cast<BinaryOperator>(V); BO && C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = signedDivision(BO, C))
       return *B;
+
   if (C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = floatToInt(V, C))
       return *B;

@@ -175,6 +175,10 @@ private:
   /// (SymbolicRangeSums.cpp). False when Rest has no such pair.
   bool takeRoundedDown(const llvm::SCEV *S, llvm::SmallVectorImpl<const llvm::SCEV *> &Rest,
                        Bounds &Acc, Ctx &C);
+  /// `x & y`, `x | y`, `x ^ y` of non-negative operands (checked >= 0 at
+  /// launch where not static), which SCEV leaves opaque
+  /// (SymbolicRangeBits.cpp); nullopt otherwise.
+  std::optional<Bounds> bitwiseBounds(const llvm::BinaryOperator *BO, Ctx &C);
   /// A float converted to int (fptosi, the NVVM f2i/d2i intrinsics):
   /// [0, the type's max] where the float is non-negative or NaN
   /// (SymbolicRangeFloat.cpp); nullopt otherwise.
