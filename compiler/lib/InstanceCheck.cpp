@@ -1,20 +1,47 @@
 #include "gmem/compiler/InstanceCheck.h"
 
 #include <climits>
+#include <cstring>
 
 namespace gmem {
 namespace {
 
 constexpr int UnknownMemory = INT_MIN;
 
+/// A check on a float parameter alone is on its bits read as an integer:
+/// the sign check of a float the analysis proved non-negative otherwise.
+std::string floatSignCheck(const RangeCheck &C, int64_t Bits, const std::vector<std::string> &Names,
+                           const std::vector<ScalarType> *Types) {
+  if (!Types || C.Value->op() != ExprOp::Var || C.Value->var().Kind != VarKind::Arg)
+    return {};
+  unsigned I = C.Value->var().Index;
+  if (I >= Types->size() || ((*Types)[I] != ScalarType::F32 && (*Types)[I] != ScalarType::F64))
+    return {};
+  double D;
+  if ((*Types)[I] == ScalarType::F32) {
+    uint32_t B = uint32_t(Bits);
+    float F;
+    std::memcpy(&F, &B, 4);
+    D = F;
+  } else {
+    std::memcpy(&D, &Bits, 8);
+  }
+  return "launch fails the sign check on " + render(C.Value, Names) + " (= " +
+         std::to_string(D) + ", negative)";
+}
+
 bool checksHold(const std::vector<RangeCheck> &Checks, const LaunchValues &V, std::string *Why,
-                const std::vector<std::string> &Names) {
+                const std::vector<std::string> &Names,
+                const std::vector<ScalarType> *Types = nullptr) {
   for (const RangeCheck &C : Checks) {
     auto X = evaluate(*C.Value, V);
     if (!X || *X < C.Min || *X > C.Max) {
-      if (Why)
-        *Why = "launch fails the no-wrap check on " + render(C.Value, Names) +
-               (X ? " (= " + std::to_string(*X) + ")" : " (overflows)");
+      if (Why) {
+        *Why = X ? floatSignCheck(C, *X, Names, Types) : std::string();
+        if (Why->empty())
+          *Why = "launch fails the no-wrap check on " + render(C.Value, Names) +
+                 (X ? " (= " + std::to_string(*X) + ")" : " (overflows)");
+      }
       return false;
     }
   }
@@ -25,7 +52,8 @@ bool checksHold(const std::vector<RangeCheck> &Checks, const LaunchValues &V, st
 // region must be treated as "anything" (no allocation to widen to).
 void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<Allocation> &Alloc,
                     const LaunchValues &V, const std::vector<std::string> &Names,
-                    std::vector<ByteRange> &Out, bool &Anything, bool &Exact, std::string &Note) {
+                    const std::vector<ScalarType> &Types, std::vector<ByteRange> &Out,
+                    bool &Anything, bool &Exact, std::string &Note) {
   Exact = false;
   switch (R.Kind) {
   case RegionKind::Empty:
@@ -38,7 +66,7 @@ void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<All
     break;
   case RegionKind::Bounded: {
     std::string Why;
-    bool Ok = checksHold(R.Checks, V, &Why, Names);
+    bool Ok = checksHold(R.Checks, V, &Why, Names, &Types);
     std::vector<ByteRange> Tmp;
     for (size_t I = 0; Ok && I < R.Ranges.size(); ++I) {
       auto Lo = evaluate(*R.Ranges[I].Lo, V);
@@ -88,10 +116,12 @@ void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<All
 }
 
 void evaluateParam(const ParamInfo &P, uint64_t Ptr, const std::optional<Allocation> &Alloc,
-                   const LaunchValues &V, const std::vector<std::string> &Names, ConcreteAccess &A) {
+                   const LaunchValues &V, const std::vector<std::string> &Names,
+                   const std::vector<ScalarType> &Types, ConcreteAccess &A) {
   A.Alloc = Alloc;
-  evaluateRegion(P.Read, Ptr, Alloc, V, Names, A.Read, A.ReadAnything, A.ReadExact, A.Note);
-  evaluateRegion(P.Write, Ptr, Alloc, V, Names, A.Write, A.WriteAnything, A.WriteExact, A.Note);
+  evaluateRegion(P.Read, Ptr, Alloc, V, Names, Types, A.Read, A.ReadAnything, A.ReadExact, A.Note);
+  evaluateRegion(P.Write, Ptr, Alloc, V, Names, Types, A.Write, A.WriteAnything, A.WriteExact,
+                 A.Note);
 }
 
 struct Side {
@@ -138,6 +168,9 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
   for (size_t I = 0; I < K.Params.size() && I < L.ArgBits.size(); ++I)
     V.Args[I] = argValue(K.Params[I].Type, L.ArgBits[I]);
   std::vector<std::string> Names = K.paramNames();
+  std::vector<ScalarType> Types;
+  for (const ParamInfo &P : K.Params)
+    Types.push_back(P.Type);
 
   D.Params.resize(K.Params.size());
   for (size_t I = 0; I < K.Params.size(); ++I) {
@@ -146,7 +179,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
       continue;
     uint64_t Ptr = I < L.ArgBits.size() ? L.ArgBits[I] : 0;
     std::optional<Allocation> Alloc = FindAlloc ? FindAlloc(Ptr) : std::nullopt;
-    evaluateParam(P, Ptr, Alloc, V, Names, D.Params[I]);
+    evaluateParam(P, Ptr, Alloc, V, Names, Types, D.Params[I]);
   }
   D.Globals.resize(K.Globals.size());
   for (size_t G = 0; G < K.Globals.size(); ++G) {
@@ -154,7 +187,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     // An unresolved global still gets exact relative ranges: it is its own
     // object, so only the same global can overlap it (keyed below).
     uint64_t Base = Alloc ? Alloc->Base : 0;
-    evaluateParam(K.Globals[G], Base, Alloc, V, Names, D.Globals[G]);
+    evaluateParam(K.Globals[G], Base, Alloc, V, Names, Types, D.Globals[G]);
     if (!Alloc) {
       // Relative ranges of an unresolved global must not be compared with
       // absolute ranges of arguments; mark with a sentinel allocation.
@@ -172,7 +205,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     auto Ptr = readArgField(V, unsigned(P.FieldParam), P.FieldOffset, 8);
     std::optional<Allocation> Alloc =
         Ptr && FindAlloc ? FindAlloc(uint64_t(*Ptr)) : std::nullopt;
-    evaluateParam(P, Ptr ? uint64_t(*Ptr) : 0, Alloc, V, Names, D.Fields[F]);
+    evaluateParam(P, Ptr ? uint64_t(*Ptr) : 0, Alloc, V, Names, Types, D.Fields[F]);
     if (!Ptr) {
       D.Fields[F] = ConcreteAccess();
       D.Fields[F].ReadAnything = P.Read.accessed();

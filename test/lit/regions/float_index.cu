@@ -8,6 +8,10 @@
 // and an unsigned min of a loaded id.
 // RUN: %gmem-analyze %s --json | FileCheck %s --check-prefix=JSON
 // RUN: %gmem-analyze %s | FileCheck %s
+// RUN: %gmem-analyze %s --kernel hist_of_floats --grid 1 --block 8 --alloc 0x100000:4096 \
+// RUN:   --alloc 0x200000:4096 --arg ptr:0x100000 --arg ptr:0x200000 --arg i32:5 --arg i32:7 \
+// RUN:   --arg f32:-0.5 | FileCheck %s --check-prefix=NEG
+// NEG: #1 bins  read [0x200000, 0x201000)  write [0x200000, 0x201000)  (launch fails the sign check on scale (= -0.500000, negative))
 // CHECK-LABEL: kernel nearest_resize
 // CHECK: #0 src : ptr  R
 // CHECK-NEXT: read:  [4*min(sw - 1, 0) + 4*min(min(sh - 1, 0)*sw, min(sh - 1, 2147483647)*sw), 4*max(min(sh - 1, 0)*sw, min(sh - 1, 2147483647)*sw) + 4*min(sw - 1, 2147483647) + 4)
