@@ -125,18 +125,21 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
   bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
   // Machine values (parameters, loads, geometry) are in their type already.
   bool Machine = isa<SCEVUnknown>(S) || isa<SCEVConstant>(S);
-  // Read unsigned, a machine value that may be negative (`umin(ids[i],
-  // v - 1)` of an int loaded from memory) is its bit pattern, >= 0 with no
-  // check to fail. Its top, 2^Bits - 1, bounds no region: left open, so
-  // that a min takes its other operand's.
-  if (!Signed && isa<SCEVUnknown>(S) && (!B.Lo || (B.Lo->isConst() && B.Lo->constant() < 0)))
-    return {cst(0), nullptr};
-  // A machine value bounded on one side (a guard or a select's condition:
-  // `x < 0 ? 0 : min(x, w - 1)` of an x loaded from memory) is that bound.
-  if (Machine && !B.bounded()) {
-    if (!Signed)
-      requireInType(B, Bits, Signed, C);
-    return B;
+  // (Narrow types keep their whole range below instead.)
+  if (isa<SCEVUnknown>(S) && Bits > 16) {
+    // Read unsigned, a machine value that may be negative (`umin(ids[i],
+    // v - 1)` of an int loaded from memory) is its bit pattern, >= 0 with
+    // no check to fail. Its top, 2^Bits - 1, bounds no region: left open,
+    // so that a min takes its other operand's.
+    if (!Signed && (!B.Lo || (B.Lo->isConst() && B.Lo->constant() < 0)))
+      return {cst(0), nullptr};
+    // A machine value bounded on one side (a guard or a select's condition:
+    // `x < 0 ? 0 : min(x, w - 1)` of an x loaded from memory) is that bound.
+    if (!B.bounded() && (B.Lo || B.Hi)) {
+      if (!Signed)
+        requireInType(B, Bits, Signed, C);
+      return B;
+    }
   }
   if (B.bounded()) {
     if (!NoWrap && !(Machine && Signed))
@@ -154,7 +157,7 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
   // An extension's value is its operand's reading, which natural() bounded
   // in the operand's type: one side of it is still a bound (`umin(zext
   // ids[i], v - 1)` takes its top from v).
-  if (isa<SCEVZeroExtendExpr>(S) || (Signed && isa<SCEVSignExtendExpr>(S)))
+  if ((B.Lo || B.Hi) && (isa<SCEVZeroExtendExpr>(S) || (Signed && isa<SCEVSignExtendExpr>(S))))
     return B;
   if (NoWrap && Bits < 63) {
     if (!B.Lo) B.Lo = cst(typeMin(Bits, Signed));
@@ -206,11 +209,6 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
   Bounds B = natural(S, C);
   if (C.At && C.Depth < GuardDepth)
     B = applyGuards(S, B, C);
-  // Nothing above bounds S (`ids[i] >> 22`, `h & mask` of a hash): what
-  // SCEV knows of S's machine value. The nodes above S keep their own wrap
-  // checks, so reading S as an opaque machine value is sound wherever it
-  // sits; only a fully open S is replaced (a one-sided symbolic bound is of
-  // no use to a region).
   // A bitwise operation's operands bound it only where guards did not (a
   // butterfly `p = i ^ j` under `p < n` needs no check on j).
   if (!B.bounded() && C.Depth + 2 < MaxDepth)
@@ -220,6 +218,11 @@ Bounds SymbolicRange::walk(const SCEV *S, Ctx &C) {
           B.Lo = B.Lo ? B.Lo : W->Lo;
           B.Hi = B.Hi ? B.Hi : W->Hi;
         }
+  // Nothing above bounds S (`ids[i] >> 22`, `h & mask` of a hash): what
+  // SCEV knows of S's machine value. The nodes above S keep their own wrap
+  // checks, so reading S as an opaque machine value is sound wherever it
+  // sits; only a fully open S is replaced (a one-sided symbolic bound is of
+  // no use to a region).
   if (!B.bounded())
     if (std::optional<Bounds> M = machineRange(S))
       B = *M;
@@ -458,7 +461,6 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   if (auto *BO = dyn_cast<BinaryOperator>(V); BO && C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = signedDivision(BO, C))
       return *B;
-
   if (C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = floatToInt(V, C))
       return *B;
