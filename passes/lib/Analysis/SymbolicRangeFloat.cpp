@@ -18,6 +18,15 @@
 // except as a divisor (x / -0.0 is -inf): divisors, and what a strict
 // proof needs, must have their sign bit clear.
 //
+// From above, a float is bounded by an integer expression U (it is <= U or
+// NaN) where it is built from integers converted to float, integer
+// constants added or subtracted, min and max, floor-like rounding and
+// clamping selects (`fminf(fmaxf(x, 0), (float)(n - 1))`, `x > w - 1 ? w - 1
+// : x`); a conversion to float is exact only up to 2^24 (2^53 for double),
+// so every integer it rests on is checked to lie within that at the
+// launch. Any rounding of a value <= U, U an integer, is <= U, and NaN
+// converts to 0: the integer is <= max(U, 0).
+//
 // LLVM calls an out-of-range fptosi poison. The bound relies on the
 // conversion the backend emits, as the no-wrap flags of integer indices
 // rely on the program not overflowing.
@@ -32,6 +41,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+
+#include <cmath>
 
 using namespace llvm;
 
@@ -75,7 +86,161 @@ bool impliesAtLeast(CmpInst::Predicate P, bool Holds, bool &Greater) {
     return false;
   }
 }
+/// What `fcmp P X, K` being \p Holds says of X: X <= K (or X < K) or X is
+/// NaN. False when it says neither.
+bool impliesAtMost(CmpInst::Predicate P, bool Holds) {
+  if (!Holds)
+    P = CmpInst::getInversePredicate(P);
+  return P == CmpInst::FCMP_OLT || P == CmpInst::FCMP_ULT || P == CmpInst::FCMP_OLE ||
+         P == CmpInst::FCMP_ULE;
+}
+
+/// Integers a float of type \p T holds exactly: |x| <= 2^24 (2^53).
+int64_t exactLimit(const Type *T) { return T->isDoubleTy() ? int64_t(1) << 53 : int64_t(1) << 24; }
+
+/// floor(K) of a finite float constant that fits the exact range.
+std::optional<int64_t> floorOf(const Value *V) {
+  auto *K = dyn_cast<ConstantFP>(V);
+  if (!K || !K->getValueAPF().isFinite())
+    return std::nullopt;
+  double D = K->getValueAPF().convertToDouble();
+  if (!(D > -9.0e15 && D < 9.0e15))
+    return std::nullopt;
+  return int64_t(std::floor(D));
+}
+
+/// Whether float V is never NaN: constants and converted integers.
+bool neverNaN(const Value *V) {
+  if (auto *K = dyn_cast<ConstantFP>(V))
+    return !K->getValueAPF().isNaN();
+  return isa<SIToFPInst>(V) || isa<UIToFPInst>(V);
+}
 } // namespace
+
+ExprRef SymbolicRange::floatAtMost(const Value *V, Ctx &C, unsigned Depth) {
+  if (Depth > MaxFloatDepth || !V->getType()->isFloatingPointTy())
+    return nullptr;
+  if (std::optional<int64_t> K = floorOf(V))
+    return cst(*K);
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return nullptr;
+  const int64_t Limit = exactLimit(V->getType());
+  // U bounds the exact result; rounding keeps it below U where U is exact.
+  auto Exact = [&](ExprRef U) -> ExprRef {
+    if (U)
+      addCheck(C, U, -Limit, Limit, /*Assumed=*/false);
+    return U;
+  };
+  auto Up = [&](const Value *X) { return floatAtMost(X, C, Depth + 1); };
+  switch (I->getOpcode()) {
+  case Instruction::SIToFP:
+  case Instruction::UIToFP: {
+    Value *X = I->getOperand(0);
+    if (!SE.isSCEVable(X->getType()))
+      return nullptr;
+    Bounds B = inType(SE.getSCEV(X), I->getOpcode() == Instruction::SIToFP, C);
+    return B.Hi ? Exact(B.Hi) : nullptr;
+  }
+  case Instruction::FPExt:
+    return Up(I->getOperand(0));
+  case Instruction::FPTrunc:
+    return Exact(Up(I->getOperand(0)));
+  case Instruction::FAdd: {
+    ExprRef A = Up(I->getOperand(0)), B = A ? Up(I->getOperand(1)) : nullptr;
+    return A && B ? Exact(Expr::add(A, B)) : nullptr;
+  }
+  case Instruction::FSub: {
+    // x - K for a constant K: U - ceil(K), an integer again.
+    auto *K = dyn_cast<ConstantFP>(I->getOperand(1));
+    std::optional<int64_t> F = floorOf(I->getOperand(1));
+    ExprRef A = F ? Up(I->getOperand(0)) : nullptr;
+    if (!A)
+      return nullptr;
+    int64_t Ceil = double(*F) == K->getValueAPF().convertToDouble() ? *F : *F + 1;
+    return Exact(Expr::sub(A, cst(Ceil)));
+  }
+  case Instruction::Select: {
+    auto *Sel = cast<SelectInst>(I);
+    auto Arm = [&](const Value *X, bool Holds) -> ExprRef {
+      if (auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition())) {
+        CmpInst::Predicate P = Cmp->getPredicate();
+        const Value *K = Cmp->getOperand(1);
+        if (Cmp->getOperand(1) == X) {
+          P = CmpInst::getSwappedPredicate(P);
+          K = Cmp->getOperand(0);
+        }
+        if ((Cmp->getOperand(0) == X || Cmp->getOperand(1) == X) && impliesAtMost(P, Holds))
+          if (ExprRef U = Up(K))
+            return U;
+      }
+      return Up(X);
+    };
+    ExprRef T = Arm(Sel->getTrueValue(), true);
+    ExprRef F = T ? Arm(Sel->getFalseValue(), false) : nullptr;
+    return T && F ? Expr::smax(T, F) : nullptr;
+  }
+  case Instruction::Call:
+    break;
+  default:
+    return nullptr;
+  }
+  auto *II = dyn_cast<IntrinsicInst>(I);
+  if (!II)
+    return nullptr;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::nvvm_saturate_f:
+  case Intrinsic::nvvm_saturate_ftz_f:
+  case Intrinsic::nvvm_saturate_d:
+    return cst(1);
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::nvvm_floor_f:
+  case Intrinsic::nvvm_floor_ftz_f:
+  case Intrinsic::nvvm_floor_d:
+  case Intrinsic::nvvm_ceil_f:
+  case Intrinsic::nvvm_ceil_ftz_f:
+  case Intrinsic::nvvm_ceil_d:
+  case Intrinsic::nvvm_trunc_f:
+  case Intrinsic::nvvm_trunc_ftz_f:
+  case Intrinsic::nvvm_trunc_d:
+  case Intrinsic::nvvm_round_f:
+  case Intrinsic::nvvm_round_ftz_f:
+  case Intrinsic::nvvm_round_d:
+    return Up(II->getArgOperand(0)); // any rounding of x <= U is <= U
+  case Intrinsic::minnum:
+  case Intrinsic::nvvm_fmin_f:
+  case Intrinsic::nvvm_fmin_ftz_f:
+  case Intrinsic::nvvm_fmin_d: {
+    // minnum(a, b) <= b unless b is NaN (then it is a): an operand that
+    // is never NaN bounds it alone, else the larger bound of the two.
+    const Value *A = II->getArgOperand(0), *B = II->getArgOperand(1);
+    if (neverNaN(B))
+      if (ExprRef U = Up(B))
+        return U;
+    if (neverNaN(A))
+      if (ExprRef U = Up(A))
+        return U;
+    ExprRef UA = Up(A), UB = UA ? Up(B) : nullptr;
+    return UA && UB ? Expr::smax(UA, UB) : nullptr;
+  }
+  case Intrinsic::maxnum:
+  case Intrinsic::maximum:
+  case Intrinsic::nvvm_fmax_f:
+  case Intrinsic::nvvm_fmax_ftz_f:
+  case Intrinsic::nvvm_fmax_d: {
+    ExprRef UA = Up(II->getArgOperand(0)), UB = UA ? Up(II->getArgOperand(1)) : nullptr;
+    return UA && UB ? Expr::smax(UA, UB) : nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
 
 bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsigned Depth,
                                      SmallPtrSetImpl<const Value *> &Open) {
@@ -263,18 +428,32 @@ std::optional<Bounds> SymbolicRange::floatToInt(const Value *V, Ctx &C) {
   }
   if (!F || !V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
-  // The proof's checks count only if it succeeds.
-  std::vector<RangeCheck> Scratch;
+  // Each side's checks count only if its proof succeeds.
+  std::vector<RangeCheck> LoChecks, HiChecks;
   std::string Ignored;
-  Ctx Sub{C.At, Scratch, Ignored, C.Depth + 1};
+  Ctx LoCtx{C.At, LoChecks, Ignored, C.Depth + 1}, HiCtx{C.At, HiChecks, Ignored, C.Depth + 1};
   SmallPtrSet<const Value *, 8> Open;
+  bool NonNeg;
+  ExprRef U;
   {
     RecordingPaused Aside(Recording);
-    if (!floatNonNegative(F, /*Strict=*/false, Sub, 0, Open))
-      return std::nullopt;
+    NonNeg = floatNonNegative(F, /*Strict=*/false, LoCtx, 0, Open);
+    U = floatAtMost(F, HiCtx, 0);
   }
-  addChecks(C, Scratch);
-  return Bounds{cst(0), cst(typeMax(V->getType()->getIntegerBitWidth(), true))};
+  if (!NonNeg && !U)
+    return std::nullopt;
+  ExprRef Top = cst(typeMax(V->getType()->getIntegerBitWidth(), true));
+  Bounds B;
+  if (NonNeg) {
+    addChecks(C, LoChecks);
+    B.Lo = cst(0);
+    B.Hi = Top;
+  }
+  if (U) {
+    addChecks(C, HiChecks);
+    B.Hi = lesser(Expr::smax(U, cst(0)), Top); // NaN converts to 0
+  }
+  return B;
 }
 
 } // namespace gmem

@@ -4,7 +4,9 @@
 // The float is proved non-negative on its expression: converted integers,
 // float parameters (their sign bit checked at launch), fabsf, fmaxf with 0,
 // floorf, products and quotients. A float nothing keeps non-negative is
-// not bounded below. Also: a clamp of a loaded int written with selects,
+// not bounded below. From above, fminf with a converted width bounds it
+// (the width checked to be exact as a float). Also: a clamp of a loaded
+// int written with selects,
 // and an unsigned min of a loaded id.
 // RUN: %gmem-analyze %s --json | FileCheck %s --check-prefix=JSON
 // RUN: %gmem-analyze %s | FileCheck %s
@@ -18,6 +20,9 @@
 // CHECK-LABEL: kernel hist_of_floats
 // CHECK: #1 bins : ptr  RWA
 // CHECK-NEXT: read:  [4*min(nbins - 1, 0), 4*min(nbins - 1, 2147483647) + 4)
+// CHECK-LABEL: kernel saturated_bin
+// CHECK: #1 bins : ptr  RWA
+// CHECK-NEXT: read:  [0, 4*min(max(nbins - 1, 0), 2147483647) + 4)
 // CHECK-LABEL: kernel shifted
 // CHECK: #1 out : ptr  W
 // CHECK-NEXT: write: whole allocation (index depends on a value the analysis cannot bound)
@@ -43,6 +48,11 @@ __global__ void hist_of_floats(const float *v, unsigned *bins, int n, int nbins,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     atomicAdd(&bins[min((int)floorf(fmaxf(v[i], 0.0f) * scale), nbins - 1)], 1u);
+}
+__global__ void saturated_bin(const float *v, unsigned *bins, int n, int nbins) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&bins[(int)fminf(fmaxf(v[i], 0.0f), (float)(nbins - 1))], 1u);
 }
 __global__ void shifted(const float *v, float *out, int n, int w) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

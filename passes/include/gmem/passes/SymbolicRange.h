@@ -179,10 +179,15 @@ private:
   /// launch where not static), which SCEV leaves opaque
   /// (SymbolicRangeBits.cpp); nullopt otherwise.
   std::optional<Bounds> bitwiseBounds(const llvm::BinaryOperator *BO, Ctx &C);
-  /// A float converted to int (fptosi, the NVVM f2i/d2i intrinsics):
-  /// [0, the type's max] where the float is non-negative or NaN
-  /// (SymbolicRangeFloat.cpp); nullopt otherwise.
+  /// A float converted to int (fptosi, the NVVM f2i/d2i intrinsics): from
+  /// below 0 where the float is non-negative or NaN, from above max(U, 0)
+  /// where floatAtMost finds U (SymbolicRangeFloat.cpp); nullopt where
+  /// neither.
   std::optional<Bounds> floatToInt(const llvm::Value *V, Ctx &C);
+  /// An integer expression U with float V <= U or V NaN, adding the
+  /// launch checks that keep the conversions it rests on exact; null where
+  /// none is found (SymbolicRangeFloat.cpp).
+  ExprRef floatAtMost(const llvm::Value *V, Ctx &C, unsigned Depth);
   /// Whether float V is NaN or >= 0 (-0.0 only where not Strict), adding
   /// the launch checks the proof needs. Open: phis assumed while their
   /// incoming values are proved.

@@ -62,6 +62,14 @@ def fmax(a, b):  # fmaxf: a NaN operand gives the other
     return max(a, b)
 
 
+def fmin(a, b):  # fminf: a NaN operand gives the other
+    if math.isnan(a):
+        return b
+    if math.isnan(b):
+        return a
+    return min(a, b)
+
+
 def cvt(f):  # cvt.rzi.s32.f32
     if math.isnan(f):
         return 0
@@ -147,6 +155,32 @@ def umin_loaded(T, n, v):
             yield 3, 'W', el(min(k, (v - 1) % 2**32))
 
 
+def fmin_bins(T, n, bins, scale):
+    for i in _active(T, n):
+        yield 3, 'R', i
+        for v in FLOATS:
+            b = el(cvt(fmin(fmax(fmul(v, scale), 0.0), i2f(bins - 1))))
+            yield 4, 'R', b
+            yield 4, 'W', b
+
+
+def coord_clamp(T, dw, sw, scale):
+    for x in _active(T, dw):
+        fx = fmul(i2f(x), scale)
+        top = fadd(i2f(sw), -1.0)
+        fx = top if fx > top else fx
+        fx = fmax(fx, 0.0)
+        yield 3, 'R', el(cvt(fx))
+        yield 4, 'W', x
+
+
+def upper_only(T, n, w):
+    for i in _active(T, n):
+        yield 2, 'R', i
+        for v in FLOATS:
+            yield 3, 'W', el(max(cvt(fmin(v, i2f(w))), 0))
+
+
 SIZES = [0, 5, 40]
 WIDTHS = [-3, 0, 1, 7]
 SCALES = [-0.5, -0.0, 0.37, 2.5, 1e30, math.nan]
@@ -159,6 +193,9 @@ CASES = {
     'relu_bin': [('i32', SIZES), ('i32', WIDTHS), ('f32', [-1.0, 0.0, 2.5])],
     'shifted_bin': [('i32', SIZES), ('i32', WIDTHS), ('f32', [-0.5, 0.37, 2.5])],
     'clamp_loaded': [('i32', SIZES), ('i32', WIDTHS)],
+    'fmin_bins': [('i32', SIZES), ('i32', WIDTHS + [1 << 25]), ('f32', [-0.5, 0.37, 1e30, math.nan])],
+    'coord_clamp': [('i32', SIZES), ('i32', WIDTHS + [1 << 25]), ('f32', SCALES)],
+    'upper_only': [('i32', SIZES), ('i32', WIDTHS + [1 << 25])],
     'umin_loaded': [('i32', SIZES), ('u32', [0, 1, 9])],
 }
 POINTERS = {name: 2 for name in CASES}

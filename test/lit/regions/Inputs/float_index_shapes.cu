@@ -89,3 +89,29 @@ __global__ void umin_loaded(int n, unsigned v, const unsigned *ids, float *tab) 
     return;
   tab[min(ids[i], v - 1)] = 1.0f;
 }
+
+// Bounded from above by float min / clamping selects, the conversions to
+// float exact only up to 2^24.
+__global__ void fmin_bins(int n, int bins, float scale, const float *v, unsigned *h) {
+  int i = GID;
+  if (i >= n)
+    return;
+  int b = (int)fminf(fmaxf(v[i] * scale, 0.0f), (float)(bins - 1));
+  atomicAdd(&h[b], 1u);
+}
+__global__ void coord_clamp(int dw, int sw, float scale, const float *src, float *dst) {
+  int x = GID;
+  if (x >= dw)
+    return;
+  float fx = (float)x * scale;
+  fx = fx > (float)sw - 1.0f ? (float)sw - 1.0f : fx;
+  fx = fmaxf(fx, 0.0f);
+  dst[x] = src[(int)fx];
+}
+__global__ void upper_only(int n, int w, const float *v, float *out) {
+  int i = GID;
+  if (i >= n)
+    return;
+  int k = (int)fminf(v[i], (float)w);
+  out[max(k, 0)] = 1.0f;
+}
