@@ -109,6 +109,36 @@ std::optional<int64_t> floorOf(const Value *V) {
   return int64_t(std::floor(D));
 }
 
+/// Roundings to an integral value (floor, ceil, trunc, round and their
+/// NVVM forms): each keeps a value's sign (-0.0 aside) and stays below any
+/// integer above the value.
+bool isRounding(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::nvvm_floor_f:
+  case Intrinsic::nvvm_floor_ftz_f:
+  case Intrinsic::nvvm_floor_d:
+  case Intrinsic::nvvm_ceil_f:
+  case Intrinsic::nvvm_ceil_ftz_f:
+  case Intrinsic::nvvm_ceil_d:
+  case Intrinsic::nvvm_trunc_f:
+  case Intrinsic::nvvm_trunc_ftz_f:
+  case Intrinsic::nvvm_trunc_d:
+  case Intrinsic::nvvm_round_f:
+  case Intrinsic::nvvm_round_ftz_f:
+  case Intrinsic::nvvm_round_d:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Whether float V is never NaN: constants and converted integers.
 bool neverNaN(const Value *V) {
   if (auto *K = dyn_cast<ConstantFP>(V))
@@ -188,31 +218,13 @@ ExprRef SymbolicRange::floatAtMost(const Value *V, Ctx &C, unsigned Depth) {
   auto *II = dyn_cast<IntrinsicInst>(I);
   if (!II)
     return nullptr;
+  if (isRounding(II->getIntrinsicID())) // any rounding of x <= U is <= U
+    return Up(II->getArgOperand(0));
   switch (II->getIntrinsicID()) {
   case Intrinsic::nvvm_saturate_f:
   case Intrinsic::nvvm_saturate_ftz_f:
   case Intrinsic::nvvm_saturate_d:
     return cst(1);
-  case Intrinsic::floor:
-  case Intrinsic::ceil:
-  case Intrinsic::trunc:
-  case Intrinsic::rint:
-  case Intrinsic::nearbyint:
-  case Intrinsic::round:
-  case Intrinsic::roundeven:
-  case Intrinsic::nvvm_floor_f:
-  case Intrinsic::nvvm_floor_ftz_f:
-  case Intrinsic::nvvm_floor_d:
-  case Intrinsic::nvvm_ceil_f:
-  case Intrinsic::nvvm_ceil_ftz_f:
-  case Intrinsic::nvvm_ceil_d:
-  case Intrinsic::nvvm_trunc_f:
-  case Intrinsic::nvvm_trunc_ftz_f:
-  case Intrinsic::nvvm_trunc_d:
-  case Intrinsic::nvvm_round_f:
-  case Intrinsic::nvvm_round_ftz_f:
-  case Intrinsic::nvvm_round_d:
-    return Up(II->getArgOperand(0)); // any rounding of x <= U is <= U
   case Intrinsic::minnum:
   case Intrinsic::nvvm_fmin_f:
   case Intrinsic::nvvm_fmin_ftz_f:
@@ -334,6 +346,8 @@ bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsign
   auto *II = dyn_cast<IntrinsicInst>(I);
   if (!II)
     return false;
+  if (isRounding(II->getIntrinsicID()))
+    return Same(II->getArgOperand(0));
   switch (II->getIntrinsicID()) {
   case Intrinsic::fabs:
   case Intrinsic::exp:
@@ -350,25 +364,6 @@ bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsign
   case Intrinsic::nvvm_saturate_d:
     return true;
   case Intrinsic::sqrt:
-  case Intrinsic::floor:
-  case Intrinsic::ceil:
-  case Intrinsic::trunc:
-  case Intrinsic::rint:
-  case Intrinsic::nearbyint:
-  case Intrinsic::round:
-  case Intrinsic::roundeven:
-  case Intrinsic::nvvm_floor_f:
-  case Intrinsic::nvvm_floor_ftz_f:
-  case Intrinsic::nvvm_floor_d:
-  case Intrinsic::nvvm_ceil_f:
-  case Intrinsic::nvvm_ceil_ftz_f:
-  case Intrinsic::nvvm_ceil_d:
-  case Intrinsic::nvvm_trunc_f:
-  case Intrinsic::nvvm_trunc_ftz_f:
-  case Intrinsic::nvvm_trunc_d:
-  case Intrinsic::nvvm_round_f:
-  case Intrinsic::nvvm_round_ftz_f:
-  case Intrinsic::nvvm_round_d:
   case Intrinsic::nvvm_sqrt_f:
   case Intrinsic::nvvm_sqrt_rn_f:
   case Intrinsic::nvvm_sqrt_rn_ftz_f:
