@@ -98,15 +98,15 @@ bool impliesAtMost(CmpInst::Predicate P, bool Holds) {
 /// Integers a float of type \p T holds exactly: |x| <= 2^24 (2^53).
 int64_t exactLimit(const Type *T) { return T->isDoubleTy() ? int64_t(1) << 53 : int64_t(1) << 24; }
 
-/// floor(K) of a finite float constant that fits the exact range.
-std::optional<int64_t> floorOf(const Value *V) {
+/// floor(K) (or ceil(K)) of a finite float constant well inside int64.
+std::optional<int64_t> roundedConstant(const Value *V, bool Up) {
   auto *K = dyn_cast<ConstantFP>(V);
   if (!K || !K->getValueAPF().isFinite())
     return std::nullopt;
   double D = K->getValueAPF().convertToDouble();
   if (!(D > -9.0e15 && D < 9.0e15))
     return std::nullopt;
-  return int64_t(std::floor(D));
+  return int64_t(Up ? std::ceil(D) : std::floor(D));
 }
 
 /// Roundings to an integral value (floor, ceil, trunc, round and their
@@ -139,18 +139,29 @@ bool isRounding(Intrinsic::ID ID) {
   }
 }
 
-/// Whether float V is never NaN: constants and converted integers.
+/// Whether float V is finite: finite constants and converted integers.
+bool finite(const Value *V) {
+  if (auto *K = dyn_cast<ConstantFP>(V))
+    return K->getValueAPF().isFinite();
+  return isa<SIToFPInst>(V) || isa<UIToFPInst>(V);
+}
+
+/// Whether float V is never NaN: finite values, and a sum or difference of
+/// two (it may round to infinity, never to NaN): `(float)w - 0.5f`.
 bool neverNaN(const Value *V) {
   if (auto *K = dyn_cast<ConstantFP>(V))
     return !K->getValueAPF().isNaN();
-  return isa<SIToFPInst>(V) || isa<UIToFPInst>(V);
+  if (auto *BO = dyn_cast<BinaryOperator>(V))
+    if (BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FSub)
+      return finite(BO->getOperand(0)) && finite(BO->getOperand(1));
+  return finite(V);
 }
 } // namespace
 
 ExprRef SymbolicRange::floatAtMost(const Value *V, Ctx &C, unsigned Depth) {
   if (Depth > MaxFloatDepth || !V->getType()->isFloatingPointTy())
     return nullptr;
-  if (std::optional<int64_t> K = floorOf(V))
+  if (std::optional<int64_t> K = roundedConstant(V, /*Up=*/true)) // 2.5 <= 3
     return cst(*K);
   auto *I = dyn_cast<Instruction>(V);
   if (!I)
@@ -181,14 +192,10 @@ ExprRef SymbolicRange::floatAtMost(const Value *V, Ctx &C, unsigned Depth) {
     return A && B ? Exact(Expr::add(A, B)) : nullptr;
   }
   case Instruction::FSub: {
-    // x - K for a constant K: U - ceil(K), an integer again.
-    auto *K = dyn_cast<ConstantFP>(I->getOperand(1));
-    std::optional<int64_t> F = floorOf(I->getOperand(1));
+    // x - K <= U - K <= U - floor(K) for a constant K, an integer again.
+    std::optional<int64_t> F = roundedConstant(I->getOperand(1), /*Up=*/false);
     ExprRef A = F ? Up(I->getOperand(0)) : nullptr;
-    if (!A)
-      return nullptr;
-    int64_t Ceil = double(*F) == K->getValueAPF().convertToDouble() ? *F : *F + 1;
-    return Exact(Expr::sub(A, cst(Ceil)));
+    return A ? Exact(Expr::sub(A, cst(*F))) : nullptr;
   }
   case Instruction::Select: {
     auto *Sel = cast<SelectInst>(I);

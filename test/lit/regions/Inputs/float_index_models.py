@@ -70,6 +70,10 @@ def fmin(a, b):  # fminf: a NaN operand gives the other
     return min(a, b)
 
 
+def fceil(a):
+    return a if math.isnan(a) or math.isinf(a) else f32(float(math.ceil(a)))
+
+
 def cvt(f):  # cvt.rzi.s32.f32
     if math.isnan(f):
         return 0
@@ -181,6 +185,21 @@ def upper_only(T, n, w):
             yield 3, 'W', el(max(cvt(fmin(v, i2f(w))), 0))
 
 
+def ceil_half(T, n, w):
+    for i in _active(T, n):
+        yield 2, 'R', i
+        for v in FLOATS:
+            t = fmin(fmax(v, 0.0), fadd(i2f(w), -0.5))
+            yield 3, 'W', el(max(cvt(fceil(t)), 0))
+
+
+def round_up_const(T, n):
+    for i in _active(T, n):
+        yield 1, 'R', i
+        for v in FLOATS:
+            yield 2, 'W', el(cvt(fceil(fmin(fmax(v, 0.0), 2.5))))
+
+
 SIZES = [0, 5, 40]
 WIDTHS = [-3, 0, 1, 7]
 SCALES = [-0.5, -0.0, 0.37, 2.5, 1e30, math.nan]
@@ -196,6 +215,8 @@ CASES = {
     'fmin_bins': [('i32', SIZES), ('i32', WIDTHS + [1 << 25]), ('f32', [-0.5, 0.37, 1e30, math.nan])],
     'coord_clamp': [('i32', SIZES), ('i32', WIDTHS + [1 << 25]), ('f32', SCALES)],
     'upper_only': [('i32', SIZES), ('i32', WIDTHS + [1 << 25])],
+    'ceil_half': [('i32', SIZES), ('i32', WIDTHS + [1 << 25])],
+    'round_up_const': [('i32', SIZES)],
     'umin_loaded': [('i32', SIZES), ('u32', [0, 1, 9])],
 }
 POINTERS = {name: 2 for name in CASES}

@@ -115,3 +115,18 @@ __global__ void upper_only(int n, int w, const float *v, float *out) {
   int k = (int)fminf(v[i], (float)w);
   out[max(k, 0)] = 1.0f;
 }
+
+// Rounding up past a fractional bound: ceil(min(x, w - 0.5)) reaches w,
+// __float2int_ru(min(x, 2.5)) reaches 3.
+__global__ void ceil_half(int n, int w, const float *v, float *out) {
+  int i = GID;
+  if (i >= n)
+    return;
+  out[max((int)ceilf(fminf(fmaxf(v[i], 0.0f), (float)w - 0.5f)), 0)] = 1.0f;
+}
+__global__ void round_up_const(int n, const float *v, float *out) {
+  int i = GID;
+  if (i >= n)
+    return;
+  out[__float2int_ru(fminf(fmaxf(v[i], 0.0f), 2.5f))] = 1.0f;
+}
