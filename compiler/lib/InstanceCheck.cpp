@@ -11,14 +11,17 @@ constexpr int UnknownMemory = INT_MIN;
 /// A check on a float parameter alone is on its bits read as an integer:
 /// the sign check of a float the analysis proved non-negative otherwise.
 std::string floatSignCheck(const RangeCheck &C, int64_t Bits, const std::vector<std::string> &Names,
-                           const std::vector<ScalarType> *Types) {
-  if (!Types || C.Value->op() != ExprOp::Var || C.Value->var().Kind != VarKind::Arg)
+                           const std::vector<ParamInfo> *Params) {
+  if (!Params || C.Value->op() != ExprOp::Var || C.Value->var().Kind != VarKind::Arg)
     return {};
   unsigned I = C.Value->var().Index;
-  if (I >= Types->size() || ((*Types)[I] != ScalarType::F32 && (*Types)[I] != ScalarType::F64))
+  if (I >= Params->size())
+    return {};
+  ScalarType T = (*Params)[I].Type;
+  if (T != ScalarType::F32 && T != ScalarType::F64)
     return {};
   double D;
-  if ((*Types)[I] == ScalarType::F32) {
+  if (T == ScalarType::F32) {
     uint32_t B = uint32_t(Bits);
     float F;
     std::memcpy(&F, &B, 4);
@@ -32,12 +35,12 @@ std::string floatSignCheck(const RangeCheck &C, int64_t Bits, const std::vector<
 
 bool checksHold(const std::vector<RangeCheck> &Checks, const LaunchValues &V, std::string *Why,
                 const std::vector<std::string> &Names,
-                const std::vector<ScalarType> *Types = nullptr) {
+                const std::vector<ParamInfo> *Params = nullptr) {
   for (const RangeCheck &C : Checks) {
     auto X = evaluate(*C.Value, V);
     if (!X || *X < C.Min || *X > C.Max) {
       if (Why) {
-        *Why = X ? floatSignCheck(C, *X, Names, Types) : std::string();
+        *Why = X ? floatSignCheck(C, *X, Names, Params) : std::string();
         if (Why->empty())
           *Why = "launch fails the no-wrap check on " + render(C.Value, Names) +
                  (X ? " (= " + std::to_string(*X) + ")" : " (overflows)");
@@ -52,7 +55,7 @@ bool checksHold(const std::vector<RangeCheck> &Checks, const LaunchValues &V, st
 // region must be treated as "anything" (no allocation to widen to).
 void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<Allocation> &Alloc,
                     const LaunchValues &V, const std::vector<std::string> &Names,
-                    const std::vector<ScalarType> &Types, std::vector<ByteRange> &Out,
+                    const std::vector<ParamInfo> &Params, std::vector<ByteRange> &Out,
                     bool &Anything, bool &Exact, std::string &Note) {
   Exact = false;
   switch (R.Kind) {
@@ -66,7 +69,7 @@ void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<All
     break;
   case RegionKind::Bounded: {
     std::string Why;
-    bool Ok = checksHold(R.Checks, V, &Why, Names, &Types);
+    bool Ok = checksHold(R.Checks, V, &Why, Names, &Params);
     std::vector<ByteRange> Tmp;
     for (size_t I = 0; Ok && I < R.Ranges.size(); ++I) {
       auto Lo = evaluate(*R.Ranges[I].Lo, V);
@@ -117,10 +120,11 @@ void evaluateRegion(const AccessRegion &R, uint64_t Ptr, const std::optional<All
 
 void evaluateParam(const ParamInfo &P, uint64_t Ptr, const std::optional<Allocation> &Alloc,
                    const LaunchValues &V, const std::vector<std::string> &Names,
-                   const std::vector<ScalarType> &Types, ConcreteAccess &A) {
+                   const std::vector<ParamInfo> &Params, ConcreteAccess &A) {
   A.Alloc = Alloc;
-  evaluateRegion(P.Read, Ptr, Alloc, V, Names, Types, A.Read, A.ReadAnything, A.ReadExact, A.Note);
-  evaluateRegion(P.Write, Ptr, Alloc, V, Names, Types, A.Write, A.WriteAnything, A.WriteExact,
+  evaluateRegion(P.Read, Ptr, Alloc, V, Names, Params, A.Read, A.ReadAnything, A.ReadExact,
+                 A.Note);
+  evaluateRegion(P.Write, Ptr, Alloc, V, Names, Params, A.Write, A.WriteAnything, A.WriteExact,
                  A.Note);
 }
 
@@ -168,9 +172,6 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
   for (size_t I = 0; I < K.Params.size() && I < L.ArgBits.size(); ++I)
     V.Args[I] = argValue(K.Params[I].Type, L.ArgBits[I]);
   std::vector<std::string> Names = K.paramNames();
-  std::vector<ScalarType> Types;
-  for (const ParamInfo &P : K.Params)
-    Types.push_back(P.Type);
 
   D.Params.resize(K.Params.size());
   for (size_t I = 0; I < K.Params.size(); ++I) {
@@ -179,7 +180,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
       continue;
     uint64_t Ptr = I < L.ArgBits.size() ? L.ArgBits[I] : 0;
     std::optional<Allocation> Alloc = FindAlloc ? FindAlloc(Ptr) : std::nullopt;
-    evaluateParam(P, Ptr, Alloc, V, Names, Types, D.Params[I]);
+    evaluateParam(P, Ptr, Alloc, V, Names, K.Params, D.Params[I]);
   }
   D.Globals.resize(K.Globals.size());
   for (size_t G = 0; G < K.Globals.size(); ++G) {
@@ -187,7 +188,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     // An unresolved global still gets exact relative ranges: it is its own
     // object, so only the same global can overlap it (keyed below).
     uint64_t Base = Alloc ? Alloc->Base : 0;
-    evaluateParam(K.Globals[G], Base, Alloc, V, Names, Types, D.Globals[G]);
+    evaluateParam(K.Globals[G], Base, Alloc, V, Names, K.Params, D.Globals[G]);
     if (!Alloc) {
       // Relative ranges of an unresolved global must not be compared with
       // absolute ranges of arguments; mark with a sentinel allocation.
@@ -205,7 +206,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     auto Ptr = readArgField(V, unsigned(P.FieldParam), P.FieldOffset, 8);
     std::optional<Allocation> Alloc =
         Ptr && FindAlloc ? FindAlloc(uint64_t(*Ptr)) : std::nullopt;
-    evaluateParam(P, Ptr ? uint64_t(*Ptr) : 0, Alloc, V, Names, Types, D.Fields[F]);
+    evaluateParam(P, Ptr ? uint64_t(*Ptr) : 0, Alloc, V, Names, K.Params, D.Fields[F]);
     if (!Ptr) {
       D.Fields[F] = ConcreteAccess();
       D.Fields[F].ReadAnything = P.Read.accessed();

@@ -322,15 +322,19 @@ class Stager:
         return None, 0
 
     # instance mode ----------------------------------------------------
+    @staticmethod
+    def fake_bases(run):
+        """{parameter k: fake allocation base} of the instance's buffers."""
+        return {k: FAKE_BASE * (k + 1) for k, a in enumerate(run["args"]) if a["kind"] == "buf"}
+
     def instance_cmd(self, src, sym, run):
         args = run["args"]
-        bases = {}
+        bases = self.fake_bases(run)
         cmd = [self.tool, src, "--kernel", sym,
                "--grid", ",".join(map(str, run["grid"])),
                "--block", ",".join(map(str, run["block"]))]
         for k, a in enumerate(args):
             if a["kind"] == "buf":
-                bases[k] = FAKE_BASE * (k + 1)
                 cmd += ["--alloc", "0x%x:%d" % (bases[k], a["size"])]
         for k, a in enumerate(args):
             if a["kind"] == "buf":
@@ -364,7 +368,7 @@ class Stager:
             return "none", det
         det["reason"] = inst.get("reason")
         det["conflict"] = inst.get("conflict")
-        det["write_ranges"] = write_ranges(json.loads(so), inst, sym, run)
+        det["write_ranges"] = write_ranges(json.loads(so), inst, sym, self.fake_bases(run))
         idem = inst.get("idempotent")
         if idem is True:
             return "idempotent", det
@@ -374,27 +378,27 @@ class Stager:
         return "none", det
 
 
-def write_ranges(doc, inst, sym, run):
+def write_ranges(doc, inst, sym, bases):
     """The runner's `wr=` field: per buffer parameter K, the byte ranges of
     the buffer the instance may write (from every pointer argument into it),
     `K:LO-HI+LO-HI`, comma separated; buffers not named may not be written.
     `-` (not checked) where the kernel writes memory it cannot attribute to
     an argument (pointers loaded from memory, inline asm) or an argument's
-    allocation is not one of the fake buffers."""
+    allocation is not one of the fake buffers (bases: {parameter: base})."""
     kern = next((k for k in doc.get("kernels", []) if k.get("symbol") == sym), None)
     if kern is None or kern.get("unknown_write") is not None:
         return "-"
     if any(f.get("write") for f in inst.get("fields") or []):
         return "-"
-    bases = {FAKE_BASE * (k + 1): k for k, a in enumerate(run["args"]) if a["kind"] == "buf"}
-    ranges = {k: [] for k in bases.values()}
+    param_of = {base: k for k, base in bases.items()}
+    ranges = {k: [] for k in bases}
     for a in inst.get("args") or []:
         if not a.get("write"):
             continue
         base = (a.get("alloc") or {}).get("base")
-        if base not in bases:
+        if base not in param_of:
             return "-"
-        ranges[bases[base]] += [(lo - base, hi - base) for lo, hi in a["write"]]
+        ranges[param_of[base]] += [(lo - base, hi - base) for lo, hi in a["write"]]
     return ",".join("%d:%s" % (k, "+".join("%d-%d" % r for r in sorted(rs)))
                     for k, rs in sorted(ranges.items()) if rs) or "none"
 

@@ -28,19 +28,13 @@ std::optional<Bounds> SymbolicRange::bitwiseBounds(const BinaryOperator *BO, Ctx
     return std::nullopt;
   if (!BO->getType()->isIntegerTy() || BO->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
-  // The proof's checks count only if it succeeds.
-  std::vector<RangeCheck> Scratch;
-  std::string Ignored;
-  // Operands without guards: a guard relating the result to an operand
-  // (`p = i ^ j; if (p > i)`) would bound each by the other, round after
-  // round, into nested mins no tighter than the guards alone.
-  Ctx Sub{nullptr, Scratch, Ignored, C.Depth + 1};
-  Bounds A, B;
-  {
-    RecordingPaused Aside(Recording);
-    A = inType(SE.getSCEV(BO->getOperand(0)), /*Signed=*/true, Sub);
-    B = inType(SE.getSCEV(BO->getOperand(1)), /*Signed=*/true, Sub);
-  }
+  // The proof's checks count only if it succeeds. Operands without
+  // guards (At null): a guard relating the result to an operand (`p = i ^
+  // j; if (p > i)`) would bound each by the other, round after round, into
+  // nested mins no tighter than the guards alone.
+  SideProof P(nullptr, C.Depth + 1);
+  Bounds A = aside([&] { return inType(SE.getSCEV(BO->getOperand(0)), /*Signed=*/true, P.Sub); });
+  Bounds B = aside([&] { return inType(SE.getSCEV(BO->getOperand(1)), /*Signed=*/true, P.Sub); });
   std::optional<Bounds> R;
   if (Op == Instruction::And) {
     // One non-negative operand bounds the result; prefer a static one.
@@ -50,18 +44,18 @@ std::optional<Bounds> SymbolicRange::bitwiseBounds(const BinaryOperator *BO, Ctx
     else if (AN || BN)
       R = Bounds{cst(0), AN ? A.Hi : B.Hi};
     else if (A.bounded()) {
-      Scratch.push_back({A.Lo, 0, INT64_MAX, /*Assumed=*/false});
+      P.Checks.push_back({A.Lo, 0, INT64_MAX, /*Assumed=*/false});
       R = Bounds{cst(0), A.Hi};
     }
   } else if (A.bounded() && B.bounded()) {
     for (const Bounds *X : {&A, &B})
       if (!nonNeg(X->Lo))
-        Scratch.push_back({X->Lo, 0, INT64_MAX, /*Assumed=*/false});
+        P.Checks.push_back({X->Lo, 0, INT64_MAX, /*Assumed=*/false});
     R = Bounds{cst(0), Expr::add(A.Hi, B.Hi)};
   }
   if (!R)
     return std::nullopt;
-  addChecks(C, Scratch);
+  addChecks(C, P.Checks);
   return R;
 }
 

@@ -68,11 +68,30 @@ bool numericFloor(const Value *V, bool Strict) {
   return !Strict || !K->getValueAPF().isZero();
 }
 
-/// What `fcmp P X, K` being \p Holds says of X: X >= K (or X > K where
-/// *Greater) or X is NaN. False when it says neither.
-bool impliesAtLeast(CmpInst::Predicate P, bool Holds, bool &Greater) {
+/// On the arm of \p Sel where its condition is \p Holds, what the
+/// condition says of the arm's value X when it compares X with a value K
+/// (`fcmp X, K` or `fcmp K, X`): returns K and sets P so that `X P K`
+/// holds there (or X is NaN); null where the condition is no float
+/// compare of X.
+const Value *armCompare(const SelectInst &Sel, const Value *X, bool Holds, CmpInst::Predicate &P) {
+  auto *Cmp = dyn_cast<FCmpInst>(Sel.getCondition());
+  if (!Cmp)
+    return nullptr;
+  P = Cmp->getPredicate();
+  const Value *K = Cmp->getOperand(1);
+  if (Cmp->getOperand(1) == X) {
+    P = CmpInst::getSwappedPredicate(P);
+    K = Cmp->getOperand(0);
+  } else if (Cmp->getOperand(0) != X) {
+    return nullptr;
+  }
   if (!Holds)
     P = CmpInst::getInversePredicate(P);
+  return K;
+}
+
+/// Whether `X P K` says X >= K (or X > K where *Greater) or X is NaN.
+bool impliesAtLeast(CmpInst::Predicate P, bool &Greater) {
   switch (P) {
   case CmpInst::FCMP_OGT:
   case CmpInst::FCMP_UGT:
@@ -86,11 +105,8 @@ bool impliesAtLeast(CmpInst::Predicate P, bool Holds, bool &Greater) {
     return false;
   }
 }
-/// What `fcmp P X, K` being \p Holds says of X: X <= K (or X < K) or X is
-/// NaN. False when it says neither.
-bool impliesAtMost(CmpInst::Predicate P, bool Holds) {
-  if (!Holds)
-    P = CmpInst::getInversePredicate(P);
+/// Whether `X P K` says X <= K (or X < K) or X is NaN.
+bool impliesAtMost(CmpInst::Predicate P) {
   return P == CmpInst::FCMP_OLT || P == CmpInst::FCMP_ULT || P == CmpInst::FCMP_OLE ||
          P == CmpInst::FCMP_ULE;
 }
@@ -200,17 +216,10 @@ ExprRef SymbolicRange::floatAtMost(const Value *V, Ctx &C, unsigned Depth) {
   case Instruction::Select: {
     auto *Sel = cast<SelectInst>(I);
     auto Arm = [&](const Value *X, bool Holds) -> ExprRef {
-      if (auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition())) {
-        CmpInst::Predicate P = Cmp->getPredicate();
-        const Value *K = Cmp->getOperand(1);
-        if (Cmp->getOperand(1) == X) {
-          P = CmpInst::getSwappedPredicate(P);
-          K = Cmp->getOperand(0);
-        }
-        if ((Cmp->getOperand(0) == X || Cmp->getOperand(1) == X) && impliesAtMost(P, Holds))
-          if (ExprRef U = Up(K))
-            return U;
-      }
+      CmpInst::Predicate P;
+      if (const Value *K = armCompare(*Sel, X, Holds, P); K && impliesAtMost(P))
+        if (ExprRef U = Up(K))
+          return U;
       return Up(X);
     };
     ExprRef T = Arm(Sel->getTrueValue(), true);
@@ -327,19 +336,10 @@ bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsign
     auto Arm = [&](const Value *X, bool Holds) {
       if (Same(X))
         return true;
-      auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition());
-      if (!Cmp)
-        return false;
-      CmpInst::Predicate P = Cmp->getPredicate();
-      const Value *K = Cmp->getOperand(1);
-      if (Cmp->getOperand(1) == X) {
-        P = CmpInst::getSwappedPredicate(P);
-        K = Cmp->getOperand(0);
-      } else if (Cmp->getOperand(0) != X) {
-        return false;
-      }
+      CmpInst::Predicate P;
+      const Value *K = armCompare(*Sel, X, Holds, P);
       bool Greater = false;
-      if (!impliesAtLeast(P, Holds, Greater) || !numericFloor(K, false))
+      if (!K || !impliesAtLeast(P, Greater) || !numericFloor(K, false))
         return false;
       return !Strict || Greater || numericFloor(K, true);
     };
@@ -431,28 +431,21 @@ std::optional<Bounds> SymbolicRange::floatToInt(const Value *V, Ctx &C) {
   if (!F || !V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() > 64)
     return std::nullopt;
   // Each side's checks count only if its proof succeeds.
-  std::vector<RangeCheck> LoChecks, HiChecks;
-  std::string Ignored;
-  Ctx LoCtx{C.At, LoChecks, Ignored, C.Depth + 1}, HiCtx{C.At, HiChecks, Ignored, C.Depth + 1};
+  SideProof Lo(C.At, C.Depth + 1), Hi(C.At, C.Depth + 1);
   SmallPtrSet<const Value *, 8> Open;
-  bool NonNeg;
-  ExprRef U;
-  {
-    RecordingPaused Aside(Recording);
-    NonNeg = floatNonNegative(F, /*Strict=*/false, LoCtx, 0, Open);
-    U = floatAtMost(F, HiCtx, 0);
-  }
+  bool NonNeg = aside([&] { return floatNonNegative(F, /*Strict=*/false, Lo.Sub, 0, Open); });
+  ExprRef U = aside([&] { return floatAtMost(F, Hi.Sub, 0); });
   if (!NonNeg && !U)
     return std::nullopt;
   ExprRef Top = cst(typeMax(V->getType()->getIntegerBitWidth(), true));
   Bounds B;
   if (NonNeg) {
-    addChecks(C, LoChecks);
+    addChecks(C, Lo.Checks);
     B.Lo = cst(0);
     B.Hi = Top;
   }
   if (U) {
-    addChecks(C, HiChecks);
+    addChecks(C, Hi.Checks);
     B.Hi = lesser(Expr::smax(U, cst(0)), Top); // NaN converts to 0
   }
   return B;

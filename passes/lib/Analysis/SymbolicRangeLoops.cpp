@@ -456,21 +456,18 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
       continue;
     const SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
     // Worked out on the side: a failed attempt leaves no checks behind.
-    std::vector<RangeCheck> Scratch;
-    std::string Why;
-    Ctx Sub{C.At, Scratch, Why, C.Depth + 1};
-    Bounds Last;
-    {
-      RecordingPaused Aside(Recording);
+    SideProof P(C.At, C.Depth + 1);
+    Bounds Last = aside([&] {
       // B read as Y's machine value (its checks); the sum c * B + d as one
       // SCEV, so that terms of d that B takes away cancel (the remainder
       // loop's exit i + 1 - ((i + 1) & 3) is at least 0).
-      if (inType(B, Signed, Sub).bounded())
-        Last = walk(SE.getAddExpr(SE.getMulExpr(CV, B), D), Sub);
-    }
-    if (!Last.bounded() || failsAlways(Scratch))
+      return inType(B, Signed, P.Sub).bounded()
+                 ? walk(SE.getAddExpr(SE.getMulExpr(CV, B), D), P.Sub)
+                 : Bounds{};
+    });
+    if (!Last.bounded() || failsAlways(P.Checks))
       continue;
-    addChecks(C, Scratch);
+    addChecks(C, P.Checks);
     return Up ? Bounds{S.Lo, Last.Hi} : Bounds{Last.Lo, S.Hi};
   }
   return {};

@@ -60,17 +60,11 @@ bool SymbolicRange::takeRoundedDown(const SCEV *S, SmallVectorImpl<const SCEV *>
         break;
       }
     }
-    std::vector<RangeCheck> Scratch;
-    std::string Why;
-    Ctx Sub{C.At, Scratch, Why, C.Depth};
-    Bounds XB;
-    {
-      RecordingPaused Aside(Recording);
-      XB = walk(X, Sub);
-    }
+    SideProof P(C.At, C.Depth);
+    Bounds XB = aside([&] { return walk(X, P.Sub); });
     if (!nonNeg(XB.Lo) || !XB.Hi)
       continue;
-    addChecks(C, Scratch);
+    addChecks(C, P.Checks);
     Acc = addBounds(Acc, {cst(Shift), Expr::add(XB.Hi, cst(Shift))});
     Rest.assign(Left.begin(), Left.end());
     return true;

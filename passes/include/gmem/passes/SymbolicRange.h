@@ -259,6 +259,21 @@ private:
     RecordingPaused(const RecordingPaused &) = delete;
     RecordingPaused &operator=(const RecordingPaused &) = delete;
   };
+  /// A proof worked out on the side, which may fail: run it with aside()
+  /// on Sub, and its checks stay in Checks until addChecks relies on them.
+  struct SideProof {
+    std::vector<RangeCheck> Checks;
+    std::string Why;
+    Ctx Sub;
+    SideProof(const llvm::Instruction *At, unsigned Depth) : Sub{At, Checks, Why, Depth} {}
+    SideProof(const SideProof &) = delete;
+    SideProof &operator=(const SideProof &) = delete;
+  };
+  /// Fn() with checks going only to the Ctx they are added to.
+  template <typename F> auto aside(F &&Fn) {
+    RecordingPaused Pause(Recording);
+    return Fn();
+  }
 };
 
 /// Removes Part's operands from Ops (as a multiset); false if not all there.
