@@ -297,9 +297,12 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands())
       Rest.push_back(Op);
     const bool Rounded = takeRoundedDown(S, Rest, Acc, C);
-    if (!Rounded && C.Depth + 2 < MaxDepth)
+    if (!Rounded && C.Depth + 2 < MaxDepth) {
       if (std::optional<Bounds> R = unsignedRemainder(cast<SCEVAddExpr>(S), C))
         return *R;
+      if (std::optional<Bounds> R = signedRemainder(cast<SCEVAddExpr>(S), C))
+        return *R;
+    }
     // SCEV flattens sums, so a guarded index `c` inside `r*N + c` is no
     // node of its own: split out every guarded sub-sum first.
     if (C.At && C.Depth < GuardDepth)
@@ -320,7 +323,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
   case scMulExpr: {
     Bounds Acc{cst(1), cst(1)};
     for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands())
-      Acc = mulBounds(Acc, walk(Op, C));
+      Acc = CheckFactorSigns ? signCheckedProduct(Acc, walk(Op, C), C) : mulBounds(Acc, walk(Op, C));
     return Acc;
   }
   case scUDivExpr: {
@@ -461,6 +464,8 @@ Bounds SymbolicRange::unknown(const SCEVUnknown *U, Ctx &C) {
   if (auto *BO = dyn_cast<BinaryOperator>(V); BO && C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = signedDivision(BO, C))
       return *B;
+  if (auto *Fr = dyn_cast<FreezeInst>(V); Fr && C.Depth + 2 < MaxDepth && poisonOnlyByFlags(Fr))
+    return walk(SE.getSCEV(Fr->getOperand(0)), C);
   if (C.Depth + 2 < MaxDepth)
     if (std::optional<Bounds> B = floatToInt(V, C))
       return *B;
@@ -574,37 +579,23 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
     return std::nullopt;
   unsigned Bits = BO->getType()->getIntegerBitWidth();
   Bounds D;
-  if (auto *K = dyn_cast<ConstantInt>(BO->getOperand(1))) {
-    if (Op == Instruction::AShr) {
-      uint64_t Sh = K->getZExtValue();
-      if (Sh == 0 || Sh >= Bits || Sh > 62)
-        return std::nullopt;
-      D = {cst(int64_t(1) << Sh), cst(int64_t(1) << Sh)};
-    } else {
-      if (K->getValue().getSignificantBits() > 64 || K->getSExtValue() < 1)
-        return std::nullopt;
-      D = {cst(K->getSExtValue()), cst(K->getSExtValue())};
-    }
+  if (Op == Instruction::AShr) {
+    auto *K = dyn_cast<ConstantInt>(BO->getOperand(1));
+    uint64_t Sh = K ? K->getZExtValue() : 0;
+    if (Sh == 0 || Sh >= Bits || Sh > 62)
+      return std::nullopt;
+    D = {cst(int64_t(1) << Sh), cst(int64_t(1) << Sh)};
+  } else if (std::optional<Bounds> Dv = signedDivisor(BO->getOperand(1), C)) {
+    D = *Dv;
   } else {
-    if (Op == Instruction::AShr)
-      return std::nullopt;
-    D = inType(SE.getSCEV(BO->getOperand(1)), /*Signed=*/true, C);
-    if (!D.bounded())
-      return std::nullopt;
-    addCheck(C, D.Lo, 1, INT64_MAX, /*Assumed=*/false);
+    return std::nullopt;
   }
   Bounds X = inType(SE.getSCEV(BO->getOperand(0)), /*Signed=*/true, C);
   if (!X.bounded())
     return std::nullopt;
-  bool NonNegX = nonNeg(X.Lo);
-  if (Op == Instruction::SRem) {
-    ExprRef Below = Expr::sub(D.Hi, cst(1)); // |x % d| <= d - 1
-    if (NonNegX)
-      return Bounds{cst(0), Expr::smin(X.Hi, Below)};
-    return Bounds{Expr::smin(cst(0), Expr::smax(X.Lo, Expr::sub(cst(1), D.Hi))),
-                  Expr::smax(cst(0), Expr::smin(X.Hi, Below))};
-  }
-  if (NonNegX)
+  if (Op == Instruction::SRem)
+    return signedRemainderBounds(X, D);
+  if (nonNeg(X.Lo))
     return unsignedQuotient(X, D);
   Bounds Q{Expr::smin(Expr::sdiv(X.Lo, D.Lo), Expr::sdiv(X.Lo, D.Hi)),
            Expr::smax(Expr::sdiv(X.Hi, D.Lo), Expr::sdiv(X.Hi, D.Hi))};
@@ -640,6 +631,20 @@ AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
   size_t Cost = exprSize(Off.Lo) + exprSize(Hi);
   for (const RangeCheck &C : Checks)
     Cost += exprSize(C.Value);
+  if (Cost > MaxRegionNodes && !CheckFactorSigns) {
+    // Products with a launch value of unknown sign (`b * N * 3 * NH * d`)
+    // bound to min/max over every sign combination, which nests with each
+    // factor. Again with each such factor checked >= 0 at launch: a launch
+    // where one is negative gets the whole allocation, as it would now.
+    // The memo holds bounds of the other reading: set aside both ways.
+    auto Saved = std::move(Memo);
+    Memo.clear();
+    CheckFactorSigns = true;
+    AccessRegion Retry = regionOf(A);
+    CheckFactorSigns = false;
+    Memo = std::move(Saved);
+    return Retry;
+  }
   if (Cost > MaxRegionNodes) {
     R.widenToAllocation("index bounds too complex to evaluate per launch");
     return R;

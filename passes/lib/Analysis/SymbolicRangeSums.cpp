@@ -1,4 +1,4 @@
-//===- SymbolicRangeSums.cpp - Sums whose terms cancel in part -------------===//
+//===- SymbolicRangeSums.cpp - Sums and products bounded as a whole --------===//
 //
 // SymbolicRange bounds a sum term by term. Some sums are tighter as a whole:
 // x - (x mod 2^k), which SCEV writes x + (-1 * zext(trunc x to ik)), is x
@@ -7,11 +7,24 @@
 // loop LLVM's runtime unroller puts before a count-down loop (i - ((i + 1)
 // & 3)), the start of the unrolled main loop.
 //
+// Likewise x - (x / d) * d with a signed division: LLVM's DivRemPairs pass
+// rewrites `x % d` that way where `x / d` is computed too (every index
+// split into coordinates), and SCEV, for which the sdiv is opaque, flattens
+// the product into the sum. It is x % d, within d - 1 of zero; the terms
+// apart give nothing usable.
+//
+// And products of launch values of unknown sign, which term by term bound
+// to a min/max over every sign combination that nests with each factor
+// (`b * N * 3 * NH * d`): regionOf's second try checks such a factor
+// >= 0 at launch instead.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SymbolicRangeSupport.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -70,6 +83,163 @@ bool SymbolicRange::takeRoundedDown(const SCEV *S, SmallVectorImpl<const SCEV *>
     return true;
   }
   return false;
+}
+
+Bounds range_support::signedRemainderBounds(const Bounds &X, const Bounds &D) {
+  ExprRef Below = Expr::sub(D.Hi, cst(1)); // |x % d| <= d - 1
+  if (nonNeg(X.Lo))
+    return Bounds{cst(0), Expr::smin(X.Hi, Below)};
+  return Bounds{Expr::smin(cst(0), Expr::smax(X.Lo, Expr::sub(cst(1), D.Hi))),
+                Expr::smax(cst(0), Expr::smin(X.Hi, Below))};
+}
+
+std::optional<Bounds> SymbolicRange::signedDivisor(const Value *V, Ctx &C) {
+  if (auto *K = dyn_cast<ConstantInt>(V)) {
+    if (K->getValue().getSignificantBits() > 64 || K->getSExtValue() < 1)
+      return std::nullopt;
+    return Bounds{cst(K->getSExtValue()), cst(K->getSExtValue())};
+  }
+  Bounds D = inType(SE.getSCEV(const_cast<Value *>(V)), /*Signed=*/true, C);
+  if (!D.bounded())
+    return std::nullopt;
+  addCheck(C, D.Lo, 1, INT64_MAX, /*Assumed=*/false);
+  return D;
+}
+
+Bounds SymbolicRange::signCheckedProduct(const Bounds &A, const Bounds &B, Ctx &C) {
+  auto Exact = [](const Bounds &X) { return X.bounded() && sameExpr(X.Lo, X.Hi); };
+  if (Exact(A) && Exact(B)) // one value times one value, whatever the signs
+    return {Expr::mul(A.Lo, B.Lo), Expr::mul(A.Lo, B.Lo)};
+  for (auto [V, X] : {std::pair{&A, &B}, std::pair{&B, &A}}) {
+    if (!Exact(*V) || nonNeg(V->Lo) || !X->bounded())
+      continue;
+    // V >= 0 (checked): V * x grows with x.
+    addCheck(C, V->Lo, 0, INT64_MAX, /*Assumed=*/false);
+    return {Expr::mul(V->Lo, X->Lo), Expr::mul(V->Lo, X->Hi)};
+  }
+  return mulBounds(A, B);
+}
+
+namespace {
+/// S as a sum of products, each product over a sum distributed (SCEV
+/// factors x*a*c + y*a*c into (x + y)*a*c, which hides the terms a match
+/// looks for); false past Limit terms.
+bool sumOfProducts(ScalarEvolution &SE, const SCEV *S, SmallVectorImpl<const SCEV *> &Out,
+                   size_t Limit = 24) {
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+    for (const SCEV *Op : A->operands())
+      if (!sumOfProducts(SE, Op, Out, Limit))
+        return false;
+    return true;
+  }
+  auto *M = dyn_cast<SCEVMulExpr>(S);
+  const SCEVAddExpr *Inner = nullptr;
+  SmallVector<const SCEV *, 4> Factors;
+  for (const SCEV *Op : M ? M->operands() : ArrayRef<const SCEV *>()) {
+    if (!Inner && isa<SCEVAddExpr>(Op))
+      Inner = cast<SCEVAddExpr>(Op);
+    else
+      Factors.push_back(Op);
+  }
+  if (!Inner) {
+    Out.push_back(S);
+    return Out.size() <= Limit;
+  }
+  const SCEV *F = SE.getMulExpr(Factors);
+  for (const SCEV *T : Inner->operands())
+    if (!sumOfProducts(SE, SE.getMulExpr(F, T), Out, Limit))
+      return false;
+  return true;
+}
+} // namespace
+
+std::optional<Bounds> SymbolicRange::signedRemainder(const SCEVAddExpr *S, Ctx &C) {
+  // Nested splits (`(i % (N*d)) % d` after DivRemPairs) put the inner
+  // remainder's terms inside the outer one's x: the match with the most
+  // terms of x is the outermost, and bounds the whole sum.
+  const BinaryOperator *Best = nullptr;
+  int64_t BestK = 0;
+  size_t BestTerms = 0;
+  SmallVector<const SCEV *, 8> BestRest, Terms;
+  if (!sumOfProducts(SE, S, Terms))
+    return std::nullopt;
+  for (const SCEV *Op : Terms) {
+    // The term (-k) * (x / d) * d, or (-k*d) * (x / d) for a constant d.
+    auto *M = dyn_cast<SCEVMulExpr>(Op);
+    auto *NegK = M ? dyn_cast<SCEVConstant>(M->getOperand(0)) : nullptr;
+    if (!NegK || !NegK->getAPInt().isNegative() || NegK->getAPInt().getSignificantBits() > 32)
+      continue;
+    int64_t K = -NegK->getAPInt().getSExtValue();
+    for (unsigned I = 1; I < M->getNumOperands(); ++I) {
+      auto *U = dyn_cast<SCEVUnknown>(M->getOperand(I));
+      auto *Div = U ? dyn_cast<BinaryOperator>(U->getValue()) : nullptr;
+      if (!Div || Div->getOpcode() != Instruction::SDiv)
+        continue;
+      SmallVector<const SCEV *, 4> Others;
+      for (unsigned J = 1; J < M->getNumOperands(); ++J)
+        if (J != I)
+          Others.push_back(M->getOperand(J));
+      int64_t Kq = K; // the factor of x % d
+      if (Others.empty()) {
+        auto *Dc = dyn_cast<ConstantInt>(Div->getOperand(1));
+        if (!Dc || Dc->getValue().getSignificantBits() > 33 || Dc->getSExtValue() < 1 ||
+            K % Dc->getSExtValue() != 0)
+          continue;
+        Kq = K / Dc->getSExtValue();
+      } else if (SE.getMulExpr(Others) != SE.getSCEV(Div->getOperand(1))) {
+        continue;
+      }
+      // The terms of Kq * x among the rest of the sum.
+      const SCEV *KX =
+          SE.getMulExpr(SE.getConstant(S->getType(), Kq), SE.getSCEV(Div->getOperand(0)));
+      SmallVector<const SCEV *, 8> Rest(Terms.begin(), Terms.end());
+      Rest.erase(llvm::find(Rest, Op));
+      SmallVector<const SCEV *, 8> Need;
+      if (!sumOfProducts(SE, KX, Need) || Need.size() <= BestTerms || !removeOperands(Rest, Need))
+        continue;
+      Best = Div, BestK = Kq, BestTerms = Need.size();
+      BestRest.assign(Rest.begin(), Rest.end());
+    }
+  }
+  if (!Best)
+    return std::nullopt;
+  std::optional<Bounds> D = signedDivisor(Best->getOperand(1), C);
+  Bounds X = inType(SE.getSCEV(Best->getOperand(0)), /*Signed=*/true, C);
+  if (!D || !X.bounded())
+    return std::nullopt;
+  Bounds Acc = mulBounds({cst(BestK), cst(BestK)}, signedRemainderBounds(X, *D));
+  for (const SCEV *T : BestRest)
+    Acc = addBounds(Acc, walk(T, C));
+  return Acc;
+}
+
+bool SymbolicRange::poisonOnlyByFlags(const FreezeInst *Fr) const {
+  // Walk the operand's instructions (a few dozen at most): each may make
+  // poison only through its flags, and every leaf is never poison.
+  SmallVector<const Value *, 16> Work{Fr->getOperand(0)};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 48)
+      return false;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || isa<PHINode>(I) || isa<CallBase>(I) || isa<LoadInst>(I)) {
+      if (!isGuaranteedNotToBePoison(V))
+        return false;
+      continue;
+    }
+    if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<FreezeInst>(I))
+      return false;
+    if (isa<FreezeInst>(I))
+      continue; // never poison
+    if (canCreatePoison(cast<Operator>(I), /*ConsiderFlagsAndMetadata=*/false))
+      return false;
+    for (const Value *O : I->operands())
+      Work.push_back(O);
+  }
+  return true;
 }
 
 } // namespace gmem

@@ -89,6 +89,10 @@ inline Bounds mulBounds(const Bounds &A, const Bounds &B) {
   return {Expr::smin(C), Expr::smax(C)};
 }
 
+/// x % d (C's truncating remainder) for x in X and d in D, D.Lo >= 1:
+/// [0, min(x, d - 1)] for x >= 0, else within d - 1 of 0 on x's side.
+Bounds signedRemainderBounds(const Bounds &X, const Bounds &D);
+
 /// E involves gridDim and blockDim only (SymbolicRange.cpp).
 bool onlyGeometry(const ExprRef &E);
 

@@ -113,6 +113,17 @@ private:
   /// SCEV writes x - (x /u m) * m (the terms of x flattened into the sum):
   /// [0, min(x, m - 1)], m checked to be >= 1 (division by zero is UB).
   std::optional<Bounds> unsignedRemainder(const llvm::SCEVAddExpr *S, Ctx &C);
+  /// `x % d` on signed values after LLVM's DivRemPairs wrote it
+  /// x - (x / d) * d (the sdiv opaque to SCEV, the rest flattened into the
+  /// sum S): signedDivision's remainder bounds (SymbolicRangeSums.cpp).
+  std::optional<Bounds> signedRemainder(const llvm::SCEVAddExpr *S, Ctx &C);
+  /// Bounds of a signed divisor: a positive constant, or checked >= 1 at
+  /// launch; nullopt where unbounded or a constant below 1.
+  std::optional<Bounds> signedDivisor(const llvm::Value *V, Ctx &C);
+  /// Fr's operand is poison only where a no-wrap or exact flag was broken
+  /// (signed overflow, which C leaves undefined and the analysis already
+  /// takes SCEV's flags for), so Fr is its operand (SymbolicRangeSums.cpp).
+  bool poisonOnlyByFlags(const llvm::FreezeInst *Fr) const;
   /// SCEV's own range of S's machine value read as signed (known bits of
   /// shifts and masks, `!range` metadata), where it is not the full set
   /// (nor, unless WholeWords, a whole 32-bit type).
@@ -218,6 +229,10 @@ private:
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
   void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
+  /// A * B where a factor that is one launch value of unknown sign (a
+  /// parameter, a product of them) is checked >= 0 at launch instead of
+  /// taking min/max over both signs; mulBounds otherwise.
+  Bounds signCheckedProduct(const Bounds &A, const Bounds &B, Ctx &C);
   /// Assumed: failing the check is UB in the kernel (see RangeCheck).
   void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed);
   /// addCheck for each of Ks (checks worked out on the side, now relied on).
@@ -236,6 +251,9 @@ private:
   /// `t < v ? t : v - 1`): applyGuards uses them too, and no walk under them
   /// is memoised (they hold only inside the arm).
   std::vector<GuardFact> SelectFacts;
+  /// Products use signCheckedProduct (regionOf's second try for an access
+  /// whose bounds were too large with every sign kept open).
+  bool CheckFactorSigns = false;
 
   /// Bounds of a SCEV at a block, with every check the computation relied
   /// on (replayed on reuse, so a cached bound never loses a condition).

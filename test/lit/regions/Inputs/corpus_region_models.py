@@ -254,6 +254,57 @@ def m_gemm_tiled16_async(g, b, a):
     return {(0, 'read'): (4, A)}
 
 
+def m_stencil3d_7pt(g, b, a):
+    nx, ny, nz = a[4], a[5], a[6]
+    R, W = set(), set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        i, j = bx * b[0] + tx, by * b[1] + ty
+        if i < 1 or i >= nx - 1 or j < 1 or j >= ny - 1:
+            continue
+        for k in range(1, nz - 1):
+            idx = i + nx * (j + ny * k)
+            W.add(idx)
+            R.update((idx, idx - 1, idx + 1, idx - nx, idx + nx, idx - nx * ny, idx + nx * ny))
+    return {(2, 'read'): (4, R), (3, 'write'): (4, W)}
+
+
+def m_mm3_kernel3(g, b, a):
+    ni, nj, nl = a[0], a[1], a[2]
+    E, F = set(), set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        idx = bx * b[0] + tx
+        if idx < ni * nl:
+            i = tdiv(idx, nl)
+            j = idx - i * nl
+            for k in range(nj):
+                E.add(i * nj + k)
+                F.add(k * nl + j)
+    return {(3, 'read'): (4, E), (4, 'read'): (4, F)}
+
+
+HS_B = 16
+
+
+def m_hotspot_pyramid(g, b, a):
+    iteration, cols, rows, bcols, brows = a[0], a[4], a[5], a[6], a[7]
+    R, W = set(), set()
+    span = HS_B - 2 * iteration
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        y0, x0 = span * by - brows, span * bx - bcols
+        y, x = y0 + ty, x0 + tx
+        idx = cols * y + x
+        if 0 <= y < rows and 0 <= x < cols:
+            R.add(idx)
+        ylo, xlo = (-y0 if y0 < 0 else 0), (-x0 if x0 < 0 else 0)
+        yhi = rows - 1 - y0 if y0 + HS_B - 1 > rows - 1 else HS_B - 1
+        xhi = cols - 1 - x0 if x0 + HS_B - 1 > cols - 1 else HS_B - 1
+        it = iteration - 1  # done is what the last iteration set
+        if (iteration >= 1 and it < tx < HS_B - 1 - it and it < ty < HS_B - 1 - it
+                and xlo <= tx <= xhi and ylo <= ty <= yhi):
+            W.add(idx)
+    return {(1, 'read'): (4, R), (2, 'read'): (4, set(R)), (3, 'write'): (4, W)}
+
+
 # --------------------------------------------------------------------------
 # Launch generators: return (grid, block, args) with args = list of values,
 # pointers as 'P'.
@@ -357,6 +408,32 @@ def gen_gemm(r):
     return g, b, ['P', 'P', 'P', ('i32', M), ('i32', N), ('i32', K)]
 
 
+def gen_stencil3d(r):
+    g = (r.randint(1, 4), r.randint(1, 4), 1)
+    b = (pick(r, [1, 3, 8, 16, 32]), pick(r, [1, 2, 5, 8]), 1)
+    dims = [-1, 0, 1, 2, 3, 5, 17, 33]
+    return g, b, [('f32', 0.5), ('f32', 0.1), 'P', 'P', ('i32', pick(r, dims)),
+                  ('i32', pick(r, dims)), ('i32', pick(r, [-1, 0, 1, 2, 3, 4, 7]))]
+
+
+def gen_mm3(r):
+    g = (r.randint(1, 4), 1, 1)
+    b = (pick(r, [1, 7, 32, 64, 100]), 1, 1)
+    dims = [-2, -1, 1, 2, 3, 5, 9, 17]
+    return g, b, [('i32', pick(r, dims)), ('i32', pick(r, [-1, 0, 1, 3, 8])), ('i32', pick(r, dims)),
+                  'P', 'P', 'P']
+
+
+def gen_hotspot_pyramid(r):
+    g = (r.randint(1, 4), r.randint(1, 4), 1)
+    it = pick(r, [-1, 0, 1, 2, 3, 7])
+    dims = [-1, 0, 1, 5, 16, 20, 40]
+    border = [-3, 0, 1, 2, 5]
+    return g, (HS_B, HS_B, 1), [('i32', it), 'P', 'P', 'P', ('i32', pick(r, dims)),
+                                ('i32', pick(r, dims)), ('i32', pick(r, border)),
+                                ('i32', pick(r, border))] + [('f32', 1.0)] * 5
+
+
 KERNELS = {
     'layernorm_rows': ('layernorm.cu', gen_layernorm, m_layernorm_rows),
     'histogram_shared': ('histogram.cu', gen_histogram, m_histogram_shared),
@@ -372,6 +449,9 @@ KERNELS = {
     'corr_symmat': ('triangular.cu', lambda r: gen_symmat(r, True), m_corr_symmat),
     'gemm_tiled16': ('gemm.cu', gen_gemm, m_gemm_tiled16),
     'gemm_tiled16_async': ('async_copy.cu', gen_gemm, m_gemm_tiled16_async),
+    'stencil3d_7pt': ('stencil3d.cu', gen_stencil3d, m_stencil3d_7pt),
+    'hotspot_pyramid': ('rodinia_grid.cu', gen_hotspot_pyramid, m_hotspot_pyramid),
+    'mm3_kernel3': ('polybench_la.cu', gen_mm3, m_mm3_kernel3),
 }
 
 

@@ -1,0 +1,73 @@
+"""Python models of the kernels of permute_shapes.cu for touched_bytes.py:
+(parameter index, 'R' or 'W', 4-byte element) for every element a thread
+touches, with C's 32-bit wrapping and truncating division. An element
+outside the 16 MiB window of the allocation is replaced by the window's
+edge on the same side (a region that misses the edge misses it too)."""
+
+SHAPES = [(1, 8), (3, 5), (2, 100), (7, 32)]  # (grid, block)
+LOW, HIGH = -0x800000 // 4, 0x800000 // 4 - 1  # elements of the window
+
+
+def el(e):
+    return e if LOW <= e <= HIGH else (LOW if e < LOW else HIGH)
+
+
+def s32(x):
+    x &= 0xffffffff
+    return x - (1 << 32) if x >> 31 else x
+
+
+def div(a, b):  # C's int division (b != 0)
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def rem(a, b):
+    return a - b * div(a, b)
+
+
+def coords(idx, N, NH, d):
+    m = s32(NH * N * d)
+    b, rest = div(idx, m), rem(idx, m)
+    nd = s32(N * d)
+    nh, rest = div(rest, nd), rem(rest, nd)
+    return b, nh, div(rest, d), rem(rest, d)
+
+
+def permute_qkv(T, B, N, NH, d):
+    for idx in range(T):
+        if idx < s32(B * NH * N * d):
+            b, nh, n, c = coords(idx, N, NH, d)
+            at = s32(b * N * 3 * NH * d + n * 3 * NH * d + nh * d + c)
+            for p, off in ((4, 'q'), (5, 'k'), (6, 'v')):
+                yield p, 'W', idx
+            for j in range(3):
+                yield 7, 'R', el(s32(at + j * NH * d))
+
+
+def unpermute(T, B, N, NH, d):
+    for idx in range(T):
+        if idx < s32(B * NH * N * d):
+            b, nh, n, c = coords(idx, N, NH, d)
+            yield 4, 'W', el(s32(b * NH * N * d + n * NH * d + nh * d + c))
+            yield 5, 'R', idx
+
+
+def nchw_to_nhwc(T, Nn, C, H, W):
+    i = 0
+    for t in range(T):
+        i = t
+        while i < s32(Nn * C * H * W):
+            w, h = rem(i, W), rem(div(i, W), H)
+            c, n = rem(div(i, s32(W * H)), C), div(i, s32(W * H * C))
+            yield 4, 'W', el(s32((s32(n * H + h) * W + w) * C + c))
+            yield 5, 'R', i
+            i += T
+
+
+CASES = {
+    'permute_qkv': [('i32', [1, 2]), ('i32', [1, 3]), ('i32', [-2, 1, 2]), ('i32', [-3, 1, 4])],
+    'unpermute': [('i32', [1, 3]), ('i32', [-1, 2, 5]), ('i32', [2, 3]), ('i32', [-2, 1, 4])],
+    'nchw_to_nhwc': [('i32', [1, 2]), ('i32', [-3, 3]), ('i32', [2, 5]), ('i32', [1, 4])],
+}
+POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'nchw_to_nhwc': 2}

@@ -1,0 +1,43 @@
+// Index decompositions into several coordinates by division and remainder
+// by launch values, recombined with other strides (attention's q/k/v
+// permute and its inverse, an NCHW -> NHWC relayout), for
+// permute_exhaustive.test (models: permute_models.py). Their bounds are
+// products of parameters of unknown sign: regionOf's second try checks
+// those signs at launch. Scalars first, then the pointers.
+#define GID (blockIdx.x * blockDim.x + threadIdx.x)
+
+// inp is (B, N, 3, NH, d); q, k, v are (B, NH, N, d).
+__global__ void permute_qkv(int B, int N, int NH, int d, float *q, float *k, float *v,
+                            const float *inp) {
+  int idx = GID;
+  if (idx < B * NH * N * d) {
+    int b = idx / (NH * N * d), rest = idx % (NH * N * d);
+    int nh = rest / (N * d);
+    rest = rest % (N * d);
+    int n = rest / d, c = rest % d;
+    int at = b * N * 3 * NH * d + n * 3 * NH * d + nh * d + c;
+    q[idx] = inp[at];
+    k[idx] = inp[at + NH * d];
+    v[idx] = inp[at + 2 * NH * d];
+  }
+}
+
+// (B, NH, N, d) back to (B, N, NH, d).
+__global__ void unpermute(int B, int N, int NH, int d, float *out, const float *inp) {
+  int idx = GID;
+  if (idx < B * NH * N * d) {
+    int b = idx / (NH * N * d), rest = idx % (NH * N * d);
+    int nh = rest / (N * d);
+    rest = rest % (N * d);
+    int n = rest / d, c = rest % d;
+    out[b * NH * N * d + n * NH * d + nh * d + c] = inp[idx];
+  }
+}
+
+// NCHW -> NHWC, one thread per element, grid-stride.
+__global__ void nchw_to_nhwc(int Nn, int C, int H, int W, float *out, const float *in) {
+  for (int i = GID; i < Nn * C * H * W; i += gridDim.x * blockDim.x) {
+    int w = i % W, h = (i / W) % H, c = (i / (W * H)) % C, n = i / (W * H * C);
+    out[((n * H + h) * W + w) * C + c] = in[i];
+  }
+}
