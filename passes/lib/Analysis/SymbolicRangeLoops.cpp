@@ -478,10 +478,12 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
 // the index {tid,+,step}, and SCEV has no trip count (a symbolic step of
 // unsigned i64 values may wrap as far as SCEV can tell). So the latch test
 // above, which must compare AR itself, says nothing about AR. Where AR = c * X
-// + d for a constant c and the latch's recurrence X of the same loop (pre- or
+// + d for a factor c and the latch's recurrence X of the same loop (pre- or
 // post-increment form; SCEV itself must fold c * X + d back into AR), bound X
 // through its latch test (with X's own no-wrap checks) and map: every
-// iteration's AR is c times that iteration's X plus the invariant d.
+// iteration's AR is c times that iteration's X plus the invariant d. c may
+// be an invariant of the loop, such as the row stride of a column walk
+// `a[i * ld + col]` over `i += blockDim.x`.
 Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
   const Loop *L = AR->getLoop();
   auto [Br, Cmp] = latchTest(L);
@@ -493,9 +495,10 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
     if (!Y || Y == AR || Y->getLoop() != L || !Y->isAffine() || Y->getType() != AR->getType())
       continue;
     const SCEV *YStep = Y->getStepRecurrence(SE);
-    // The step ratio c: 1, or the constant factor of AR's step.
-    const int64_t Ratio = stepRatio(SE, ARStep, YStep);
-    if (!Ratio)
+    // The step factor c: 1, the constant factor of AR's step, or an
+    // invariant one (a row stride).
+    const SCEV *Factor = stepFactor(SE, ARStep, YStep, L);
+    if (!Factor)
       continue;
     // The pre-increment form of Y when the latch tests Y's next value.
     const SCEV *Pre = SE.getAddRecExpr(SE.getMinusSCEV(Y->getStart(), YStep), YStep, L,
@@ -504,7 +507,7 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       auto *X = dyn_cast<SCEVAddRecExpr>(XS);
       if (!X || X == AR)
         continue;
-      const SCEV *D = offsetOver(SE, AR, X, Ratio);
+      const SCEV *D = offsetOverFactor(SE, AR, X, Factor);
       if (!D)
         continue;
       std::string SubWhy; // X's failure is not AR's story
@@ -512,8 +515,9 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       Bounds BX = addRec(X, Sub);
       if (!BX.bounded())
         continue;
-      Bounds K{cst(Ratio), cst(Ratio)};
-      return addBounds(mulBounds(K, BX), walk(D, C));
+      Bounds K = walk(Factor, C);
+      return addBounds(CheckFactorSigns ? signCheckedProduct(K, BX, C) : mulBounds(K, BX),
+                       walk(D, C));
     }
   }
   return {};

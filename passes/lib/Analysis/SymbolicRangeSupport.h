@@ -10,6 +10,7 @@
 
 #include "gmem/passes/SymbolicRange.h"
 
+#include "llvm/Analysis/ScalarEvolutionDivision.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
@@ -135,6 +136,36 @@ inline LatchTest latchTest(const llvm::Loop *L) {
   if (!Br || !Br->isConditional())
     return {};
   return {Br, llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())};
+}
+
+/// c with ARStep == c * Step as a SCEV invariant in L: stepRatio's
+/// constant, else the exact quotient of the two steps (a row stride
+/// `i * ld` over `i += blockDim.x`: c = ld); null when none.
+inline const llvm::SCEV *stepFactor(llvm::ScalarEvolution &SE, const llvm::SCEV *ARStep,
+                                    const llvm::SCEV *Step, const llvm::Loop *L) {
+  if (int64_t K = stepRatio(SE, ARStep, Step))
+    return SE.getConstant(ARStep->getType(), K, /*isSigned=*/true);
+  if (Step->isZero())
+    return nullptr;
+  const llvm::SCEV *Q = nullptr, *R = nullptr;
+  llvm::SCEVDivision::divide(SE, ARStep, Step, &Q, &R);
+  if (!Q || !R || !R->isZero() || Q->isZero() || !SE.isLoopInvariant(Q, L) ||
+      SE.getMulExpr(Q, Step) != ARStep)
+    return nullptr;
+  return Q;
+}
+
+/// offsetOver with a factor that need not be constant (stepFactor's).
+inline const llvm::SCEV *offsetOverFactor(llvm::ScalarEvolution &SE,
+                                          const llvm::SCEVAddRecExpr *AR,
+                                          const llvm::SCEVAddRecExpr *Y, const llvm::SCEV *CV) {
+  if (!CV)
+    return nullptr;
+  const llvm::SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()) ||
+      SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
+    return nullptr;
+  return D;
 }
 
 /// d with AR == c * Y + d for Y a recurrence of AR's loop and c = Ratio a

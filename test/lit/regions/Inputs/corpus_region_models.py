@@ -282,6 +282,39 @@ def m_mm3_kernel3(g, b, a):
     return {(3, 'read'): (4, E), (4, 'read'): (4, F)}
 
 
+def m_scalar_prod(g, b, a):
+    vn, en = a[3], a[4]
+    s = set()
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        for vec in range(bx, vn, g[0]):
+            for slot in range(tx, 256, b[0]):
+                for pos in range(slot, en, 256):
+                    s.add(vec * en + pos)
+    return {(1, 'read'): (4, s), (2, 'read'): (4, set(s))}
+
+
+def m_prefix_rows(g, b, a):
+    n, m = a[2], a[3]
+    R, W = set(), set()
+    T = g[0] * b[0]
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        for i in range(bx * b[0] + tx, n, T):
+            for j in range(m):
+                R.update(i * m + l for l in range(j + 1))
+                W.add(i * m + j)
+    return {(0, 'read'): (4, R), (1, 'write'): (4, W)}
+
+
+def m_first_match(g, b, a):
+    n, m = a[2], a[3]
+    R = set()
+    T = g[0] * b[0]
+    for bx, by, bz, tx, ty, tz in threads(g, b):
+        for i in range(bx * b[0] + tx, n, T):
+            R.update(i * m + j for j in range(m))  # any j may be the last read
+    return {(0, 'read'): (4, R)}
+
+
 HS_B = 16
 
 
@@ -424,6 +457,19 @@ def gen_mm3(r):
                   'P', 'P', 'P']
 
 
+def gen_scalar_prod(r):
+    g = (r.randint(1, 5), 1, 1)
+    b = (pick(r, [1, 32, 96, 128, 300]), 1, 1)
+    return g, b, ['P', 'P', 'P', ('i32', pick(r, [-1, 0, 1, 3, 7])),
+                  ('i32', pick(r, [-1, 0, 1, 100, 256, 257, 600]))]
+
+
+def gen_rows(r):
+    g = (r.randint(1, 3), 1, 1)
+    b = (pick(r, [1, 5, 32, 64]), 1, 1)
+    return g, b, ['P', 'P', ('i32', pick(r, [-1, 0, 1, 7, 40])), ('i32', pick(r, [-2, 0, 1, 3, 9]))]
+
+
 def gen_hotspot_pyramid(r):
     g = (r.randint(1, 4), r.randint(1, 4), 1)
     it = pick(r, [-1, 0, 1, 2, 3, 7])
@@ -452,6 +498,9 @@ KERNELS = {
     'stencil3d_7pt': ('stencil3d.cu', gen_stencil3d, m_stencil3d_7pt),
     'hotspot_pyramid': ('rodinia_grid.cu', gen_hotspot_pyramid, m_hotspot_pyramid),
     'mm3_kernel3': ('polybench_la.cu', gen_mm3, m_mm3_kernel3),
+    'scalar_prod': ('cuda_samples.cu', gen_scalar_prod, m_scalar_prod),
+    'prefix_rows': ('loop_nests.cu', gen_rows, m_prefix_rows),
+    'first_match': ('loop_nests.cu', gen_rows, m_first_match),
 }
 
 

@@ -65,9 +65,30 @@ def nchw_to_nhwc(T, Nn, C, H, W):
             i += T
 
 
+def column_sum(grid, block, n, ld):
+    for b in range(grid):
+        for t in range(block):
+            for i in range(t, n, block):
+                yield 3, 'R', el(s32(s32(i * ld) + b))
+            yield 2, 'W', b * block + t
+
+
+column_sum.SHAPE = True
+
+
+def column_scale_gs(T, n, ld, f):
+    for t in range(T):
+        for i in range(t, n, T):
+            yield 3, 'R', el(s32(i * ld))
+            yield 3, 'W', el(s32(i * ld))
+
+
 CASES = {
     'permute_qkv': [('i32', [1, 2]), ('i32', [1, 3]), ('i32', [-2, 1, 2]), ('i32', [-3, 1, 4])],
     'unpermute': [('i32', [1, 3]), ('i32', [-1, 2, 5]), ('i32', [2, 3]), ('i32', [-2, 1, 4])],
     'nchw_to_nhwc': [('i32', [1, 2]), ('i32', [-3, 3]), ('i32', [2, 5]), ('i32', [1, 4])],
+    'column_sum': [('i32', [-1, 0, 1, 7, 300]), ('i32', [-5, 0, 1, 3, 64])],
+    'column_scale_gs': [('i32', [0, 5, 700]), ('i32', [-2, 1, 9]), ('f32', [2.0])],
 }
-POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'nchw_to_nhwc': 2}
+POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'nchw_to_nhwc': 2, 'column_sum': 2,
+            'column_scale_gs': 1}

@@ -41,3 +41,16 @@ __global__ void nchw_to_nhwc(int Nn, int C, int H, int W, float *out, const floa
     out[((n * H + h) * W + w) * C + c] = in[i];
   }
 }
+
+// Column walks: the row stride ld is the factor between the access's step
+// and the loop counter's (viaLatchRecurrence with an invariant factor).
+__global__ void column_sum(int n, int ld, float *out, const float *a) {
+  float s = 0.f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    s += a[i * ld + blockIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void column_scale_gs(int n, int ld, float f, float *a) {
+  for (int i = GID; i < n; i += gridDim.x * blockDim.x)
+    a[i * ld] *= f;
+}

@@ -63,7 +63,10 @@ def main():
                 widened += failed
                 wholes += whole
                 touched = {}
-                for p, kind, elem in getattr(mod, name)(grid * block, *values):
+                model = getattr(mod, name)
+                # A model marked SHAPE takes (grid, block), not the thread count.
+                shape = (grid, block) if getattr(model, 'SHAPE', False) else (grid * block,)
+                for p, kind, elem in model(*shape, *values):
                     touched.setdefault((p, kind), set()).add(4 * elem)
                 for (p, kind), offs in sorted(touched.items()):
                     rs = [(lo, hi) for k, lo, hi in regions.get(p, []) if k == kind]
