@@ -260,6 +260,13 @@ Bounds SymbolicRange::addRecByCount(const SCEVAddRecExpr *AR, Ctx &C, bool *ByTe
 
   Bounds R;
   bool Up = nonNeg(T.Lo), Down = nonPos(T.Hi);
+  if (CheckFactorSigns && !Up && !Down && T.bounded() && sameExpr(T.Lo, T.Hi)) {
+    // A step of one launch value and unknown sign (`r * ld` over `r +=
+    // blockDim.x`): checked >= 0 at launch on regionOf's second try, so that
+    // the latch's bounds apply instead of a min/max over both directions.
+    addCheck(C, T.Lo, 0, INT64_MAX, /*Assumed=*/false);
+    Up = true;
+  }
   if (Up) {
     R.Lo = S.Lo;
     R.Hi = KMax ? plus(S.Hi, times(T.Hi, KMax)) : nullptr;

@@ -76,6 +76,17 @@ def column_sum(grid, block, n, ld):
 column_sum.SHAPE = True
 
 
+def column_sum_long(grid, block, n, ld):
+    for b in range(grid):
+        for t in range(block):
+            for i in range(t, n, block):
+                yield 3, 'R', el(i * ld + b)
+            yield 2, 'W', b * block + t
+
+
+column_sum_long.SHAPE = True
+
+
 def column_scale_gs(T, n, ld, f):
     for t in range(T):
         for i in range(t, n, T):
@@ -89,6 +100,7 @@ CASES = {
     'nchw_to_nhwc': [('i32', [1, 2]), ('i32', [-3, 3]), ('i32', [2, 5]), ('i32', [1, 4])],
     'column_sum': [('i32', [-1, 0, 1, 7, 300]), ('i32', [-5, 0, 1, 3, 64])],
     'column_scale_gs': [('i32', [0, 5, 700]), ('i32', [-2, 1, 9]), ('f32', [2.0])],
+    'column_sum_long': [('i64', [-1, 0, 7, 300]), ('i64', [-5, 0, 3, 64])],
 }
 POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'nchw_to_nhwc': 2, 'column_sum': 2,
-            'column_scale_gs': 1}
+            'column_scale_gs': 1, 'column_sum_long': 2}

@@ -54,3 +54,11 @@ __global__ void column_scale_gs(int n, int ld, float f, float *a) {
   for (int i = GID; i < n; i += gridDim.x * blockDim.x)
     a[i * ld] *= f;
 }
+// The same with 64-bit sizes: SCEV has a trip count, and the address step
+// `ld * blockDim.x` has an unknown sign (checked on the second try).
+__global__ void column_sum_long(long n, long ld, float *out, const float *a) {
+  float s = 0.f;
+  for (long i = threadIdx.x; i < n; i += blockDim.x)
+    s += a[i * ld + blockIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
