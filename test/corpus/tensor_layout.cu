@@ -4,6 +4,17 @@
 // division and remainder by launch sizes, and column walks whose row stride
 // is a parameter.
 
+// Coordinates (b, h, n, c) of flat index idx of a (B, NH, N, d) tensor.
+__device__ __forceinline__ void split_bhnd(int idx, int N, int NH, int d, int &b, int &h, int &n,
+                                           int &c) {
+  b = idx / (NH * N * d);
+  int rest = idx % (NH * N * d);
+  h = rest / (N * d);
+  rest %= N * d;
+  n = rest / d;
+  c = rest % d;
+}
+
 // qkv is (B, N, 3, NH, d); q, k and v are (B, NH, N, d). One thread per
 // element of q.
 // GMEM-EXPECT: attention_permute conditional
@@ -14,10 +25,8 @@ __global__ void attention_permute(float *q, float *k, float *v, const float *qkv
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= B * NH * N * d)
     return;
-  int b = idx / (NH * N * d), rest = idx % (NH * N * d);
-  int h = rest / (N * d);
-  rest %= N * d;
-  int n = rest / d, c = rest % d;
+  int b, h, n, c;
+  split_bhnd(idx, N, NH, d, b, h, n, c);
   int src = ((b * N + n) * 3 * NH + h) * d + c;
   q[idx] = qkv[src];
   k[idx] = qkv[src + NH * d];
@@ -32,10 +41,8 @@ __global__ void attention_unpermute(float *out, const float *in, int B, int N, i
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= B * NH * N * d)
     return;
-  int b = idx / (NH * N * d), rest = idx % (NH * N * d);
-  int h = rest / (N * d);
-  rest %= N * d;
-  int n = rest / d, c = rest % d;
+  int b, h, n, c;
+  split_bhnd(idx, N, NH, d, b, h, n, c);
   out[((b * N + n) * NH + h) * d + c] = in[idx];
 }
 

@@ -6,17 +6,9 @@ MiB window of the allocation (i ^ -1 reads 16 GiB away) is replaced by the
 window's edge on the same side: a region that misses the edge misses the
 element too."""
 
+from c_ints import el, s32
+
 SHAPES = [(1, 8), (3, 5), (2, 100)]  # (grid, block)
-LOW, HIGH = -0x800000 // 4, 0x800000 // 4 - 1  # elements of the window
-
-
-def el(e):
-    return e if LOW <= e <= HIGH else (LOW if e < LOW else HIGH)
-
-
-def s32(x):
-    x &= 0xffffffff
-    return x - (1 << 32) if x >> 31 else x
 
 
 def xor_read(T, n, j):

@@ -11,8 +11,9 @@ region that misses the edge misses the element too."""
 import math
 import struct
 
+from c_ints import el
+
 SHAPES = [(1, 8), (3, 5), (2, 100)]  # (grid, block)
-LOW, HIGH = -0x800000 // 4, 0x800000 // 4 - 1  # elements of the window
 
 FLOATS = [0.0, -0.0, 0.3, 1.0, 2.99, 7.5, 1e9, -2.5, math.nan, math.inf, -math.inf]
 INTS = [-5, -1, 0, 3, 6, 1000, 2**31 - 1, -2**31]
@@ -82,10 +83,6 @@ def cvt(f):  # cvt.rzi.s32.f32
     if f <= -2**31:
         return -2**31
     return int(f)
-
-
-def el(e):
-    return e if LOW <= e <= HIGH else (LOW if e < LOW else HIGH)
 
 
 def _active(T, n):

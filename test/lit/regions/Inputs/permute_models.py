@@ -1,29 +1,10 @@
 """Python models of the kernels of permute_shapes.cu for touched_bytes.py:
 (parameter index, 'R' or 'W', 4-byte element) for every element a thread
-touches, with C's 32-bit wrapping and truncating division. An element
-outside the 16 MiB window of the allocation is replaced by the window's
-edge on the same side (a region that misses the edge misses it too)."""
+touches, with C's 32-bit wrapping and truncating division (c_ints.py)."""
+
+from c_ints import div, el, rem, s32
 
 SHAPES = [(1, 8), (3, 5), (2, 100), (7, 32)]  # (grid, block)
-LOW, HIGH = -0x800000 // 4, 0x800000 // 4 - 1  # elements of the window
-
-
-def el(e):
-    return e if LOW <= e <= HIGH else (LOW if e < LOW else HIGH)
-
-
-def s32(x):
-    x &= 0xffffffff
-    return x - (1 << 32) if x >> 31 else x
-
-
-def div(a, b):  # C's int division (b != 0)
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def rem(a, b):
-    return a - b * div(a, b)
 
 
 def coords(idx, N, NH, d):

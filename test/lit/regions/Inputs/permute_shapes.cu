@@ -6,15 +6,24 @@
 // those signs at launch. Scalars first, then the pointers.
 #define GID (blockIdx.x * blockDim.x + threadIdx.x)
 
+// Coordinates of flat index idx of a (B, NH, N, d) tensor.
+__device__ __forceinline__ void split_bhnd(int idx, int N, int NH, int d, int &b, int &nh, int &n,
+                                           int &c) {
+  b = idx / (NH * N * d);
+  int rest = idx % (NH * N * d);
+  nh = rest / (N * d);
+  rest = rest % (N * d);
+  n = rest / d;
+  c = rest % d;
+}
+
 // inp is (B, N, 3, NH, d); q, k, v are (B, NH, N, d).
 __global__ void permute_qkv(int B, int N, int NH, int d, float *q, float *k, float *v,
                             const float *inp) {
   int idx = GID;
   if (idx < B * NH * N * d) {
-    int b = idx / (NH * N * d), rest = idx % (NH * N * d);
-    int nh = rest / (N * d);
-    rest = rest % (N * d);
-    int n = rest / d, c = rest % d;
+    int b, nh, n, c;
+    split_bhnd(idx, N, NH, d, b, nh, n, c);
     int at = b * N * 3 * NH * d + n * 3 * NH * d + nh * d + c;
     q[idx] = inp[at];
     k[idx] = inp[at + NH * d];
@@ -26,10 +35,8 @@ __global__ void permute_qkv(int B, int N, int NH, int d, float *q, float *k, flo
 __global__ void unpermute(int B, int N, int NH, int d, float *out, const float *inp) {
   int idx = GID;
   if (idx < B * NH * N * d) {
-    int b = idx / (NH * N * d), rest = idx % (NH * N * d);
-    int nh = rest / (N * d);
-    rest = rest % (N * d);
-    int n = rest / d, c = rest % d;
+    int b, nh, n, c;
+    split_bhnd(idx, N, NH, d, b, nh, n, c);
     out[b * NH * N * d + n * NH * d + nh * d + c] = inp[idx];
   }
 }

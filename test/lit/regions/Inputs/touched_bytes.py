@@ -48,6 +48,8 @@ def launch(tool, src, name, scalars, grid, block, nptr):
 
 def main():
     tool, src, models = sys.argv[1], sys.argv[2], sys.argv[3]
+    # Models import shared helpers (c_ints.py) from their own folder.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(models)))
     spec = importlib.util.spec_from_file_location('models', models)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
