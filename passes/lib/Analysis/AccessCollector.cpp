@@ -4,6 +4,7 @@
 #include "gmem/passes/AsyncCopyReads.h"
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -11,6 +12,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -212,7 +214,7 @@ private:
           continue; // kernel arguments and dispatch packet: not user memory
       }
       if (auto *Arg = dyn_cast<Argument>(O)) {
-        if (Arg->hasByValAttr())
+        if (isAggregateParam(*Arg))
           continue; // by-value aggregate in the parameter space, not global memory
       }
       Global.push_back(O);
@@ -250,6 +252,18 @@ private:
     // Byte offset from the object, if SCEV can follow the arithmetic.
     const SCEV *P = SE.getSCEV(Ptr);
     const SCEV *Base = SE.getSCEV(const_cast<Value *>(Obj));
+    if (P->getType() != Base->getType()) {
+      // A generic pointer cast to the global address space before the
+      // arithmetic (HIP: a pointer field of a by-value struct): the cast
+      // keeps the address, so offsets from it are offsets from Obj.
+      if (auto *U = dyn_cast<SCEVUnknown>(SE.getPointerBase(P))) {
+        const Value *V = U->getValue();
+        while (auto *Cast = dyn_cast<AddrSpaceCastOperator>(V))
+          V = Cast->getOperand(0);
+        if (V == Obj)
+          Base = U;
+      }
+    }
     if (P->getType() == Base->getType()) {
       const SCEV *Off = SE.getMinusSCEV(P, Base);
       if (!isa<SCEVCouldNotCompute>(Off) && !SE.getPointerBase(Off)->getType()->isPointerTy())

@@ -35,7 +35,7 @@ constexpr unsigned MaxInlinedCalls = 400;
 ScalarType scalarTypeOf(const Argument &A) {
   Type *T = A.getType();
   if (T->isPointerTy())
-    return A.hasByValAttr() ? ScalarType::Other : ScalarType::Ptr;
+    return isAggregateParam(A) ? ScalarType::Other : ScalarType::Ptr;
   if (T->isIntegerTy(8) || T->isIntegerTy(1)) return ScalarType::I8;
   if (T->isIntegerTy(16)) return ScalarType::I16;
   if (T->isIntegerTy(32)) return ScalarType::I32;
@@ -109,9 +109,8 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     P.Name = !Name.empty() ? Name.str() : "arg" + std::to_string(A.getArgNo());
     P.Type = scalarTypeOf(A);
     P.IsPointer = P.Type == ScalarType::Ptr;
-    if (A.hasByValAttr())
-      P.ByteSize = uint32_t(
-          F.getDataLayout().getTypeAllocSize(A.getParamByValType()).getFixedValue());
+    if (Type *T = aggregateParamType(A))
+      P.ByteSize = uint32_t(F.getDataLayout().getTypeAllocSize(T).getFixedValue());
     K.Params.push_back(std::move(P));
   }
 

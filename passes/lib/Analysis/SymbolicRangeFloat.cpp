@@ -281,7 +281,7 @@ bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsign
   if (auto *A = dyn_cast<Argument>(V)) {
     // A float or double kernel parameter: its bits, read as a signed
     // integer of its width, are >= 0 exactly when the sign bit is clear.
-    if (!isKernel(*A->getParent()) || A->hasByValAttr())
+    if (!isKernel(*A->getParent()) || isAggregateParam(*A))
       return false;
     unsigned Bits = A->getType()->getPrimitiveSizeInBits();
     if (Bits != 32 && Bits != 64)

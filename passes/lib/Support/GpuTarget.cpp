@@ -166,9 +166,17 @@ std::optional<GeometryValue> classifyGeometry(const Value *V) {
   return std::nullopt;
 }
 
+Type *aggregateParamType(const Argument &A) {
+  if (A.hasByValAttr())
+    return A.getParamByValType();
+  if (A.hasByRefAttr() && isKernel(*A.getParent()))
+    return A.getParamByRefType();
+  return nullptr;
+}
+
 /// Every use of the by-value parameter only reads it (through GEPs).
 static bool isReadOnlyAggregate(const Argument &A) {
-  if (!A.hasByValAttr())
+  if (!isAggregateParam(A))
     return false;
   if (A.onlyReadsMemory())
     return true;
@@ -203,7 +211,7 @@ std::optional<ParamField> matchParamField(const Value *V) {
   if (!A || !isKernel(*A->getParent()) || !isReadOnlyAggregate(*A))
     return std::nullopt;
   uint64_t Bytes = DL.getTypeStoreSize(T).getFixedValue();
-  uint64_t Size = DL.getTypeAllocSize(A->getParamByValType()).getFixedValue();
+  uint64_t Size = DL.getTypeAllocSize(aggregateParamType(*A)).getFixedValue();
   if (Off.isNegative() || Off.getZExtValue() + Bytes > Size || Off.getZExtValue() > 0x3fff ||
       A->getArgNo() > 255 || (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8))
     return std::nullopt;

@@ -70,9 +70,10 @@ uint64_t paramBytes(const Function &K) {
   const DataLayout &DL = K.getParent()->getDataLayout();
   uint64_t Bytes = 0;
   for (const Argument &A : K.args()) {
-    Type *T = A.hasByValAttr() ? A.getParamByValType() : A.getType();
-    uint64_t Align = A.hasByValAttr() && A.getParamAlign() ? A.getParamAlign()->value()
-                                                             : DL.getABITypeAlign(T).value();
+    Type *Agg = aggregateParamType(A);
+    Type *T = Agg ? Agg : A.getType();
+    uint64_t Align = Agg && A.getParamAlign() ? A.getParamAlign()->value()
+                                              : DL.getABITypeAlign(T).value();
     Bytes = alignTo(Bytes, Align) + DL.getTypeAllocSize(T);
   }
   return Bytes;

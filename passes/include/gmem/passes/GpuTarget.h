@@ -45,9 +45,16 @@ struct GeometryValue {
 /// block/grid sizes read from the dispatch packet or implicit kernel args.
 std::optional<GeometryValue> classifyGeometry(const llvm::Value *V);
 
+/// A kernel parameter that is an aggregate passed by value: NVPTX's
+/// `byval` pointer into the parameter space, AMDGPU's `byref` pointer into
+/// the kernel-argument segment (constant address space). Its type (null
+/// for other parameters).
+llvm::Type *aggregateParamType(const llvm::Argument &A);
+inline bool isAggregateParam(const llvm::Argument &A) { return aggregateParamType(A) != nullptr; }
+
 /// A field of a by-value aggregate kernel parameter (a struct or a functor
-/// such as a lambda with captures): a load at a constant offset from a
-/// `byval` parameter the kernel never writes. Its value is part of the
+/// such as a lambda with captures): a load at a constant offset from an
+/// aggregate parameter (isAggregateParam) the kernel never writes. Its value is part of the
 /// launch's argument bytes, so it is as launch-invariant as a scalar.
 struct ParamField {
   unsigned Param;
