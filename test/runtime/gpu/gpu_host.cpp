@@ -178,7 +178,7 @@ std::vector<uint8_t> initBuffer(const std::string &T, size_t Count, const std::s
   } while (0)
 
 struct Range {
-  int Buf = -1; ///< buffer (parameter index); -2 anything; -1 none
+  int Buf = -1; ///< buffer (parameter index); -2 anything; -1 none; -3 outside every buffer (Lo, Hi absolute)
   uint64_t Lo = 0, Hi = 0;
   std::string text() const {
     if (Buf == -1)
@@ -203,6 +203,12 @@ Range parseRange(const std::string &S) {
     return R;
   }
   auto P = split(S, ':');
+  if (S[0] == '?' && P.size() == 2) { // outside every buffer (stage.py's ?LO:HI)
+    R.Buf = -3;
+    R.Lo = std::strtoull(P[0].c_str() + 1, nullptr, 10);
+    R.Hi = std::strtoull(P[1].c_str(), nullptr, 10);
+    return R;
+  }
   if (P.size() == 3) {
     R.Buf = std::atoi(P[0].c_str());
     R.Lo = std::strtoull(P[1].c_str(), nullptr, 10);
