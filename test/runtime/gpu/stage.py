@@ -242,8 +242,11 @@ def main():
     def expect(job):
         f, k, r, display = job
         stem = f[:-3]
+        # Relative to the repo root, where gpu_host runs (here and on the GPU
+        # machine): .stage/runtime/ptx/STEM.ptx for the default --out.
+        ptx = os.path.relpath(os.path.join(out, "ptx", stem + ".ptx"), REPO)
         return job, expect_line(analyze, os.path.join(out, "ll", stem + ".ll"), k["symbol"], r, display,
-                                ".stage/runtime/ptx/%s.ptx" % stem)
+                                ptx)
 
     lines = []
     with concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
