@@ -193,6 +193,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, ".stage", "runtime"))
     ap.add_argument("--only", default="*", help="corpus files (glob on the file name)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--dry-run-only", action="store_true",
+                    help="stage only what the dry run needs (ctest's runtime-corpus-dry-run): "
+                         "no CUDA runtime test, GPU benchmark or CPU benchmark")
     o = ap.parse_args()
     build = os.path.abspath(o.build_dir)
     out = os.path.abspath(o.out)
@@ -272,6 +275,10 @@ def main():
     stage["commands"]["gpu_host"] = gxx(os.path.join(b, "gpu_host"), [os.path.join(HERE, "gpu_host.cpp")])
     stage["commands"]["interpose_check"] = gxx(os.path.join(b, "interpose_check"),
                                                [os.path.join(REPO, "test/runtime/interpose/interpose_check.cpp")])
+    shutil.copy2(librt, os.path.join(out, "lib", "libgmemrt.so"))
+    if o.dry_run_only:
+        dry_run(stage, build, out, b)
+        return finish(stage, out)
     stage["commands"]["gpu_bench"] = gxx(os.path.join(b, "gpu_bench"),
                                          [os.path.join(REPO, "bench/runtime/gpu_bench.cpp")])
     for mode in ("shared", "static"):
@@ -280,7 +287,6 @@ def main():
                os.path.join(b, "cudart_test_" + mode), "-ldl", "-Xlinker", "-rpath=$ORIGIN/../lib"]
         run(cmd)
         stage["commands"]["cudart_test_" + mode] = " ".join(cmd)
-    shutil.copy2(librt, os.path.join(out, "lib", "libgmemrt.so"))
     shutil.copy2(os.path.join(CUDA, "lib64", "libcudart.so.13"), os.path.join(out, "lib"))
     bench = os.path.join(build, "bin", "gmemrt-bench")
     if os.path.exists(bench):
@@ -293,6 +299,13 @@ def main():
         warn("no %s: the CPU benchmark will not run on the GPU machine" % bench)
 
     # 5. Dry run against the fake driver.
+    dry_run(stage, build, out, b)
+    return finish(stage, out)
+
+
+def dry_run(stage, build, out, b):
+    """Runs gpu_host (module and library loading) and interpose_check against
+    the fake driver; a failure is a warning."""
     fake = os.path.join(build, "test", "runtime", "fakecuda")
     if os.path.exists(os.path.join(fake, "libcuda.so.1")):
         env = dict(os.environ, LD_PRELOAD=os.path.join(out, "lib", "libgmemrt.so"), LD_LIBRARY_PATH=fake,
@@ -319,6 +332,9 @@ def main():
     else:
         warn("no fake libcuda in %s: no dry run" % fake)
 
+
+def finish(stage, out):
+    """Writes stage.json; the exit status: 1 if anything warned."""
     stage["warnings"] = WARNINGS
     with open(os.path.join(out, "stage.json"), "w") as f:
         json.dump(stage, f, indent=1)
