@@ -322,8 +322,10 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
   }
   case scMulExpr: {
     Bounds Acc{cst(1), cst(1)};
-    for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands())
-      Acc = CheckFactorSigns ? signCheckedProduct(Acc, walk(Op, C), C) : mulBounds(Acc, walk(Op, C));
+    for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands()) {
+      Bounds B = walk(Op, C);
+      Acc = CheckFactorSigns ? signCheckedProduct(Acc, B, C) : mulBounds(Acc, B);
+    }
     return Acc;
   }
   case scUDivExpr: {

@@ -54,8 +54,9 @@ inline bool isAggregateParam(const llvm::Argument &A) { return aggregateParamTyp
 
 /// A field of a by-value aggregate kernel parameter (a struct or a functor
 /// such as a lambda with captures): a load at a constant offset from an
-/// aggregate parameter (isAggregateParam) the kernel never writes. Its value is part of the
-/// launch's argument bytes, so it is as launch-invariant as a scalar.
+/// aggregate parameter (isAggregateParam) the kernel never writes. Its
+/// value is part of the launch's argument bytes, so it is as
+/// launch-invariant as a scalar.
 struct ParamField {
   unsigned Param;
   unsigned Offset;
