@@ -111,7 +111,9 @@ Bounds SymbolicRange::signCheckedProduct(const Bounds &A, const Bounds &B, Ctx &
   if (Exact(A) && Exact(B)) // one value times one value, whatever the signs
     return {Expr::mul(A.Lo, B.Lo), Expr::mul(A.Lo, B.Lo)};
   for (auto [V, X] : {std::pair{&A, &B}, std::pair{&B, &A}}) {
-    if (!Exact(*V) || nonNeg(V->Lo) || !X->bounded())
+    // A constant's sign is known (a negative one, from `n - x`, would fail
+    // its check at every launch): mulBounds is exact for it.
+    if (!Exact(*V) || V->Lo->isConst() || nonNeg(V->Lo) || !X->bounded())
       continue;
     // V >= 0 (checked): V * x grows with x.
     addCheck(C, V->Lo, 0, INT64_MAX, /*Assumed=*/false);

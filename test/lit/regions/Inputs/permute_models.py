@@ -34,6 +34,16 @@ def unpermute(T, B, N, NH, d):
             yield 5, 'R', idx
 
 
+def unpermute_reversed(T, B, N, NH, d):
+    total = s32(B * NH * N * d)
+    for idx in range(T):
+        if idx < total:
+            b, nh, n, c = coords(idx, N, NH, d)
+            at = s32(b * NH * N * d + n * NH * d + nh * d + c)
+            yield 4, 'W', el(s32(total - 1 - at))
+            yield 5, 'R', idx
+
+
 def nchw_to_nhwc(T, Nn, C, H, W):
     i = 0
     for t in range(T):
@@ -78,10 +88,11 @@ def column_scale_gs(T, n, ld, f):
 CASES = {
     'permute_qkv': [('i32', [1, 2]), ('i32', [1, 3]), ('i32', [-2, 1, 2]), ('i32', [-3, 1, 4])],
     'unpermute': [('i32', [1, 3]), ('i32', [-1, 2, 5]), ('i32', [2, 3]), ('i32', [-2, 1, 4])],
+    'unpermute_reversed': [('i32', [1, 3]), ('i32', [-1, 2, 5]), ('i32', [2, 3]), ('i32', [-2, 1, 4])],
     'nchw_to_nhwc': [('i32', [1, 2]), ('i32', [-3, 3]), ('i32', [2, 5]), ('i32', [1, 4])],
     'column_sum': [('i32', [-1, 0, 1, 7, 300]), ('i32', [-5, 0, 1, 3, 64])],
     'column_scale_gs': [('i32', [0, 5, 700]), ('i32', [-2, 1, 9]), ('f32', [2.0])],
     'column_sum_long': [('i64', [-1, 0, 7, 300]), ('i64', [-5, 0, 3, 64])],
 }
-POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'nchw_to_nhwc': 2, 'column_sum': 2,
+POINTERS = {'permute_qkv': 4, 'unpermute': 2, 'unpermute_reversed': 2, 'nchw_to_nhwc': 2, 'column_sum': 2,
             'column_scale_gs': 1, 'column_sum_long': 2}

@@ -41,6 +41,17 @@ __global__ void unpermute(int B, int N, int NH, int d, float *out, const float *
   }
 }
 
+// The same written back to front: a negative constant factor (`total - 1 -
+// x`) in a product the second try checks, whose sign is known.
+__global__ void unpermute_reversed(int B, int N, int NH, int d, float *out, const float *inp) {
+  int idx = GID;
+  if (idx < B * NH * N * d) {
+    int b, nh, n, c;
+    split_bhnd(idx, N, NH, d, b, nh, n, c);
+    out[B * NH * N * d - 1 - (b * NH * N * d + n * NH * d + nh * d + c)] = inp[idx];
+  }
+}
+
 // NCHW -> NHWC, one thread per element, grid-stride.
 __global__ void nchw_to_nhwc(int Nn, int C, int H, int W, float *out, const float *in) {
   for (int i = GID; i < Nn * C * H * W; i += gridDim.x * blockDim.x) {
