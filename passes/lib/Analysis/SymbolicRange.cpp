@@ -324,7 +324,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     Bounds Acc{cst(1), cst(1)};
     for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands()) {
       Bounds B = walk(Op, C);
-      Acc = CheckFactorSigns ? signCheckedProduct(Acc, B, C) : mulBounds(Acc, B);
+      Acc = productBounds(Acc, B, C);
     }
     return Acc;
   }

@@ -523,8 +523,7 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       if (!BX.bounded())
         continue;
       Bounds K = walk(Factor, C);
-      return addBounds(CheckFactorSigns ? signCheckedProduct(K, BX, C) : mulBounds(K, BX),
-                       walk(D, C));
+      return addBounds(productBounds(K, BX, C), walk(D, C));
     }
   }
   return {};

@@ -106,7 +106,9 @@ std::optional<Bounds> SymbolicRange::signedDivisor(const Value *V, Ctx &C) {
   return D;
 }
 
-Bounds SymbolicRange::signCheckedProduct(const Bounds &A, const Bounds &B, Ctx &C) {
+Bounds SymbolicRange::productBounds(const Bounds &A, const Bounds &B, Ctx &C) {
+  if (!CheckFactorSigns)
+    return mulBounds(A, B);
   auto Exact = [](const Bounds &X) { return X.bounded() && sameExpr(X.Lo, X.Hi); };
   if (Exact(A) && Exact(B)) // one value times one value, whatever the signs
     return {Expr::mul(A.Lo, B.Lo), Expr::mul(A.Lo, B.Lo)};

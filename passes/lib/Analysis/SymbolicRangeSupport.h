@@ -155,7 +155,9 @@ inline const llvm::SCEV *stepFactor(llvm::ScalarEvolution &SE, const llvm::SCEV 
   return Q;
 }
 
-/// offsetOver with a factor that need not be constant (stepFactor's).
+/// d with AR == c * Y + d for c = CV an invariant factor (stepFactor's;
+/// null: none), d invariant in the loop, SCEV folding c * Y + d back to AR;
+/// null where there is no such d.
 inline const llvm::SCEV *offsetOverFactor(llvm::ScalarEvolution &SE,
                                           const llvm::SCEVAddRecExpr *AR,
                                           const llvm::SCEVAddRecExpr *Y, const llvm::SCEV *CV) {
@@ -174,14 +176,8 @@ inline const llvm::SCEV *offsetOverFactor(llvm::ScalarEvolution &SE,
 /// null where there is no such d.
 inline const llvm::SCEV *offsetOver(llvm::ScalarEvolution &SE, const llvm::SCEVAddRecExpr *AR,
                                     const llvm::SCEVAddRecExpr *Y, int64_t Ratio) {
-  if (!Ratio)
-    return nullptr;
-  const llvm::SCEV *CV = SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true);
-  const llvm::SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()) ||
-      SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
-    return nullptr;
-  return D;
+  return Ratio ? offsetOverFactor(SE, AR, Y, SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true))
+               : nullptr;
 }
 
 } // namespace range_support

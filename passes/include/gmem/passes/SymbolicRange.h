@@ -229,10 +229,10 @@ private:
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
   void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
-  /// A * B where a factor that is one launch value of unknown sign (a
-  /// parameter, a product of them) is checked >= 0 at launch instead of
-  /// taking min/max over both signs; mulBounds otherwise.
-  Bounds signCheckedProduct(const Bounds &A, const Bounds &B, Ctx &C);
+  /// A * B: mulBounds, except under CheckFactorSigns, where a factor that
+  /// is one launch value of unknown sign (a parameter, a product of them)
+  /// is checked >= 0 at launch instead of taking min/max over both signs.
+  Bounds productBounds(const Bounds &A, const Bounds &B, Ctx &C);
   /// Assumed: failing the check is UB in the kernel (see RangeCheck).
   void addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed);
   /// addCheck for each of Ks (checks worked out on the side, now relied on).
@@ -251,7 +251,7 @@ private:
   /// `t < v ? t : v - 1`): applyGuards uses them too, and no walk under them
   /// is memoised (they hold only inside the arm).
   std::vector<GuardFact> SelectFacts;
-  /// Products use signCheckedProduct (regionOf's second try for an access
+  /// productBounds checks factor signs (regionOf's second try for an access
   /// whose bounds were too large with every sign kept open).
   bool CheckFactorSigns = false;
 

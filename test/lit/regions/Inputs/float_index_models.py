@@ -55,20 +55,20 @@ def ffloor(a):
     return a if math.isnan(a) or math.isinf(a) else f32(float(math.floor(a)))
 
 
-def fmax(a, b):  # fmaxf: a NaN operand gives the other
+def _ignoring_nan(pick, a, b):  # fmaxf / fminf: a NaN operand gives the other
     if math.isnan(a):
         return b
     if math.isnan(b):
         return a
-    return max(a, b)
+    return pick(a, b)
 
 
-def fmin(a, b):  # fminf: a NaN operand gives the other
-    if math.isnan(a):
-        return b
-    if math.isnan(b):
-        return a
-    return min(a, b)
+def fmax(a, b):
+    return _ignoring_nan(max, a, b)
+
+
+def fmin(a, b):
+    return _ignoring_nan(min, a, b)
 
 
 def fceil(a):
