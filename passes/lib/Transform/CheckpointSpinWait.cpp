@@ -14,6 +14,8 @@
 //
 // Lock loops (an atomic exchange or compare-and-swap in the exit test) are
 // not counted: a lock's holder is a running CTA, which a stop lets finish.
+// An atomic that cannot change memory (`atomicAdd(p, 0)`, `atomicCAS(p, x,
+// x)`) is a coherent read, though, and counts as the wait it is.
 // Nor are non-coherent asm loads (`ld.global.nc`, `ldu`: CUB's LOAD_LDG in
 // binary searches), which cannot see another CTA's write.
 // Loads of shared or local memory are not counted either: a CTA's threads
@@ -43,10 +45,48 @@ bool ctaPrivate(const Value *Ptr) {
   return AS == 3 || AS == 5;
 }
 
+/// An atomic that leaves memory as it was: `atomicAdd(p, 0)`,
+/// `atomicOr(p, 0)`, `atomicCAS(p, x, x)` and the like, the usual way to
+/// read a flag coherently. In an exit test it is a wait, not a lock.
+bool isAtomicRead(const Instruction &I) {
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    const Value *V = RMW->getValOperand();
+    if (const auto *F = dyn_cast<ConstantFP>(V))
+      return (RMW->getOperation() == AtomicRMWInst::FAdd ||
+              RMW->getOperation() == AtomicRMWInst::FSub) &&
+             F->isZero();
+    const auto *C = dyn_cast<ConstantInt>(V);
+    if (!C)
+      return false;
+    switch (RMW->getOperation()) {
+    case AtomicRMWInst::Add:
+    case AtomicRMWInst::Sub:
+    case AtomicRMWInst::Or:
+    case AtomicRMWInst::Xor:
+    case AtomicRMWInst::UMax:
+      return C->isZero();
+    case AtomicRMWInst::And:
+    case AtomicRMWInst::UMin:
+      return C->isMinusOne();
+    case AtomicRMWInst::Max:
+      return C->getValue().isMinSignedValue();
+    case AtomicRMWInst::Min:
+      return C->getValue().isMaxSignedValue();
+    default:
+      return false;
+    }
+  }
+  if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return CX->getCompareOperand() == CX->getNewValOperand();
+  return false;
+}
+
 /// A load that sees other threads' writes while the loop runs.
 bool isWaitLoad(const Instruction &I, GpuArch Arch) {
   if (const auto *LI = dyn_cast<LoadInst>(&I))
     return (LI->isVolatile() || LI->isAtomic()) && !ctaPrivate(LI->getPointerOperand());
+  if (isAtomicRead(I))
+    return !ctaPrivate(I.getOperand(0));
   if (const auto *CB = dyn_cast<CallBase>(&I))
     if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
       return Arch == GpuArch::NVPTX ? asmHasCoherentGlobalLoad(IA->getAsmString())

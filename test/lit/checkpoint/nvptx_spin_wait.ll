@@ -15,17 +15,22 @@
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_volatile_flag(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_acquire_lookback(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_asm_lookback(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cg_lookback(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_add0_handoff(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cas_read_handoff(
 ; NO: !nvvm.annotations
 ; CHECK-DAG: define void @__gmem_pre_cas_lock(
 ; CHECK-DAG: define void @__gmem_pre_shared_flag(
 ; CHECK-DAG: define void @__gmem_pre_volatile_data(
 ; CHECK-DAG: define void @__gmem_pre_nc_search(
-; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cg_lookback(
+; CHECK-DAG: define void @__gmem_pre_add1_counter(
 
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'volatile_flag' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'acquire_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'asm_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'cg_lookback' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'add0_handoff' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'cas_read_handoff' waits on memory other threads write
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -155,6 +160,63 @@ critical:
   ret void
 }
 
+; while (atomicAdd(&flag[cta], 0) == 0) ; -- the previous CTA's handoff,
+; read through an atomic that changes nothing: a wait, not a lock.
+define void @add0_handoff(ptr %flag, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %be = zext i32 %b to i64
+  %f = getelementptr inbounds i32, ptr %flag, i64 %be
+  br label %wait
+wait:
+  %v = atomicrmw add ptr %f, i32 0 monotonic, align 4
+  %z = icmp eq i32 %v, 0
+  br i1 %z, label %wait, label %go
+go:
+  %o = getelementptr inbounds float, ptr %out, i64 %be
+  store float 1.0, ptr %o, align 4
+  %b1 = add nuw i32 %b, 1
+  %b1e = zext i32 %b1 to i64
+  %nf = getelementptr inbounds i32, ptr %flag, i64 %b1e
+  %old = atomicrmw xchg ptr %nf, i32 1 monotonic, align 4
+  ret void
+}
+
+; The same through atomicCAS(p, 0, 0), which writes back what it found.
+define void @cas_read_handoff(ptr %flag, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %be = zext i32 %b to i64
+  %f = getelementptr inbounds i32, ptr %flag, i64 %be
+  br label %wait
+wait:
+  %r = cmpxchg ptr %f, i32 0, i32 0 monotonic monotonic, align 4
+  %v = extractvalue { i32, i1 } %r, 0
+  %z = icmp eq i32 %v, 0
+  br i1 %z, label %wait, label %go
+go:
+  %o = getelementptr inbounds float, ptr %out, i64 %be
+  store float 1.0, ptr %o, align 4
+  ret void
+}
+
+; An atomic that does change memory in an exit test (here a counter handing
+; out slots until one is free) is not a wait on another CTA: clone kept.
+define void @add1_counter(ptr %next, ptr %slots) #0 {
+entry:
+  br label %take
+take:
+  %t = atomicrmw add ptr %next, i32 1 monotonic, align 4
+  %te = zext i32 %t to i64
+  %s = getelementptr inbounds i32, ptr %slots, i64 %te
+  %v = load i32, ptr %s, align 4
+  %busy = icmp ne i32 %v, 0
+  br i1 %busy, label %take, label %done
+done:
+  store i32 1, ptr %s, align 4
+  ret void
+}
+
 ; A wait on shared memory: the CTA's own threads stop together.
 define void @shared_flag(ptr %out) #0 {
 entry:
@@ -204,7 +266,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 attributes #0 = { "target-cpu"="sm_90" }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10}
 !0 = !{ptr @volatile_flag, !"kernel", i32 1}
 !1 = !{ptr @acquire_lookback, !"kernel", i32 1}
 !2 = !{ptr @asm_lookback, !"kernel", i32 1}
@@ -213,3 +275,6 @@ attributes #0 = { "target-cpu"="sm_90" }
 !5 = !{ptr @volatile_data, !"kernel", i32 1}
 !6 = !{ptr @cg_lookback, !"kernel", i32 1}
 !7 = !{ptr @nc_search, !"kernel", i32 1}
+!8 = !{ptr @add0_handoff, !"kernel", i32 1}
+!9 = !{ptr @cas_read_handoff, !"kernel", i32 1}
+!10 = !{ptr @add1_counter, !"kernel", i32 1}
