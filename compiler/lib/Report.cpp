@@ -100,6 +100,41 @@ std::string regionText(const AccessRegion &R, const std::vector<std::string> &Na
   return "?";
 }
 
+/// One line: how a launch of the kernel can be stopped, and why not better.
+std::string preemptionText(const PreemptionSummary &P) {
+  std::ostringstream O;
+  if (!P.Clone)
+    O << "not preemptible (no clone; the runtime launches the kernel itself)";
+  else if (P.InLoop)
+    O << "in loops (" << P.LoopCheckpoints << " loop checkpoint"
+      << (P.LoopCheckpoints == 1 ? "" : "s") << ") and between CTAs";
+  else
+    O << "between CTAs only";
+  if (P.Clone) {
+    O << "; " << (P.Persistent ? "persistent" : "grid") << " forms:";
+    for (const std::string &F : P.Forms)
+      O << " " << F;
+  }
+  for (const std::string &N : P.Notes)
+    O << "; " << N;
+  return O.str();
+}
+
+std::string preemptionJson(const PreemptionSummary &P) {
+  std::ostringstream O;
+  O << "{\"clone\": " << (P.Clone ? "true" : "false")
+    << ", \"persistent\": " << (P.Persistent ? "true" : "false")
+    << ", \"in_loop\": " << (P.InLoop ? "true" : "false")
+    << ", \"loop_checkpoints\": " << P.LoopCheckpoints << ", \"forms\": [";
+  for (size_t I = 0; I < P.Forms.size(); ++I)
+    O << (I ? ", " : "") << "\"" << jsonEscape(P.Forms[I]) << "\"";
+  O << "], \"notes\": [";
+  for (size_t I = 0; I < P.Notes.size(); ++I)
+    O << (I ? ", " : "") << "\"" << jsonEscape(P.Notes[I]) << "\"";
+  O << "]}";
+  return O.str();
+}
+
 std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
   std::ostringstream O;
   for (const KernelDescriptor &K : Kernels) {
@@ -137,6 +172,8 @@ std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
       O << "  unknown memory read:  " << K.UnknownRead.Reason << "\n";
     if (K.UnknownWrite.accessed())
       O << "  unknown memory write: " << K.UnknownWrite.Reason << "\n";
+    if (K.Preemption.Known)
+      O << "  preempt: " << preemptionText(K.Preemption) << "\n";
     O << "\n";
   }
   return O.str();
@@ -172,8 +209,10 @@ std::string kernelJson(const KernelDescriptor &K, int Ind) {
   }
   O << (K.Fields.empty() ? "" : "\n" + pad(Ind + 2)) << "],\n";
   O << pad(Ind + 2) << "\"unknown_read\": " << regionJson(K.UnknownRead, Names) << ",\n";
-  O << pad(Ind + 2) << "\"unknown_write\": " << regionJson(K.UnknownWrite, Names) << "\n";
-  O << pad(Ind) << "}";
+  O << pad(Ind + 2) << "\"unknown_write\": " << regionJson(K.UnknownWrite, Names);
+  if (K.Preemption.Known)
+    O << ",\n" << pad(Ind + 2) << "\"preemption\": " << preemptionJson(K.Preemption);
+  O << "\n" << pad(Ind) << "}";
   return O.str();
 }
 

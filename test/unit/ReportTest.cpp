@@ -456,4 +456,42 @@ TEST(ReportText, FormatTable) {
   EXPECT_EQ(formatTable({}), "");
 }
 
+// The preemption summary shows only where the module was built with the
+// checkpoint pass, and says what each kind of kernel gets.
+TEST(ReportPreemption, TextAndJson) {
+  KernelDescriptor K = sample();
+  EXPECT_FALSE(contains(formatTable({K}), "preempt:"));
+  EXPECT_FALSE(contains(kernelJson(K, 0), "preemption"));
+
+  K.Preemption.Known = true;
+  K.Preemption.Clone = K.Preemption.Persistent = K.Preemption.InLoop = true;
+  K.Preemption.LoopCheckpoints = 2;
+  K.Preemption.Forms = {"full", "light"};
+  EXPECT_EQ(preemptionText(K.Preemption),
+            "in loops (2 loop checkpoints) and between CTAs; persistent forms: full light");
+  std::string T = formatTable({K});
+  // Last line of the kernel's block, after the regions.
+  EXPECT_TRUE(contains(T, "store through a loaded pointer\n  preempt: in loops")) << T;
+  std::string J = kernelJson(K, 2);
+  EXPECT_TRUE(ValidJson(J)) << J;
+  EXPECT_TRUE(contains(J, "\"preemption\": {\"clone\": true, \"persistent\": true, \"in_loop\": "
+                          "true, \"loop_checkpoints\": 2, \"forms\": [\"full\", \"light\"], "
+                          "\"notes\": []}"))
+      << J;
+
+  PreemptionSummary None;
+  None.Known = true;
+  None.Notes = {"no clone: grid \"sync\""};
+  EXPECT_EQ(preemptionText(None), "not preemptible (no clone; the runtime launches the kernel "
+                                  "itself); no clone: grid \"sync\"");
+  EXPECT_TRUE(ValidJson(preemptionJson(None))) << preemptionJson(None);
+
+  PreemptionSummary Entry;
+  Entry.Known = Entry.Clone = true;
+  Entry.Forms = {"full"};
+  Entry.Notes = {"not persistent: x", "no loop checkpoints: y"};
+  EXPECT_EQ(preemptionText(Entry),
+            "between CTAs only; grid forms: full; not persistent: x; no loop checkpoints: y");
+}
+
 } // namespace

@@ -6,6 +6,7 @@
 //                [--alloc BASE:SIZE]... --arg V...   (one --arg per parameter)
 //   gmem-analyze FILE.cu --emit-ptx OUT.ptx
 #include "DeviceCompile.h"
+#include "PreemptionReport.h"
 
 #include "gmem/compiler/DescriptorCodec.h"
 #include "gmem/compiler/FlatEval.h"
@@ -463,6 +464,7 @@ int main(int argc, char **argv) {
     std::unique_ptr<Module> M = loadModule(In, O, Ctx);
     auto T1 = Clock::now();
     std::vector<KernelDescriptor> Found = descriptorsOf(*M, In);
+    tool::fillPreemption(*M, Found);
     auto T2 = Clock::now();
     // With the plugin the analysis ran inside clang; time it here in-process
     // on the same module so that --stats always has an analysis figure.

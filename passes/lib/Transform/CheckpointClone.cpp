@@ -127,4 +127,12 @@ Function *createClone(Module &M, Function &K, const std::string &Name) {
   return C;
 }
 
+/// Reports (gmem-analyze's "preempt:" line) read these from the module's
+/// bitcode; PTX does not carry them, and the runtime needs none.
+void notePreemption(Module &M, StringRef KernelSymbol, const Twine &Note) {
+  LLVMContext &LC = M.getContext();
+  NamedMDNode *N = M.getOrInsertNamedMetadata(PreemptionNotesMD);
+  N->addOperand(MDNode::get(LC, {MDString::get(LC, KernelSymbol), MDString::get(LC, Note.str())}));
+}
+
 } // namespace gmem::ckpt

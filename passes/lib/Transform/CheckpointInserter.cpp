@@ -451,6 +451,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       });
     }
     if (Sync.Unsupported || !NoCloneWhy.empty()) {
+      notePreemption(M, K->getName(), "no clone: " + (Sync.Unsupported ? Sync.Why : NoCloneWhy));
       if (Function *D = reservedClone(M, *K))
         dropReservation(M, D);
       Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
@@ -462,12 +463,17 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
     bool NeedsWarpAlignedBlock = false;
     std::string NotPersistent = persistentBlocker(*K, Arch, Sync, FAM, NeedsWarpAlignedBlock);
     remarkPersistent(*K, FAM, NotPersistent);
+    if (!NotPersistent.empty())
+      notePreemption(M, K->getName(), "not persistent: " + NotPersistent);
     Function *C = createClone(M, *K, checkpointCloneSymbol(K->getName()));
     CloneBuild Build(M, Arch, *C);
     Build.prepare(Budget);
     bool PerThreadLoopStops = false;
     if (Sync.Opaque || !loopCheckpointsEnabled()) {
       Info.Flags |= CheckpointInfo::EntryOnly;
+      notePreemption(M, K->getName(),
+                     "no loop checkpoints: " +
+                         (Sync.Opaque ? Sync.Why : std::string("GMEM_CHECKPOINT_LOOPS=0")));
     } else {
       Build.Ctx.Remarks = true;
       LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);

@@ -360,6 +360,9 @@ unsigned refreshCyclesFromEnv();
 unsigned lateReadCyclesFromEnv();
 
 /// Clone functions and their reservations (CheckpointClone.cpp).
+/// Records why kernel KernelSymbol got less than in-loop preemption in the
+/// module's named metadata PreemptionNotesMD: {symbol, note} pairs.
+void notePreemption(llvm::Module &M, llvm::StringRef KernelSymbol, const llvm::Twine &Note);
 /// Copies K's `!nvvm.annotations` entries (kernel, launch bounds,
 /// grid_constant) to the clone.
 void copyNVVMAnnotations(llvm::Module &M, llvm::Function &K, llvm::Function &Clone);

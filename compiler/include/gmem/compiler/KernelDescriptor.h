@@ -92,6 +92,21 @@ struct ParamInfo {
   uint32_t FieldOffset = 0;
 };
 
+/// What the checkpoint pass made of a kernel, as a compiled module shows it
+/// (its `__gmem_pre_info_` word, its clones and the pass's notes). Reports
+/// only: not part of the encoded descriptor, which the runtime reads apart.
+struct PreemptionSummary {
+  bool Known = false;      ///< the module was built with the checkpoint pass
+  bool Clone = false;      ///< a preemptible clone exists
+  bool Persistent = false; ///< its forms loop over virtual CTAs
+  bool InLoop = false;     ///< it has loop checkpoints (in-loop stops)
+  unsigned LoopCheckpoints = 0;
+  std::vector<std::string> Forms; ///< "full", "light", "alt", "free"
+  /// Why there is no clone, no in-loop stop or no persistent form (the
+  /// pass's own words); empty where nothing was held back.
+  std::vector<std::string> Notes;
+};
+
 struct KernelDescriptor {
   std::string Symbol;    ///< mangled name
   std::string Name;      ///< demangled
@@ -106,6 +121,7 @@ struct KernelDescriptor {
   /// Accesses whose target object is unknown (pointer loaded from memory...).
   AccessRegion UnknownRead;
   AccessRegion UnknownWrite;
+  PreemptionSummary Preemption; ///< reports only (not encoded)
 
   std::vector<std::string> paramNames() const;
 };

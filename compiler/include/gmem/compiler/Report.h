@@ -14,6 +14,9 @@ namespace gmem {
 std::string regionText(const AccessRegion &R, const std::vector<std::string> &Names);
 std::string formatTable(const std::vector<KernelDescriptor> &Kernels);
 std::string jsonEscape(const std::string &S);
+/// The "preempt:" line of the table and the "preemption" object of the schema.
+std::string preemptionText(const PreemptionSummary &P);
+std::string preemptionJson(const PreemptionSummary &P);
 /// One KERNEL object of the schema.
 std::string kernelJson(const KernelDescriptor &K, int Indent);
 /// The INSTANCE object of the schema.

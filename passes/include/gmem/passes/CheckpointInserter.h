@@ -48,6 +48,10 @@ inline constexpr const char *CheckpointAltPrefix = "__gmem_pra_";
 /// over the virtual CTAs and stops on its own; idempotent launches only.
 inline constexpr const char *CheckpointFreePrefix = "__gmem_prf_";
 
+/// Named metadata of {kernel symbol, note} pairs: why a kernel got no clone,
+/// no loop checkpoints or no persistent form (reports read it from bitcode).
+inline constexpr const char *PreemptionNotesMD = "gmem.preemption.notes";
+
 /// Whether Name is a function of the pass's own: a clone of any form.
 inline bool isCheckpointCloneName(llvm::StringRef Name) {
   for (const char *Prefix :
