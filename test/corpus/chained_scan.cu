@@ -37,3 +37,34 @@ __global__ void chained_scan(const int *in, int *out, volatile unsigned long lon
   __syncthreads();
   out[i] = prefix + s[threadIdx.x];
 }
+
+// The same chain as hand-written code often spells it: a running total
+// handed from tile to tile, the wait reading the previous tile's word with
+// atomicAdd(p, 0) (a coherent read through an atomic that changes nothing)
+// instead of a volatile load. A wait all the same, so no preemptible clone.
+// GMEM-EXPECT: chained_total_atomic non-idempotent
+// GMEM-RUN: chained_total_atomic grid=64 block=256 args=buf:i32:16384:randint:0:100 buf:i32:64:zero buf:u64:64:zero
+// GMEM-RUN: chained_total_atomic grid=2048 block=256 args=buf:i32:524288:randint:0:100 buf:i32:2048:zero buf:u64:2048:zero
+__global__ void chained_total_atomic(const int *in, int *total, unsigned long long *status) {
+  __shared__ int part[256];
+  int t = blockIdx.x;
+  part[threadIdx.x] = in[t * 256 + threadIdx.x];
+  __syncthreads();
+  for (int o = 128; o > 0; o /= 2) {
+    if (threadIdx.x < o)
+      part[threadIdx.x] += part[threadIdx.x + o];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    unsigned before = 0;
+    if (t > 0) {
+      unsigned long long st;
+      while (((st = atomicAdd(&status[t - 1], 0ull)) >> 32) == 0)
+        ;
+      before = (unsigned)st;
+    }
+    total[t] = (int)before + part[0];
+    __threadfence();
+    atomicExch(&status[t], (1ull << 32) | (unsigned)(before + part[0]));
+  }
+}
