@@ -264,7 +264,12 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
         if (nonNeg(X.Lo) && X.Hi)
           return {cst(0), Expr::smin(X.Hi, cst(typeMax(OpBits, false)))};
       }
-    if (OpBits <= 16 || isa<SCEVTruncateExpr>(Op)) {
+    // sext(trunc x) to 28 bits or more is how SCEV reads `(x << 2) >> 2`
+    // (`i / 4` of a 4 * gid computed in unsigned arithmetic, ashr exact):
+    // no mask, just x where x fits, and a type range of +-2^27 elements or
+    // more bounds nothing useful. There x's bounds, checked to fit (below).
+    const bool WideSignedTrunc = Signed && OpBits >= 28 && isa<SCEVTruncateExpr>(Op);
+    if (OpBits <= 16 || (isa<SCEVTruncateExpr>(Op) && !WideSignedTrunc)) {
       unsigned Bits = OpBits;
       // A narrow recurrence its latch tests (`short i` under `i < n`):
       // the test's bounds on the reading, within the type's.
@@ -606,7 +611,25 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
   return Q;
 }
 
+namespace {
+const char *const TooComplex = "index bounds too complex to evaluate per launch";
+} // namespace
+
 AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
+  AccessRegion R = regionWithFacts(A);
+  if (R.Kind != RegionKind::Allocation || R.Reason != TooComplex)
+    return R;
+  // Too large with the offset guards' mins and maxes: as it was without.
+  auto Saved = std::move(Memo);
+  Memo.clear();
+  OffsetFacts = false;
+  AccessRegion Without = regionWithFacts(A);
+  OffsetFacts = true;
+  Memo = std::move(Saved);
+  return Without;
+}
+
+AccessRegion SymbolicRange::regionWithFacts(const MemAccess &A) {
   AccessRegion R;
   if (A.Target == AccessTarget::Unknown) {
     R.Kind = RegionKind::Anything;
@@ -642,13 +665,13 @@ AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
     auto Saved = std::move(Memo);
     Memo.clear();
     CheckFactorSigns = true;
-    AccessRegion Retry = regionOf(A);
+    AccessRegion Retry = regionWithFacts(A);
     CheckFactorSigns = false;
     Memo = std::move(Saved);
     return Retry;
   }
   if (Cost > MaxRegionNodes) {
-    R.widenToAllocation("index bounds too complex to evaluate per launch");
+    R.widenToAllocation(TooComplex);
     return R;
   }
   // A check that no launch can pass (e.g. unsigned i - 1 at i = 0): the

@@ -21,6 +21,66 @@ using namespace llvm;
 namespace gmem {
 using namespace range_support;
 
+namespace {
+
+/// X as c + Rest with c its constant operand (0 if none), read signed.
+bool splitConstant(const SCEV *X, int64_t &K, SmallVectorImpl<const SCEV *> &Rest) {
+  K = 0;
+  Rest.clear();
+  auto *A = dyn_cast<SCEVAddExpr>(X);
+  if (!A) {
+    Rest.push_back(X);
+    return true;
+  }
+  for (const SCEV *Op : A->operands()) {
+    if (auto *C = dyn_cast<SCEVConstant>(Op)) {
+      if (C->getAPInt().getSignificantBits() > 32)
+        return false;
+      K = C->getAPInt().getSExtValue();
+    } else {
+      Rest.push_back(Op);
+    }
+  }
+  return true;
+}
+
+/// Whether T = K * S + D, K a small positive constant and (K, D) != (1, 0):
+/// `i + 3 < n` over an access at i; `4 * g + 3 < n` over one at g. For
+/// K = 1, T has S's non-constant operands and a constant D more (read
+/// signed: SCEV folds constants modulo 2^N, so the difference it would
+/// compute need not be D), which makes T = S + D in mathematical integers.
+/// For K > 1, T is SCEV's K * S plus D, equal to K * S + D only modulo 2^N
+/// (SCEV folds K into S's factors modulo 2^N too): the caller then checks
+/// K * S + D to lie in the type instead of trusting T's wrap flags.
+bool scaledOffsetFrom(ScalarEvolution &SE, const SCEV *T, const SCEV *S, int64_t &K,
+                      int64_t &D) {
+  if (T == S || T->getType() != S->getType() || !(isa<SCEVAddExpr>(T) || isa<SCEVMulExpr>(T)) ||
+      !T->getType()->isIntegerTy())
+    return false;
+  int64_t KT, KS;
+  SmallVector<const SCEV *, 8> RT, RS;
+  if (!splitConstant(T, KT, RT) || !splitConstant(S, KS, RS))
+    return false;
+  if (RT == RS) {
+    K = 1;
+    D = KT - KS;
+    return D != 0;
+  }
+  for (int64_t Scale : {2, 4, 8, 16}) {
+    const SCEV *M = SE.getMulExpr(SE.getConstant(S->getType(), Scale), S);
+    int64_t KM;
+    SmallVector<const SCEV *, 8> RM;
+    if (splitConstant(M, KM, RM) && KM == Scale * KS && RM == RT) {
+      K = Scale;
+      D = KT - KM; // both within 32 bits
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
   if (isa<SCEVConstant>(S))
     return B; // exact already; `x == -1` must not make -1 read unsigned
@@ -29,80 +89,113 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
   std::vector<GuardFact> Facts = guardsAt(C.At);
   Facts.insert(Facts.end(), SelectFacts.begin(), SelectFacts.end());
   for (const GuardFact &G : Facts) {
-    if (G.LHS != S || G.Pred == CmpInst::ICMP_NE)
+    if (G.Pred == CmpInst::ICMP_NE)
       continue; // x != y bounds nothing (and must not cost y a check)
-    bool Machine = isa<SCEVUnknown>(S);
-    // Equal machine values have equal signed readings: a machine x == y
-    // needs no unsigned reading of y (nor a check that y is non-negative).
-    bool Signed = isSignedPred(G.Pred) || (G.Pred == CmpInst::ICMP_EQ && Machine);
-    unsigned Bits = SE.getTypeSizeInBits(S->getType());
-    // The fact speaks of the machine value; it bounds the mathematical value
-    // only where the two agree: S is a machine value itself (parameter,
-    // load, geometry), SCEV proves no wrap, or the natural bounds lie in the
-    // type (a check).
-    auto *NA = dyn_cast<SCEVNAryExpr>(S);
-    bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
-    if (!Machine && !NoWrap && !B.bounded())
+    if (G.LHS == S) {
+      if (std::optional<Bounds> F = factBounds(S, B, G, C)) {
+        B.Lo = greater(B.Lo, F->Lo);
+        B.Hi = lesser(B.Hi, F->Hi);
+      }
       continue;
-    if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE)
-      continue; // x >u y says nothing simple about the signed reading of x
-    const bool UnsignedBelow =
-        !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE);
-    Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
-    Bounds Y = inType(G.RHS, Signed, Sub);
-    if (UnsignedBelow && !Machine && !NoWrap) {
-      // `(unsigned)x < (unsigned)w` on a computed x that may be negative (a
-      // border test, x = gid - 1): below y's unsigned reading, checked to
-      // be <= the signed maximum, x's machine value has its top bit clear,
-      // so its signed reading is in [0, y); it is x's mathematical value
-      // where that lies in the signed type (checked at launch, not
-      // assumed: x may be computed in unsigned arithmetic).
-      if (!Y.Hi)
-        continue;
-      addCheck(C, B.Lo, typeMin(Bits, true), INT64_MAX, /*Assumed=*/false);
-      addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
-    } else if (!Machine && !NoWrap) {
-      requireInType(B, Bits, Signed, C);
     }
-    // A value compared unsigned: its signed reading equals the unsigned one
-    // only below 2^(N-1), which a bound on Y guarantees.
-    if (UnsignedBelow && (Machine || !NoWrap)) {
-      if (!Y.Hi)
-        continue;
-      addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
+    // A guard on K * S + D: it bounds that value, whose bounds are S's
+    // scaled and moved (for the checks that make the fact speak of its
+    // mathematical value); S's follow by moving back and dividing, which
+    // truncation toward zero only loosens.
+    int64_t K, D;
+    if (!OffsetFacts || !scaledOffsetFrom(SE, G.LHS, S, K, D))
+      continue;
+    auto Forward = [&](const ExprRef &E) {
+      return E ? Expr::add(K == 1 ? E : Expr::mul(cst(K), E), cst(D)) : nullptr;
+    };
+    auto Back = [&](const ExprRef &E) -> ExprRef {
+      if (!E)
+        return nullptr;
+      ExprRef X = Expr::sub(E, cst(D));
+      return K == 1 ? X : Expr::sdiv(X, cst(K));
+    };
+    if (std::optional<Bounds> F =
+            factBounds(G.LHS, {Forward(B.Lo), Forward(B.Hi)}, G, C, /*TrustWrapFlags=*/K == 1)) {
+      B.Lo = greater(B.Lo, Back(F->Lo));
+      B.Hi = lesser(B.Hi, Back(F->Hi));
     }
-    switch (G.Pred) {
-    case CmpInst::ICMP_SLT:
-    case CmpInst::ICMP_ULT:
-      if (Y.Hi)
-        B.Hi = lesser(B.Hi, Expr::sub(Y.Hi, cst(1)));
-      break;
-    case CmpInst::ICMP_SLE:
-    case CmpInst::ICMP_ULE:
-      if (Y.Hi)
-        B.Hi = lesser(B.Hi, Y.Hi);
-      break;
-    case CmpInst::ICMP_SGT:
-    case CmpInst::ICMP_UGT:
-      if (Y.Lo)
-        B.Lo = greater(B.Lo, Expr::add(Y.Lo, cst(1)));
-      break;
-    case CmpInst::ICMP_SGE:
-    case CmpInst::ICMP_UGE:
-      if (Y.Lo)
-        B.Lo = greater(B.Lo, Y.Lo);
-      break;
-    case CmpInst::ICMP_EQ:
-      B.Lo = greater(B.Lo, Y.Lo);
-      B.Hi = lesser(B.Hi, Y.Hi);
-      break;
-    default:
-      break;
-    }
-    if (!Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE))
-      B.Lo = greater(B.Lo, cst(0));
   }
   return B;
+}
+
+std::optional<Bounds> SymbolicRange::factBounds(const SCEV *S, const Bounds &B,
+                                               const GuardFact &G, Ctx &C,
+                                               bool TrustWrapFlags) {
+  bool Machine = isa<SCEVUnknown>(S);
+  // Equal machine values have equal signed readings: a machine x == y
+  // needs no unsigned reading of y (nor a check that y is non-negative).
+  bool Signed = isSignedPred(G.Pred) || (G.Pred == CmpInst::ICMP_EQ && Machine);
+  unsigned Bits = SE.getTypeSizeInBits(S->getType());
+  // The fact speaks of the machine value; it bounds the mathematical value
+  // only where the two agree: S is a machine value itself (parameter,
+  // load, geometry), SCEV proves no wrap, or the natural bounds lie in the
+  // type (a check).
+  auto *NA = dyn_cast<SCEVNAryExpr>(S);
+  bool NoWrap =
+      TrustWrapFlags && NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
+  if (!Machine && !NoWrap && !B.bounded())
+    return std::nullopt;
+  if (Machine && !Signed && G.Pred != CmpInst::ICMP_ULT && G.Pred != CmpInst::ICMP_ULE)
+    return std::nullopt; // x >u y says nothing simple about the signed reading of x
+  const bool UnsignedBelow =
+      !Signed && (G.Pred == CmpInst::ICMP_ULT || G.Pred == CmpInst::ICMP_ULE);
+  Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
+  Bounds Y = inType(G.RHS, Signed, Sub);
+  if (UnsignedBelow && !Machine && !NoWrap) {
+    // `(unsigned)x < (unsigned)w` on a computed x that may be negative (a
+    // border test, x = gid - 1): below y's unsigned reading, checked to
+    // be <= the signed maximum, x's machine value has its top bit clear,
+    // so its signed reading is in [0, y); it is x's mathematical value
+    // where that lies in the signed type (checked at launch, not
+    // assumed: x may be computed in unsigned arithmetic).
+    if (!Y.Hi)
+      return std::nullopt;
+    addCheck(C, B.Lo, typeMin(Bits, true), INT64_MAX, /*Assumed=*/false);
+    addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
+  } else if (!Machine && !NoWrap) {
+    requireInType(B, Bits, Signed, C);
+  }
+  // A value compared unsigned: its signed reading equals the unsigned one
+  // only below 2^(N-1), which a bound on Y guarantees.
+  if (UnsignedBelow && (Machine || !NoWrap)) {
+    if (!Y.Hi)
+      return std::nullopt;
+    addCheck(C, Y.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
+  }
+  Bounds F;
+  switch (G.Pred) {
+  case CmpInst::ICMP_SLT:
+  case CmpInst::ICMP_ULT:
+    if (Y.Hi)
+      F.Hi = Expr::sub(Y.Hi, cst(1));
+    break;
+  case CmpInst::ICMP_SLE:
+  case CmpInst::ICMP_ULE:
+    F.Hi = Y.Hi;
+    break;
+  case CmpInst::ICMP_SGT:
+  case CmpInst::ICMP_UGT:
+    if (Y.Lo)
+      F.Lo = Expr::add(Y.Lo, cst(1));
+    break;
+  case CmpInst::ICMP_SGE:
+  case CmpInst::ICMP_UGE:
+    F.Lo = Y.Lo;
+    break;
+  case CmpInst::ICMP_EQ:
+    F = Y;
+    break;
+  default:
+    break;
+  }
+  if (UnsignedBelow)
+    F.Lo = greater(F.Lo, cst(0));
+  return F;
 }
 
 std::vector<SymbolicRange::GuardedPart> SymbolicRange::guardedSubSums(const SCEV *S,

@@ -9,8 +9,9 @@
 // CHECK-LABEL: kernel odd_even_step(
 // CHECK-NOT:   phase
 // CHECK:       #1 n
-// 64 threads, phase 1: i = 2t + 1 <= 127, guarded i + 1 < 100: a[0..99].
-// ODD: #0 a  read [0x100000, 0x100200)  read [0x100004, 0x100190)
+// 64 threads, phase 1: i = 2t + 1 <= 127, guarded i + 1 < 100: a[i] in
+// a[0..98] (the guard read as i <= 98), a[i + 1] in a[1..99].
+// ODD: #0 a  read [0x100000, 0x10018c)  read [0x100004, 0x100190)
 __global__ void odd_even_step(int *a, int n, int phase) {
   int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x) + (phase & 1);
   if (i + 1 < n) {

@@ -18,8 +18,8 @@
 // CHECK:      #1 a : ptr  W
 // CHECK-NEXT:     write: [4, 4*min(blockDim.x*gridDim.x - 1, m - 2)*m + 4*min(blockDim.x*gridDim.x - 1, m - 2) + 4*m)
 // The trip count's check: its least value over the threads the guard lets
-// into the loop, m - 1 - min(threads, m - 1) (m >= 2 there), is >= 0.
-// JSON: {"value": "max(max(2, m) - 1, 1) - min(min(blockDim.x*gridDim.x - 1, m - 2) + 1, m - 1)", "min": 0,
+// into the loop, m - 1 - min(threads, m - 1), is >= 0 (at every launch).
+// JSON: {"value": "-min(min(blockDim.x*gridDim.x - 1, m - 2) + 1, m - 1) + m - 1", "min": 0,
 __global__ void triu_clear_long(int m, float *a) {
   int j1 = blockIdx.x * blockDim.x + threadIdx.x;
   if (j1 < m - 1)

@@ -225,6 +225,13 @@ private:
   /// fields, gridDim and blockDim only.
   bool launchInvariant(const llvm::SCEV *S) const;
   Bounds applyGuards(const llvm::SCEV *S, Bounds B, Ctx &C);
+  /// What a dominating fact G about S says of S's mathematical value (a
+  /// side it does not bound is null), given S's bounds B for the checks
+  /// that make the fact, which speaks of the machine value, apply to it
+  /// (S's wrap flags spare them unless !TrustWrapFlags); nullopt where it
+  /// cannot.
+  std::optional<Bounds> factBounds(const llvm::SCEV *S, const Bounds &B, const GuardFact &G,
+                                   Ctx &C, bool TrustWrapFlags = true);
   /// Bounds of S whose math value must equal its machine value read as
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
@@ -254,6 +261,12 @@ private:
   /// productBounds checks factor signs (regionOf's second try for an access
   /// whose bounds were too large with every sign kept open).
   bool CheckFactorSigns = false;
+  /// applyGuards also reads guards on K * S + D (`i + 3 < n`). Each such
+  /// fact adds a min or max to S's bounds; where that takes an access past
+  /// the per-launch size limit, regionOf does without them.
+  bool OffsetFacts = true;
+  /// regionOf's tries for one setting of OffsetFacts.
+  AccessRegion regionWithFacts(const MemAccess &A);
 
   /// Bounds of a SCEV at a block, with every check the computation relied
   /// on (replayed on reuse, so a cached bound never loses a condition).
