@@ -16,6 +16,10 @@ Exit 1 on an unsound launch or on a launch gmem-analyze could not evaluate.
 import argparse, bisect, json, os, random, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 
+from c_ints import div as tdiv  # C integer division (truncation toward zero)
+from launch_grid import dim3, pick, threads
+from corpus_guard_models import KERNELS as GUARD_KERNELS
+
 GMEM = "gmem-analyze"  # set from --tool
 CORPUS = "test/corpus/"  # set from --corpus
 ALLOC_SIZE = 0x1000000
@@ -24,28 +28,6 @@ MID = 0x800000
 
 def base_of(i):
     return 0x10000000 * (i + 1)
-
-
-def tdiv(a, b):  # C integer division (truncation toward zero)
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def threads(grid, block):
-    gx, gy, gz = grid
-    bx_, by_, bz_ = block
-    for bz in range(gz):
-        for by in range(gy):
-            for bx in range(gx):
-                for tz in range(bz_):
-                    for ty in range(by_):
-                        for tx in range(bx_):
-                            yield bx, by, bz, tx, ty, tz
-
-
-def dim3(v):
-    v = list(v) + [1] * (3 - len(v))
-    return tuple(v)
 
 
 # --------------------------------------------------------------------------
@@ -342,10 +324,6 @@ def m_hotspot_pyramid(g, b, a):
 # Launch generators: return (grid, block, args) with args = list of values,
 # pointers as 'P'.
 
-def pick(r, xs):
-    return r.choice(xs)
-
-
 def gen_layernorm(r):
     g = (r.randint(1, 6), pick(r, [1, 1, 1, 2]), 1)
     b = (pick(r, [32] * 6 + [1, 16, 31, 33, 48, 64]), r.randint(1, 5), 1)
@@ -502,6 +480,7 @@ KERNELS = {
     'prefix_rows': ('loop_nests.cu', gen_rows, m_prefix_rows),
     'first_match': ('loop_nests.cu', gen_rows, m_first_match),
 }
+KERNELS.update(GUARD_KERNELS)
 
 
 def run_tool(kernel, fname, g, b, args):
