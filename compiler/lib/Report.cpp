@@ -109,7 +109,7 @@ std::string preemptionText(const PreemptionSummary &P) {
     O << "in loops (" << P.LoopCheckpoints << " loop checkpoint"
       << (P.LoopCheckpoints == 1 ? "" : "s") << ") and between CTAs";
   else
-    O << "between CTAs only";
+    O << "between CTAs (no loop checkpoints)";
   if (P.Clone) {
     O << "; " << (P.Persistent ? "persistent" : "grid") << " forms:";
     for (const std::string &F : P.Forms)

@@ -491,7 +491,7 @@ TEST(ReportPreemption, TextAndJson) {
   Entry.Forms = {"full"};
   Entry.Notes = {"not persistent: x", "no loop checkpoints: y"};
   EXPECT_EQ(preemptionText(Entry),
-            "between CTAs only; grid forms: full; not persistent: x; no loop checkpoints: y");
+            "between CTAs (no loop checkpoints); grid forms: full; not persistent: x; no loop checkpoints: y");
 }
 
 } // namespace

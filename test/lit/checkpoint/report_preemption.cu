@@ -17,7 +17,7 @@ namespace cg = cooperative_groups;
 // JSON:        "symbol": "_Z5scalePfi"
 // JSON:        "preemption": {"clone": true, "persistent": true, "in_loop": true, "loop_checkpoints": 1, "forms": ["full", "light", "alt", "free"], "notes": []}
 // NOLOOPS-LABEL: kernel scale(float*, int)
-// NOLOOPS:       preempt: between CTAs only; persistent forms: full light free; no loop checkpoints: GMEM_CHECKPOINT_LOOPS=0
+// NOLOOPS:       preempt: between CTAs (no loop checkpoints); persistent forms: full light free; no loop checkpoints: GMEM_CHECKPOINT_LOOPS=0
 __global__ void scale(float *x, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     x[i] *= 3.0f;
@@ -54,7 +54,7 @@ __global__ void handoff(int *flag, float *out) {
 
 // A call the pass cannot see into may synchronise: entry checkpoints only.
 // CHECK-LABEL: kernel opaque(float*, int)
-// CHECK:       preempt: between CTAs only; grid forms: full; not persistent: calls code the pass cannot see into; no loop checkpoints: call to external '_Z6helperPf'
+// CHECK:       preempt: between CTAs (no loop checkpoints); grid forms: full; not persistent: calls code the pass cannot see into; no loop checkpoints: call to external '_Z6helperPf'
 extern __device__ void helper(float *);
 __global__ void opaque(float *x, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)

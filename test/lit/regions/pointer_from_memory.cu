@@ -11,7 +11,7 @@
 // CHECK-NEXT: #2 out : ptr  W
 // CHECK-NEXT:     write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
 // CHECK-NEXT: unknown memory read:  pointer loaded from memory
-// CHECK-NEXT: preempt: between CTAs only; persistent forms: full light free
+// CHECK-NEXT: preempt: between CTAs (no loop checkpoints); persistent forms: full light free
 // CHECK-EMPTY:
 __global__ void load_through(int n, float **ptrs, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

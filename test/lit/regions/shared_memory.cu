@@ -10,7 +10,7 @@
 // CHECK-NEXT:       read:  [0, 4*min(16*gridDim.x + blockDim.x - 17, n - 1) + 4)
 // CHECK-NEXT:   #2 out : ptr  W
 // CHECK-NEXT:       write: [0, 4*min(16*gridDim.x + blockDim.x - 17, n - 1) + 4)
-// CHECK-NEXT:   preempt: between CTAs only; persistent forms: full light alt
+// CHECK-NEXT:   preempt: between CTAs (no loop checkpoints); persistent forms: full light alt
 // CHECK-EMPTY:
 #define T 16
 __global__ void reverse_tile(int n, const float *in, float *out) {
