@@ -620,13 +620,18 @@ AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
   if (R.Kind != RegionKind::Allocation || R.Reason != TooComplex)
     return R;
   // Too large with the offset guards' mins and maxes: as it was without.
+  return retryWith(OffsetFacts, false, A);
+}
+
+AccessRegion SymbolicRange::retryWith(bool &Flag, bool Value, const MemAccess &A) {
+  // The memo holds bounds of the other setting: set aside both ways.
   auto Saved = std::move(Memo);
   Memo.clear();
-  OffsetFacts = false;
-  AccessRegion Without = regionWithFacts(A);
-  OffsetFacts = true;
+  Flag = Value;
+  AccessRegion R = regionWithFacts(A);
+  Flag = !Value;
   Memo = std::move(Saved);
-  return Without;
+  return R;
 }
 
 AccessRegion SymbolicRange::regionWithFacts(const MemAccess &A) {
@@ -661,14 +666,7 @@ AccessRegion SymbolicRange::regionWithFacts(const MemAccess &A) {
     // bound to min/max over every sign combination, which nests with each
     // factor. Again with each such factor checked >= 0 at launch: a launch
     // where one is negative gets the whole allocation, as it would now.
-    // The memo holds bounds of the other reading: set aside both ways.
-    auto Saved = std::move(Memo);
-    Memo.clear();
-    CheckFactorSigns = true;
-    AccessRegion Retry = regionWithFacts(A);
-    CheckFactorSigns = false;
-    Memo = std::move(Saved);
-    return Retry;
+    return retryWith(CheckFactorSigns, true, A);
   }
   if (Cost > MaxRegionNodes) {
     R.widenToAllocation(TooComplex);

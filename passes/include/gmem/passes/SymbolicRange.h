@@ -267,6 +267,9 @@ private:
   bool OffsetFacts = true;
   /// regionOf's tries for one setting of OffsetFacts.
   AccessRegion regionWithFacts(const MemAccess &A);
+  /// regionWithFacts(A) with Flag set to Value for the time of it, on a
+  /// memo of its own.
+  AccessRegion retryWith(bool &Flag, bool Value, const MemAccess &A);
 
   /// Bounds of a SCEV at a block, with every check the computation relied
   /// on (replayed on reuse, so a cached bound never loses a condition).
