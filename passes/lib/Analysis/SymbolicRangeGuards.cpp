@@ -79,6 +79,73 @@ bool scaledOffsetFrom(ScalarEvolution &SE, const SCEV *T, const SCEV *S, int64_t
   return false;
 }
 
+/// X as a sum of products, coefficient times factors (sums inside products
+/// multiplied out: SCEV writes B + 4 * bid * B as (1 + 4 * bid) * B); false
+/// past 32 terms or for a coefficient over 32 bits.
+using Term = std::pair<int64_t, SmallVector<const SCEV *, 4>>;
+bool expandTerms(const SCEV *X, SmallVectorImpl<Term> &Out) {
+  Out.clear();
+  if (auto *K = dyn_cast<SCEVConstant>(X)) {
+    if (K->getAPInt().getSignificantBits() > 32)
+      return false;
+    Out.push_back({K->getAPInt().getSExtValue(), {}});
+    return true;
+  }
+  if (auto *A = dyn_cast<SCEVAddExpr>(X)) {
+    for (const SCEV *Op : A->operands()) {
+      SmallVector<Term, 8> Part;
+      if (!expandTerms(Op, Part) || Out.size() + Part.size() > 32)
+        return false;
+      Out.append(Part.begin(), Part.end());
+    }
+    return true;
+  }
+  if (auto *M = dyn_cast<SCEVMulExpr>(X)) {
+    Out.push_back({1, {}});
+    for (const SCEV *Op : M->operands()) {
+      SmallVector<Term, 8> Part, Next;
+      if (!expandTerms(Op, Part) || Out.size() * Part.size() > 32)
+        return false;
+      for (const Term &T : Out)
+        for (const Term &P : Part) {
+          int64_t C;
+          if (__builtin_mul_overflow(T.first, P.first, &C) || C > INT32_MAX || C < INT32_MIN)
+            return false;
+          Term N{C, T.second};
+          N.second.append(P.second.begin(), P.second.end());
+          Next.push_back(std::move(N));
+        }
+      Out.assign(Next.begin(), Next.end());
+    }
+    return true;
+  }
+  Out.push_back({1, {X}});
+  return true;
+}
+
+/// Adds Sign times X's expanded terms to Out, keyed by their product of
+/// factors (nullptr for the constant).
+bool linearTerms(ScalarEvolution &SE, const SCEV *X, int64_t Sign,
+                 DenseMap<const SCEV *, int64_t> &Out) {
+  SmallVector<Term, 8> Terms;
+  if (!expandTerms(X, Terms))
+    return false;
+  for (Term &T : Terms)
+    Out[T.second.empty() ? nullptr : SE.getMulExpr(T.second)] += Sign * T.first;
+  return true;
+}
+
+/// Whether Sum = A + B in mathematical integers: SCEV adds modulo 2^N, but
+/// where the coefficients of every term (32-bit at most) add up exactly,
+/// its sum is the integers' sum.
+bool sumIsExact(ScalarEvolution &SE, const SCEV *Sum, const SCEV *A, const SCEV *B) {
+  DenseMap<const SCEV *, int64_t> Terms;
+  if (!linearTerms(SE, Sum, 1, Terms) || !linearTerms(SE, A, -1, Terms) ||
+      !linearTerms(SE, B, -1, Terms))
+    return false;
+  return llvm::all_of(Terms, [](const auto &KV) { return KV.second == 0; });
+}
+
 } // namespace
 
 Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
@@ -102,9 +169,16 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
     // scaled and moved (for the checks that make the fact speak of its
     // mathematical value); S's follow by moving back and dividing, which
     // truncation toward zero only loosens.
-    int64_t K, D;
-    if (!OffsetFacts || !scaledOffsetFrom(SE, G.LHS, S, K, D))
+    if (!OffsetFacts)
       continue;
+    int64_t K, D;
+    if (!scaledOffsetFrom(SE, G.LHS, S, K, D)) {
+      if (std::optional<Bounds> F = transferredFact(S, G, C)) {
+        B.Lo = greater(B.Lo, F->Lo);
+        B.Hi = lesser(B.Hi, F->Hi);
+      }
+      continue;
+    }
     auto Forward = [&](const ExprRef &E) {
       return E ? Expr::add(K == 1 ? E : Expr::mul(cst(K), E), cst(D)) : nullptr;
     };
@@ -121,6 +195,59 @@ Bounds SymbolicRange::applyGuards(const SCEV *S, Bounds B, Ctx &C) {
     }
   }
   return B;
+}
+
+std::optional<Bounds> SymbolicRange::transferredFact(const SCEV *S, const GuardFact &G, Ctx &C) {
+  // An order between L and R, S = L + X where R + X folds into launch
+  // values: PyTorch's `thread_idx < remaining` with remaining = N - work *
+  // blockIdx.x over an access at thread_idx + work * blockIdx.x (S < N).
+  // Upper bounds only: a lower one carried over (`n > lane` to n - 1 -
+  // lane >= 0) changed trip-count bounds into forms that overflow at
+  // launches where the old ones did not (corpus gemv_warp, layernorm_rows).
+  const CmpInst::Predicate P = ICmpInst::getSignedPredicate(G.Pred);
+  if ((P != CmpInst::ICMP_SLT && P != CmpInst::ICMP_SLE) || !isa<SCEVAddExpr>(S) ||
+      G.LHS->getType() != S->getType() || !S->getType()->isIntegerTy() ||
+      C.Depth + 2 >= MaxDepth || isa<SCEVConstant>(G.LHS))
+    return std::nullopt;
+  // A term in common first: building SCEVs for every (S, fact) pair costs.
+  auto *SA = cast<SCEVAddExpr>(S);
+  auto Shares = [&](const SCEV *X) { return llvm::is_contained(SA->operands(), X); };
+  if (auto *LA = dyn_cast<SCEVAddExpr>(G.LHS) ? dyn_cast<SCEVAddExpr>(G.LHS) : nullptr) {
+    if (!llvm::any_of(LA->operands(), Shares))
+      return std::nullopt;
+  } else if (!Shares(G.LHS)) {
+    return std::nullopt;
+  }
+  const SCEV *X = SE.getMinusSCEV(S, G.LHS);
+  const SCEV *R = SE.getAddExpr(G.RHS, X);
+
+  // R a plain sum of launch values: a quotient or a product of two of them
+  // adds terms that can overflow where the bound they would tighten does
+  // not (a launch whose bound overflows gets the whole allocation).
+  auto Plain = [](const SCEV *E) {
+    return !SCEVExprContains(E, [](const SCEV *Y) {
+      auto *M = dyn_cast<SCEVMulExpr>(Y);
+      return isa<SCEVUDivExpr>(Y) || isa<SCEVMinMaxExpr>(Y) ||
+             (M && !isa<SCEVConstant>(M->getOperand(0)));
+    });
+  };
+  // (A launch-invariant X adds nothing: S's bounds are L's plus X then.)
+  if (isa<SCEVCouldNotCompute>(X) || launchInvariant(X) || !launchInvariant(R) || !Plain(R) ||
+      !sumIsExact(SE, S, G.LHS, X) || !sumIsExact(SE, R, G.RHS, X))
+    return std::nullopt;
+  // Where factBounds finds the fact bounding L's mathematical value (its
+  // flags or checks make L's and G.RHS's readings in the predicate's
+  // signedness their mathematical values), the two stand in that order as
+  // integers, and S = L + X, G.RHS + X = R carry it over to S and R.
+  Ctx Sub{C.At, C.Checks, C.Why, C.Depth + 1};
+  Bounds BL = walk(G.LHS, Sub);
+  if (!factBounds(G.LHS, BL, G, C))
+    return std::nullopt;
+  Bounds Y = walk(R, Sub);
+  Bounds F;
+  if (Y.Hi)
+    F.Hi = P == CmpInst::ICMP_SLT ? Expr::sub(Y.Hi, cst(1)) : Y.Hi;
+  return F;
 }
 
 std::optional<Bounds> SymbolicRange::factBounds(const SCEV *S, const Bounds &B,

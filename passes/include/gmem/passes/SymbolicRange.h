@@ -232,6 +232,10 @@ private:
   /// cannot.
   std::optional<Bounds> factBounds(const llvm::SCEV *S, const Bounds &B, const GuardFact &G,
                                    Ctx &C, bool TrustWrapFlags = true);
+  /// A fact L < R (or <=, signed or unsigned) carried over to S = L + X
+  /// where R + X is launch-invariant: the upper bound it gives S, or
+  /// nullopt.
+  std::optional<Bounds> transferredFact(const llvm::SCEV *S, const GuardFact &G, Ctx &C);
   /// Bounds of S whose math value must equal its machine value read as
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);

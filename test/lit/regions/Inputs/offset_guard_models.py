@@ -92,6 +92,43 @@ def eight_u(T, n):
             yield 1, 'W', el(i // 8)
 
 
+def _unrolled(grid, block, N, wrap):
+    for b in range(grid):
+        rem = N - 4 * block * b
+        if wrap:
+            rem %= M32
+        for t in range(block):
+            idx = t
+            for _ in range(4):
+                if idx >= rem:
+                    break
+                yield el(idx + 4 * block * b)
+                idx += block
+
+
+def unrolled4(grid, block, N):
+    for e in _unrolled(grid, block, N, False):
+        yield 2, 'W', e
+        yield 1, 'R', e
+
+
+unrolled4.SHAPE = True
+
+
+def unrolled4_u(grid, block, N):
+    for e in _unrolled(grid, block, N, True):
+        yield 1, 'W', e
+
+
+unrolled4_u.SHAPE = True
+
+
+def triangle_sum(T, n, i):
+    for j in range(T):
+        if j < n - i:
+            yield 2, 'W', el(i + j)
+
+
 N = [-1, 0, 3, 10, 37, 200, 2147483647]
 CASES = {
     'plus1': [('i32', N)],
@@ -105,7 +142,10 @@ CASES = {
     'twice_minus1': [('i32', N)],
     'wrap_plus2': [('i32', [-1, 0, 3, 37])],
     'eight_u': [('i32', [-1, 0, 3, 10, 37, 2147483647])],
+    'unrolled4': [('i32', [-1, 0, 3, 10, 37, 200, 401, 2147483647])],
+    'unrolled4_u': [('i32', [-1, 0, 3, 37, 200, 401])],
+    'triangle_sum': [('i32', [-3, 0, 5, 40]), ('i32', [-2, 0, 3, 39])],
 }
 POINTERS = {'plus1': 2, 'plus3_le': 1, 'minus2': 1, 'window': 1, 'vec_tail_u': 2,
             'vec_tail_s': 1, 'vec_head_u': 1, 'vec4_copy': 2, 'twice_minus1': 1,
-            'wrap_plus2': 1, 'eight_u': 1}
+            'wrap_plus2': 1, 'eight_u': 1, 'unrolled4': 2, 'unrolled4_u': 1, 'triangle_sum': 1}

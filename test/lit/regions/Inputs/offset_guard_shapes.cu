@@ -70,3 +70,37 @@ __global__ void eight_u(int n, float *out) {
   if (i + 7 < (unsigned)n)
     out[i / 8] = 1.0f;
 }
+
+// PyTorch's unrolled elementwise loop: a block covers 4 * blockDim.x
+// elements, thread_idx < remaining = N - 4 * blockDim.x * blockIdx.x.
+__global__ void unrolled4(int N, const float *in, float *out) {
+  int remaining = N - 4 * blockDim.x * blockIdx.x;
+  int thread_idx = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    if (thread_idx >= remaining)
+      break;
+    int linear = thread_idx + 4 * blockDim.x * blockIdx.x;
+    out[linear] = in[linear] * 2.0f;
+    thread_idx += blockDim.x;
+  }
+}
+// The same with the remainder in unsigned arithmetic: it wraps for blocks
+// past N, so every thread of theirs passes the test.
+__global__ void unrolled4_u(int N, float *out) {
+  unsigned remaining = N - 4 * blockDim.x * blockIdx.x;
+  unsigned thread_idx = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    if (thread_idx >= remaining)
+      break;
+    out[thread_idx + 4 * blockDim.x * blockIdx.x] = 1.0f;
+    thread_idx += blockDim.x;
+  }
+}
+// A triangle: j < n - i over a[i + j].
+__global__ void triangle_sum(int n, int i, float *out) {
+  int j = GID;
+  if (j < n - i)
+    out[i + j] = 1.0f;
+}
