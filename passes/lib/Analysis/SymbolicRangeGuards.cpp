@@ -212,7 +212,7 @@ std::optional<Bounds> SymbolicRange::transferredFact(const SCEV *S, const GuardF
   // A term in common first: building SCEVs for every (S, fact) pair costs.
   auto *SA = cast<SCEVAddExpr>(S);
   auto Shares = [&](const SCEV *X) { return llvm::is_contained(SA->operands(), X); };
-  if (auto *LA = dyn_cast<SCEVAddExpr>(G.LHS) ? dyn_cast<SCEVAddExpr>(G.LHS) : nullptr) {
+  if (auto *LA = dyn_cast<SCEVAddExpr>(G.LHS)) {
     if (!llvm::any_of(LA->operands(), Shares))
       return std::nullopt;
   } else if (!Shares(G.LHS)) {
@@ -221,14 +221,16 @@ std::optional<Bounds> SymbolicRange::transferredFact(const SCEV *S, const GuardF
   const SCEV *X = SE.getMinusSCEV(S, G.LHS);
   const SCEV *R = SE.getAddExpr(G.RHS, X);
 
-  // R a plain sum of launch values: a quotient or a product of two of them
-  // adds terms that can overflow where the bound they would tighten does
-  // not (a launch whose bound overflows gets the whole allocation).
+  // R a sum of launch values times constants: a quotient, a min or max or
+  // a product of two of them adds terms that can overflow where the bound
+  // they would tighten does not (a launch whose bound overflows gets the
+  // whole allocation).
   auto Plain = [](const SCEV *E) {
     return !SCEVExprContains(E, [](const SCEV *Y) {
       auto *M = dyn_cast<SCEVMulExpr>(Y);
       return isa<SCEVUDivExpr>(Y) || isa<SCEVMinMaxExpr>(Y) ||
-             (M && !isa<SCEVConstant>(M->getOperand(0)));
+             (M && llvm::count_if(M->operands(),
+                                  [](const SCEV *O) { return !isa<SCEVConstant>(O); }) > 1);
     });
   };
   // (A launch-invariant X adds nothing: S's bounds are L's plus X then.)
