@@ -584,6 +584,23 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
     return std::nullopt;
   if (!SE.isSCEVable(BO->getType()))
     return std::nullopt;
+  // Launch values on both sides (a row pitch rounded up to an alignment,
+  // `n + a - 1 - (n + a - 1) % a`): the quotient or remainder itself, with
+  // C's truncating division (x % d = x - (x / d) * d), so the pitch stays
+  // one value instead of a range that every product with it widens. The
+  // operands without guards: a guard at the use (`col < n`) would only
+  // make two forms of the one value. Any nonzero divisor: a zero one
+  // leaves the expression without a value at that launch.
+  if (Op != Instruction::AShr) {
+    const SCEV *SX = SE.getSCEV(BO->getOperand(0)), *SD = SE.getSCEV(BO->getOperand(1));
+    if (launchInvariant(SX) && launchInvariant(SD))
+      if (ExprRef X = invariantExpr(SX))
+        if (ExprRef Dx = invariantExpr(SD)) {
+          ExprRef Q = Expr::sdiv(X, Dx);
+          ExprRef R = Op == Instruction::SDiv ? Q : Expr::sub(X, Expr::mul(Q, Dx));
+          return Bounds{R, R};
+        }
+  }
   unsigned Bits = BO->getType()->getIntegerBitWidth();
   Bounds D;
   if (Op == Instruction::AShr) {
