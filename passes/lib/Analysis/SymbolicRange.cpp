@@ -3,11 +3,14 @@
 #include "SymbolicRangeSupport.h"
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 
 using namespace llvm;
 
@@ -628,16 +631,52 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
   return Q;
 }
 
+RegionCost range_support::regionCost(ArrayRef<ExprRef> Roots) {
+  // Keyed by canonical text, as FlatEval merges nodes; tree sizes memoised
+  // so that a DAG with exponentially large trees costs linear time.
+  DenseMap<const Expr *, size_t> TreeSize;
+  StringSet<> Seen;
+  std::function<size_t(const ExprRef &)> Visit = [&](const ExprRef &E) -> size_t {
+    if (auto It = TreeSize.find(E.get()); It != TreeSize.end())
+      return It->second;
+    Seen.insert(E->str());
+    size_t N = 1;
+    for (const ExprRef &O : E->operands())
+      N = std::min(N + Visit(O), MaxRegionTreeNodes + 1);
+    TreeSize[E.get()] = N;
+    return N;
+  };
+  RegionCost C;
+  for (const ExprRef &E : Roots)
+    C.Tree = std::min(C.Tree + Visit(E), MaxRegionTreeNodes + 1);
+  C.Distinct = Seen.size();
+  return C;
+}
+
 namespace {
 const char *const TooComplex = "index bounds too complex to evaluate per launch";
 } // namespace
 
 AccessRegion SymbolicRange::regionOf(const MemAccess &A) {
+  auto TooLarge = [](const AccessRegion &R) {
+    return R.Kind == RegionKind::Allocation && R.Reason == TooComplex;
+  };
   AccessRegion R = regionWithFacts(A);
-  if (R.Kind != RegionKind::Allocation || R.Reason != TooComplex)
-    return R;
   // Too large with the offset guards' mins and maxes: as it was without.
-  return retryWith(OffsetFacts, false, A);
+  if (TooLarge(R))
+    R = retryWith(OffsetFacts, false, A);
+  if (!TooLarge(R))
+    return R;
+  // Past the tree budget every way: the same tries against the distinct
+  // nodes the launch path evaluates. Preferring the tree budget keeps the
+  // smaller forms, whose launch checks fail less often (a column walk's
+  // sign-checked stride against a trip count that fails at n <= 0).
+  DistinctBudget = true;
+  R = regionWithFacts(A);
+  if (TooLarge(R))
+    R = retryWith(OffsetFacts, false, A);
+  DistinctBudget = false;
+  return R;
 }
 
 AccessRegion SymbolicRange::retryWith(bool &Flag, bool Value, const MemAccess &A) {
@@ -675,17 +714,21 @@ AccessRegion SymbolicRange::regionWithFacts(const MemAccess &A) {
   // Bounds are evaluated at every launch: past a size they cost more than
   // they save, and the whole allocation is the honest answer.
   ExprRef Hi = Expr::add(Off.Hi, Size.Hi);
-  size_t Cost = exprSize(Off.Lo) + exprSize(Hi);
+  std::vector<ExprRef> Roots{Off.Lo, Hi};
   for (const RangeCheck &C : Checks)
-    Cost += exprSize(C.Value);
-  if (Cost > MaxRegionNodes && !CheckFactorSigns) {
+    Roots.push_back(C.Value);
+  RegionCost Cost = regionCost(Roots);
+  bool TooLarge = DistinctBudget
+                      ? Cost.Distinct > MaxRegionNodes || Cost.Tree > MaxRegionTreeNodes
+                      : Cost.Tree > MaxRegionNodes;
+  if (TooLarge && !CheckFactorSigns) {
     // Products with a launch value of unknown sign (`b * N * 3 * NH * d`)
     // bound to min/max over every sign combination, which nests with each
     // factor. Again with each such factor checked >= 0 at launch: a launch
     // where one is negative gets the whole allocation, as it would now.
     return retryWith(CheckFactorSigns, true, A);
   }
-  if (Cost > MaxRegionNodes) {
+  if (TooLarge) {
     R.widenToAllocation(TooComplex);
     return R;
   }

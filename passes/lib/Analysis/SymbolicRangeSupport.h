@@ -21,15 +21,21 @@ namespace range_support {
 
 
 constexpr unsigned MaxDepth = 24;
-// Node budget of one access region (bounds plus checks).
+// Budgets of one access region (bounds plus checks). The launch path
+// evaluates each distinct sub-expression once (FlatEval merges equal ones
+// across a kernel's regions), but nested mins and maxes repeat their
+// operands in the trees the descriptor stores (a `<=` loop from -1 over a
+// row pitch: 50 distinct nodes, 1,406 in trees). A region must fit
+// MaxRegionNodes tree nodes; one that fits no other way may have
+// MaxRegionNodes distinct nodes in up to MaxRegionTreeNodes tree nodes.
 constexpr size_t MaxRegionNodes = 400;
+constexpr size_t MaxRegionTreeNodes = 4096; // descriptor bytes
 
-inline size_t exprSize(const ExprRef &E) {
-  size_t N = 1;
-  for (const ExprRef &O : E->operands())
-    N += exprSize(O);
-  return N;
-}
+struct RegionCost {
+  size_t Distinct = 0;
+  size_t Tree = 0; // saturates past MaxRegionTreeNodes
+};
+RegionCost regionCost(llvm::ArrayRef<ExprRef> Roots);
 // Guards are applied down to this depth: deep enough for (z*Y + y)*X + x
 // style 3D offsets, shallow enough that guard operands (which are bounded
 // with guards again) cannot blow up.

@@ -269,6 +269,10 @@ private:
   /// fact adds a min or max to S's bounds; where that takes an access past
   /// the per-launch size limit, regionOf does without them.
   bool OffsetFacts = true;
+  /// Which size budget an access region must fit (range_support's
+  /// MaxRegionNodes): tree nodes, or (regionOf's last tries, where nothing
+  /// fitted that) distinct nodes, which is what the launch path evaluates.
+  bool DistinctBudget = false;
   /// regionOf's tries for one setting of OffsetFacts.
   AccessRegion regionWithFacts(const MemAccess &A);
   /// regionWithFacts(A) with Flag set to Value for the time of it, on a

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from c_ints import div as tdiv  # C integer division (truncation toward zero)
 from launch_grid import dim3, pick, threads
 from corpus_guard_models import KERNELS as GUARD_KERNELS
+from corpus_budget_models import KERNELS as BUDGET_KERNELS
 
 GMEM = "gmem-analyze"  # set from --tool
 CORPUS = "test/corpus/"  # set from --corpus
@@ -64,13 +65,20 @@ def m_histogram_shared(g, b, a):
 
 
 def m_fir_halo(g, b, a):
-    ntaps = a[4]
+    n, ntaps = a[3], a[4]
     nt = ntaps if ntaps < 32 else 32
-    s = set()
+    s, X, Y = set(), set(), set()
     for bx, by, bz, tx, ty, tz in threads(g, b):
         for k in range(tx, nt, b[0]):
             s.add(k)
-    return {(1, 'read'): (4, s)}
+        base = bx * 256
+        for j in range(tx, 256 + nt - 1, b[0]):
+            if 0 <= base - (nt - 1) + j < n:
+                X.add(base - (nt - 1) + j)
+        for j in range(tx, 256, b[0]):
+            if base + j < n:
+                Y.add(base + j)
+    return {(1, 'read'): (4, s), (0, 'read'): (4, X), (2, 'write'): (4, Y)}
 
 
 def m_gemv_warp(g, b, a):
@@ -481,6 +489,7 @@ KERNELS = {
     'first_match': ('loop_nests.cu', gen_rows, m_first_match),
 }
 KERNELS.update(GUARD_KERNELS)
+KERNELS.update(BUDGET_KERNELS)
 
 
 def run_tool(kernel, fname, g, b, args):
