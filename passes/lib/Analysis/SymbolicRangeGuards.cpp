@@ -10,7 +10,9 @@
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
 
 #include <algorithm>
@@ -22,6 +24,31 @@ namespace gmem {
 using namespace range_support;
 
 namespace {
+
+/// A block that stops the kernel: PTX `trap` (CUDA's __trap() is inline asm
+/// that LLVM may fall through), llvm.trap / llvm.ubsantrap, or CUDA's device
+/// assert, __assertfail, which "stops the kernel execution" (CUDA C++
+/// Programming Guide, Assertion). No path through it reaches anything after
+/// it, so the branch around it guards what follows: `if (id < 0 || id >= V)
+/// __trap();` and PyTorch's CUDA_KERNEL_ASSERT bound the index after them.
+bool stopsKernel(const BasicBlock *BB) {
+  for (const Instruction &I : *BB) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      continue;
+    if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+      StringRef T = StringRef(IA->getAsmString()).trim();
+      if (T == "trap;" || T == "trap")
+        return true;
+      continue;
+    }
+    if (const Function *Fn = CB->getCalledFunction())
+      if (Fn->getIntrinsicID() == Intrinsic::trap || Fn->getIntrinsicID() == Intrinsic::ubsantrap ||
+          Fn->getName() == "__assertfail")
+        return true;
+  }
+  return false;
+}
 
 /// X as c + Rest with c its constant operand (0 if none), read signed.
 bool splitConstant(const SCEV *X, int64_t &K, SmallVectorImpl<const SCEV *> &Rest) {
@@ -470,9 +497,15 @@ const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
       auto *Br = dyn_cast<BranchInst>(D->getTerminator());
       if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
         continue;
-      for (unsigned S = 0; S < 2; ++S)
-        if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB))
+      // BB is reached through D's last run, along one of its edges: an
+      // edge that dominates BB, or the one edge left where the other's
+      // block stops the kernel (BB is not that block itself).
+      for (unsigned S = 0; S < 2; ++S) {
+        BasicBlock *Other = Br->getSuccessor(1 - S);
+        if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB) ||
+            (Other != BB && stopsKernel(Other) && !stopsKernel(Br->getSuccessor(S))))
           conditionFacts(Br->getCondition(), S == 0, Facts);
+      }
     }
   }
   return GuardCache[BB] = std::move(Facts);
