@@ -7,12 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolicRangeSupport.h"
+#include "gmem/passes/GpuTarget.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
 
 #include <algorithm>
@@ -25,29 +24,15 @@ using namespace range_support;
 
 namespace {
 
-/// A block that stops the kernel: PTX `trap` (CUDA's __trap() is inline asm
-/// that LLVM may fall through), llvm.trap / llvm.ubsantrap, or CUDA's device
-/// assert, __assertfail, which "stops the kernel execution" (CUDA C++
-/// Programming Guide, Assertion). No path through it reaches anything after
-/// it, so the branch around it guards what follows: `if (id < 0 || id >= V)
-/// __trap();` and PyTorch's CUDA_KERNEL_ASSERT bound the index after them.
-bool stopsKernel(const BasicBlock *BB) {
-  for (const Instruction &I : *BB) {
+/// A block that stops the kernel (gmem::stopsKernel): no path through it
+/// reaches anything after it, so the branch around it guards what follows:
+/// `if (id < 0 || id >= V) __trap();` and PyTorch's CUDA_KERNEL_ASSERT bound
+/// the index after them.
+bool blockStopsKernel(const BasicBlock *BB) {
+  return any_of(*BB, [](const Instruction &I) {
     auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB)
-      continue;
-    if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-      StringRef T = StringRef(IA->getAsmString()).trim();
-      if (T == "trap;" || T == "trap")
-        return true;
-      continue;
-    }
-    if (const Function *Fn = CB->getCalledFunction())
-      if (Fn->getIntrinsicID() == Intrinsic::trap || Fn->getIntrinsicID() == Intrinsic::ubsantrap ||
-          Fn->getName() == "__assertfail")
-        return true;
-  }
-  return false;
+    return CB && stopsKernel(*CB);
+  });
 }
 
 /// X as c + Rest with c its constant operand (0 if none), read signed.
@@ -503,7 +488,7 @@ const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
       for (unsigned S = 0; S < 2; ++S) {
         BasicBlock *Other = Br->getSuccessor(1 - S);
         if (DT.dominates(BasicBlockEdge(D, Br->getSuccessor(S)), BB) ||
-            (Other != BB && stopsKernel(Other) && !stopsKernel(Br->getSuccessor(S))))
+            (Other != BB && blockStopsKernel(Other) && !blockStopsKernel(Br->getSuccessor(S))))
           conditionFacts(Br->getCondition(), S == 0, Facts);
       }
     }

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
@@ -226,6 +227,16 @@ bool isAMDGPUDescriptorAccess(const CallBase &CB) {
   StringRef Name = Callee->getName();
   return Name.starts_with("llvm.amdgcn.") &&
          (Name.contains("buffer") || Name.contains("image") || Name.contains(".lds"));
+}
+
+bool stopsKernel(const CallBase &CB) {
+  if (auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand())) {
+    StringRef T = StringRef(IA->getAsmString()).trim();
+    return T == "trap;" || T == "trap";
+  }
+  const Function *Fn = CB.getCalledFunction();
+  return Fn && (Fn->getIntrinsicID() == Intrinsic::trap ||
+                Fn->getIntrinsicID() == Intrinsic::ubsantrap || Fn->getName() == "__assertfail");
 }
 
 bool isMemoryNeutralCall(const CallBase &CB) {

@@ -408,8 +408,9 @@ std::string sharedMemoryBlocker(Function &K) {
     const Function *F = Work.pop_back_val();
     for (const Instruction &I : instructions(*F)) {
       if (auto *CB = dyn_cast<CallBase>(&I)) {
+        // A trap shares nothing: the launch ends there.
         if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand());
-            IA && !registerOnlyAsm(*IA))
+            IA && !registerOnlyAsm(*IA) && !stopsKernel(*CB))
           return "inline asm";
         if (const Function *G = CB->getCalledFunction();
             G && !G->isDeclaration() && Done.insert(G).second)

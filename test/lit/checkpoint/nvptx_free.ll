@@ -30,6 +30,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_helper_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_shuffle = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_lane_asm = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
+; A trap (CUDA's __trap(), inline asm with side effects) shares nothing:
+; the launch ends there.
+; CHECK-DAG: @__gmem_pre_info_trap_check = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
 ; CHECK-NOT: define void @__gmem_prf_uses_shared(
 ; CHECK-NOT: define void @__gmem_prf_helper_shared(
 ; CHECK-NOT: define void @__gmem_prf_shuffle(
@@ -83,6 +86,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX:         bar.sync 0
 ; PTX:         atom.global.min.u32
 ; PTX-LABEL: .entry __gmem_prf_rowsum(
+
+; CHECK: define void @__gmem_prf_trap_check(
 
 ; GMEM_CHECKPOINT_FREE_GATE=0: every virtual CTA looks at the cache.
 ; NOGATE-LABEL: define void @__gmem_prf_relu(
@@ -206,15 +211,33 @@ entry:
   ret void
 }
 
+define void @trap_check(ptr %ids, ptr %out, i32 %v) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %b = zext i32 %bid to i64
+  %src = getelementptr inbounds i32, ptr %ids, i64 %b
+  %id = load i32, ptr %src, align 4
+  %bad = icmp uge i32 %id, %v
+  br i1 %bad, label %stop, label %ok
+stop:
+  call void asm sideeffect "trap;", ""()
+  br label %ok
+ok:
+  %dst = getelementptr inbounds i32, ptr %out, i64 %b
+  store i32 %id, ptr %dst, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare float @llvm.nvvm.shfl.sync.bfly.f32(i32, float, i32, i32)
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
 !0 = !{ptr @relu, !"kernel", i32 1}
 !1 = !{ptr @rowsum, !"kernel", i32 1}
 !2 = !{ptr @uses_shared, !"kernel", i32 1}
 !3 = !{ptr @helper_shared, !"kernel", i32 1}
 !4 = !{ptr @shuffle, !"kernel", i32 1}
 !5 = !{ptr @lane_asm, !"kernel", i32 1}
+!6 = !{ptr @trap_check, !"kernel", i32 1}

@@ -90,6 +90,13 @@ bool asmHasCoherentGlobalLoad(llvm::StringRef Text);
 void forEachPtxWord(llvm::StringRef Text,
                     llvm::function_ref<void(llvm::StringRef Word, llvm::StringRef Op)> F);
 
+/// A call that stops the kernel: PTX `trap` (CUDA's __trap() is inline asm
+/// that the IR falls through), llvm.trap / llvm.ubsantrap, or CUDA's device
+/// assert __assertfail, which "stops the kernel execution" (CUDA C++
+/// Programming Guide, Assertion). Nothing after it runs, in that thread or
+/// (the launch fails) any other.
+bool stopsKernel(const llvm::CallBase &CB);
+
 /// True for calls that touch no user-visible global memory (barriers,
 /// fences, shuffles, geometry reads, math, debug, lifetime markers...).
 bool isMemoryNeutralCall(const llvm::CallBase &CB);
