@@ -496,6 +496,33 @@ const std::vector<GuardFact> &SymbolicRange::guardsAt(const Instruction *At) {
   return GuardCache[BB] = std::move(Facts);
 }
 
+// `(x & M) == K`: InstCombine's form of a range test on an aligned block
+// (`tid >= 32 && tid < 64` becomes `(tid & 992) == 32` for a tid below
+// 1024). x's bits under M are K's and the others are free, so x lies in
+// [K, K | ~M] within the bits x may have at all (SCEV's unsigned range,
+// below 2^P with P under the type's width: the signed reading is the same).
+void SymbolicRange::maskedEqualityFacts(const ICmpInst *Cmp, CmpInst::Predicate P,
+                                        std::vector<GuardFact> &Out) {
+  using namespace PatternMatch;
+  Value *X;
+  const APInt *M, *K;
+  if (P != CmpInst::ICMP_EQ ||
+      !match(Cmp->getOperand(0), m_And(m_Value(X), m_APInt(M))) ||
+      !match(Cmp->getOperand(1), m_APInt(K)))
+    return;
+  const SCEV *SX = SE.getSCEV(X);
+  unsigned Bits = M->getBitWidth();
+  unsigned Active = SE.getUnsignedRange(SX).getUnsignedMax().getActiveBits();
+  if (Active >= Bits || Bits > 64 || !(*K & ~*M).isZero())
+    return;
+  APInt Top = *K | (~*M & APInt::getLowBitsSet(Bits, Active));
+  const SCEV *Lo = SE.getConstant(*K), *Hi = SE.getConstant(Top);
+  Out.push_back({SX, CmpInst::ICMP_SGE, Lo});
+  Out.push_back({Lo, CmpInst::ICMP_SLE, SX});
+  Out.push_back({SX, CmpInst::ICMP_SLE, Hi});
+  Out.push_back({Hi, CmpInst::ICMP_SGE, SX});
+}
+
 void SymbolicRange::conditionFacts(Value *Cond, bool Holds, std::vector<GuardFact> &Out,
                                    unsigned Depth) {
   using namespace PatternMatch;
@@ -508,8 +535,18 @@ void SymbolicRange::conditionFacts(Value *Cond, bool Holds, std::vector<GuardFac
     CmpInst::Predicate P = Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
     const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
     const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
-    Out.push_back({A, P, B});
-    Out.push_back({B, CmpInst::getSwappedPredicate(P), A});
+    // x >=u y (or >u) with x below 2^(N-1) by SCEV's unsigned range (a
+    // thread index, `tid < 32` false): where it holds, y's unsigned reading
+    // is below 2^(N-1) too, so both signed readings are the unsigned ones.
+    auto Push = [&](const SCEV *L, CmpInst::Predicate Q, const SCEV *R) {
+      if ((Q == CmpInst::ICMP_UGE || Q == CmpInst::ICMP_UGT) &&
+          SE.getUnsignedRange(L).getUnsignedMax().isNonNegative())
+        Q = CmpInst::getSignedPredicate(Q);
+      Out.push_back({L, Q, R});
+    };
+    Push(A, P, B);
+    Push(B, CmpInst::getSwappedPredicate(P), A);
+    maskedEqualityFacts(Cmp, P, Out);
   } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
     conditionFacts(L, true, Out, Depth + 1);
     conditionFacts(R, true, Out, Depth + 1);

@@ -31,8 +31,9 @@
 // RUN:   --alloc 0x200000000:8192 --arg ptr:0x200000000 --arg ptr:0x200001000 --arg i32:-10 --arg i32:7 \
 // RUN:   | FileCheck %s --check-prefix=NEG-REM
 
+// Lane 0 only: `(tid & 31) == 0` also bounds tid by 992 (of its 1024).
 // CHECK-LABEL: kernel warp_flags
-// CHECK:       write: [0, 4*(min(blockDim.x*gridDim.x - 1, n - 1) /u 32) + 4)
+// CHECK:       write: [0, 4*(min(min(blockDim.x - 1, 992) - blockDim.x + blockDim.x*gridDim.x, n - 1) /u 32) + 4)
 // CHECK-LABEL: kernel warp_rows
 // CHECK:       write: [0, 4*min(rows - 1, (blockDim.x*gridDim.x - 1) /u 32) + 4)
 // CHECK-LABEL: kernel mod_cols

@@ -68,6 +68,9 @@ public:
   /// and not), both orientations of each comparison.
   void conditionFacts(llvm::Value *Cond, bool Holds, std::vector<GuardFact> &Out,
                       unsigned Depth = 0);
+  /// Bounds on x from `(x & M) == K` (P the comparison as it holds).
+  void maskedEqualityFacts(const llvm::ICmpInst *Cmp, llvm::CmpInst::Predicate P,
+                           std::vector<GuardFact> &Out);
 
   /// A part of a sum that is Scale * Ext(Guarded) + Offset for a guarded
   /// Guarded, as SCEV flattened it (`c` in `r*N + c`; sext(b*d + t)
