@@ -16,7 +16,8 @@
 // And products of launch values of unknown sign, which term by term bound
 // to a min/max over every sign combination that nests with each factor
 // (`b * N * 3 * NH * d`): regionOf's second try checks such a factor
-// >= 0 at launch instead.
+// >= 0 at launch instead. Signed divisions, shifts and remainders that SCEV
+// leaves opaque (signedDivision) are here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -244,6 +245,64 @@ bool SymbolicRange::poisonOnlyByFlags(const FreezeInst *Fr) const {
       Work.push_back(O);
   }
   return true;
+}
+
+// Warp, row and column indices are often computed on signed ints
+// (`tid >> 5`, `tid / 32`, `idx % width`), which SCEV does not model. x is
+// bounded as a signed machine value (the checks of inType say so); the
+// divisor must be a positive constant or is checked to be >= 1 at launch.
+// Known non-negative x: unsigned division, remainder in [0, min(x, d - 1)].
+// Otherwise sdiv truncates toward zero and is monotone in x for d > 0;
+// ashr rounds down, so at most one below the truncated quotient; a
+// remainder takes x's sign and is smaller than d in magnitude.
+std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ctx &C) {
+  unsigned Op = BO->getOpcode();
+  if (Op != Instruction::AShr && Op != Instruction::SDiv && Op != Instruction::SRem)
+    return std::nullopt;
+  if (!SE.isSCEVable(BO->getType()))
+    return std::nullopt;
+  // Launch values on both sides (a row pitch rounded up to an alignment,
+  // `n + a - 1 - (n + a - 1) % a`): the quotient or remainder itself, with
+  // C's truncating division (x % d = x - (x / d) * d), so the pitch stays
+  // one value instead of a range that every product with it widens. The
+  // operands without guards: a guard at the use (`col < n`) would only
+  // make two forms of the one value. Any nonzero divisor: a zero one
+  // leaves the expression without a value at that launch.
+  if (Op != Instruction::AShr) {
+    const SCEV *SX = SE.getSCEV(BO->getOperand(0)), *SD = SE.getSCEV(BO->getOperand(1));
+    if (launchInvariant(SX) && launchInvariant(SD))
+      if (ExprRef X = invariantExpr(SX))
+        if (ExprRef Dx = invariantExpr(SD)) {
+          ExprRef Q = Expr::sdiv(X, Dx);
+          ExprRef R = Op == Instruction::SDiv ? Q : Expr::sub(X, Expr::mul(Q, Dx));
+          return Bounds{R, R};
+        }
+  }
+  unsigned Bits = BO->getType()->getIntegerBitWidth();
+  Bounds D;
+  if (Op == Instruction::AShr) {
+    auto *K = dyn_cast<ConstantInt>(BO->getOperand(1));
+    uint64_t Sh = K ? K->getZExtValue() : 0;
+    if (Sh == 0 || Sh >= Bits || Sh > 62)
+      return std::nullopt;
+    D = {cst(int64_t(1) << Sh), cst(int64_t(1) << Sh)};
+  } else if (std::optional<Bounds> Dv = signedDivisor(BO->getOperand(1), C)) {
+    D = *Dv;
+  } else {
+    return std::nullopt;
+  }
+  Bounds X = inType(SE.getSCEV(BO->getOperand(0)), /*Signed=*/true, C);
+  if (!X.bounded())
+    return std::nullopt;
+  if (Op == Instruction::SRem)
+    return signedRemainderBounds(X, D);
+  if (nonNeg(X.Lo))
+    return unsignedQuotient(X, D);
+  Bounds Q{Expr::smin(Expr::sdiv(X.Lo, D.Lo), Expr::sdiv(X.Lo, D.Hi)),
+           Expr::smax(Expr::sdiv(X.Hi, D.Lo), Expr::sdiv(X.Hi, D.Hi))};
+  if (Op == Instruction::AShr)
+    Q.Lo = Expr::sub(Q.Lo, cst(1));
+  return Q;
 }
 
 } // namespace gmem
