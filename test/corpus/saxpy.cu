@@ -31,3 +31,14 @@ __global__ void saxpy_gs_size_t(unsigned long long n, float a, const float *x, c
        i += blockDim.x * gridDim.x)
     out[i] = a * x[i] + y[i];
 }
+
+// Index and step both computed in 64 bits (thrust / PyTorch style, no
+// 32-bit product that could wrap), against an int bound.
+// GMEM-EXPECT: saxpy_gs_wide conditional
+// GMEM-RUN: saxpy_gs_wide grid=132 block=256 args=i32:1000000 f32:2.5 buf:f32:1000000:rand buf:f32:1000000:rand buf:f32:1000000:zero
+// GMEM-RUN: saxpy_gs_wide grid=3 block=64 args=i32:1000 f32:2.5 buf:f32:2000:rand buf:f32:1000:rand ptr:2+4000
+__global__ void saxpy_gs_wide(int n, float a, const float *x, const float *y, float *out) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)blockDim.x * gridDim.x)
+    out[i] = a * x[i] + y[i];
+}

@@ -123,8 +123,7 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
       continue;
     // Y(k) = X(k - 1): the value iteration k got from the test before it.
     const SCEV *Step = XR->getStepRecurrence(SE);
-    auto *Y = dyn_cast<SCEVAddRecExpr>(
-        SE.getAddRecExpr(SE.getMinusSCEV(XR->getStart(), Step), Step, L, SCEV::FlagAnyWrap));
+    const SCEVAddRecExpr *Y = preIncrement(SE, L, XR);
     if (!Y)
       continue;
     // AR = c * Y + d, c a constant step ratio, d invariant (SCEV must fold

@@ -136,9 +136,7 @@ const SCEVAddRecExpr *SymbolicRange::narrowLatchInner(const SCEVAddRecExpr *AR, 
         SE.getTypeSizeInBits(X->getType()) > 32 ||
         SE.getTypeSizeInBits(X->getType()) >= SE.getTypeSizeInBits(Wide))
       continue;
-    const SCEV *XStep = X->getStepRecurrence(SE);
-    auto *Pre = dyn_cast<SCEVAddRecExpr>(
-        SE.getAddRecExpr(SE.getMinusSCEV(X->getStart(), XStep), XStep, L, SCEV::FlagAnyWrap));
+    const SCEVAddRecExpr *Pre = preIncrement(SE, L, X);
     for (const SCEVAddRecExpr *Inner : {X, Pre}) {
       if (!Inner)
         continue;
@@ -508,8 +506,7 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
     if (!Factor)
       continue;
     // The pre-increment form of Y when the latch tests Y's next value.
-    const SCEV *Pre = SE.getAddRecExpr(SE.getMinusSCEV(Y->getStart(), YStep), YStep, L,
-                                       SCEV::FlagAnyWrap);
+    const SCEV *Pre = preIncrement(SE, L, Y);
     for (const SCEV *XS : {Pre, static_cast<const SCEV *>(Y)}) {
       auto *X = dyn_cast<SCEVAddRecExpr>(XS);
       if (!X || X == AR)

@@ -144,6 +144,27 @@ inline LatchTest latchTest(const llvm::Loop *L) {
   return {Br, llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())};
 }
 
+/// The recurrence one step behind Y in L ({s, +, t} for Y = {s + t, +, t}):
+/// a header phi's own recurrence where one steps to Y (the induction
+/// variable a latch `i + step < n` tests), else Y's start minus its step,
+/// which SCEV may not fold back to the phi's start (a 64-bit grid stride
+/// `bid * bd + tid + gd * bd` distributes into `tid + bd * (gd + bid)`,
+/// and minus `gd * bd` stays a sum that no longer matches the index).
+inline const llvm::SCEVAddRecExpr *preIncrement(llvm::ScalarEvolution &SE, const llvm::Loop *L,
+                                                const llvm::SCEVAddRecExpr *Y) {
+  const llvm::SCEV *Step = Y->getStepRecurrence(SE);
+  for (llvm::PHINode &Phi : L->getHeader()->phis()) {
+    if (!SE.isSCEVable(Phi.getType()))
+      continue;
+    auto *PR = llvm::dyn_cast<llvm::SCEVAddRecExpr>(SE.getSCEV(&Phi));
+    if (PR && PR != Y && PR->getLoop() == L && PR->isAffine() && PR->getType() == Y->getType() &&
+        PR->getStepRecurrence(SE) == Step && PR->getPostIncExpr(SE) == Y)
+      return PR;
+  }
+  return llvm::dyn_cast<llvm::SCEVAddRecExpr>(SE.getAddRecExpr(
+      SE.getMinusSCEV(Y->getStart(), Step), Step, L, llvm::SCEV::FlagAnyWrap));
+}
+
 /// c with ARStep == c * Step as a SCEV invariant in L: stepRatio's
 /// constant, else the exact quotient of the two steps (a row stride
 /// `i * ld` over `i += blockDim.x`: c = ld); null when none.

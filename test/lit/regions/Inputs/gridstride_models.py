@@ -18,6 +18,14 @@ def gs_size(T, n):
 
 
 gs_size_wide_step = gs_size
+gs_size_wide = gs_size
+gs_long_wide = gs_size
+
+
+def gs_size_wide_int_n(T, n):
+    # size_t i < int n: n converts to size_t, a negative n to above 2^63;
+    # the values below keep it in [0, 2^31).
+    yield from gs_size(T, n)
 gs_long = gs_size
 gs_u32 = gs_size
 gs_int = gs_size
@@ -27,6 +35,9 @@ def gs_size_stride2(T, n):
     for i in _loop(T, n):
         yield 1, 'W', 2 * i + 1
         yield 2, 'R', i
+
+
+gs_size_wide_stride2 = gs_size_stride2
 
 
 def gs_size_reverse(T, n):
@@ -54,6 +65,10 @@ N = [0, 1, 5, 100, 1000]
 CASES = {
     'gs_size': [('u64', N)],
     'gs_size_wide_step': [('u64', N)],
+    'gs_size_wide': [('u64', N)],
+    'gs_size_wide_int_n': [('i32', N)],
+    'gs_long_wide': [('i32', [-3] + N)],
+    'gs_size_wide_stride2': [('u64', N)],
     'gs_size_stride2': [('u64', N)],
     'gs_size_reverse': [('u64', N)],
     'gs_size_offset': [('u64', [0, 7, 300]), ('i64', [-50, 0, 3])],

@@ -37,6 +37,27 @@ __global__ void gs_int(int n, float *out, const float *in) {
   for (int i = GID; i < n; i += G)
     out[i] = in[i];
 }
+// Index and step both computed in 64 bits (no 32-bit product to wrap):
+// SCEV distributes start + step into `tid + bd * (gd + bid)`, so the index
+// one step behind the latch's value comes from the header phi.
+#define GID64 ((size_t)blockIdx.x * blockDim.x + threadIdx.x)
+#define G64 ((size_t)blockDim.x * gridDim.x)
+__global__ void gs_size_wide(size_t n, float *out, const float *in) {
+  for (size_t i = GID64; i < n; i += G64)
+    out[i] = in[i];
+}
+__global__ void gs_size_wide_int_n(int n, float *out, const float *in) {
+  for (size_t i = GID64; i < n; i += G64)
+    out[i] = in[i];
+}
+__global__ void gs_long_wide(int n, float *out, const float *in) {
+  for (long i = GID64; i < n; i += (long)G64)
+    out[i] = in[i];
+}
+__global__ void gs_size_wide_stride2(size_t n, float *out, const float *in) {
+  for (size_t i = GID64; i < n; i += G64)
+    out[2 * i + 1] = in[i];
+}
 // A column walk (matmul's B[k*N + c]), the loop counter widened or not.
 __global__ void col_int(int K, int N, float *out, const float *B) {
   int c = GID;
