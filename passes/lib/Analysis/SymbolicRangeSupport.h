@@ -183,16 +183,20 @@ inline const llvm::SCEV *stepFactor(llvm::ScalarEvolution &SE, const llvm::SCEV 
 }
 
 /// d with AR == c * Y + d for c = CV an invariant factor (stepFactor's;
-/// null: none), d invariant in the loop, SCEV folding c * Y + d back to AR;
-/// null where there is no such d.
+/// null: none), d invariant in the loop; null where there is no such d.
+/// Both affine in one loop, AR's step c times Y's and d = AR(0) - c * Y(0):
+/// then AR(k) = c * Y(k) + d modulo 2^N at every k. (Asking SCEV to fold
+/// c * Y + d back to AR says the same where it can, but an inner loop's
+/// start that holds an outer recurrence does not fold back.)
 inline const llvm::SCEV *offsetOverFactor(llvm::ScalarEvolution &SE,
                                           const llvm::SCEVAddRecExpr *AR,
                                           const llvm::SCEVAddRecExpr *Y, const llvm::SCEV *CV) {
-  if (!CV)
+  if (!CV || !AR->isAffine() || !Y->isAffine() || AR->getLoop() != Y->getLoop() ||
+      AR->getType() != Y->getType() ||
+      SE.getMulExpr(CV, Y->getStepRecurrence(SE)) != AR->getStepRecurrence(SE))
     return nullptr;
   const llvm::SCEV *D = SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(CV, Y->getStart()));
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()) ||
-      SE.getAddExpr(SE.getMulExpr(CV, Y), D) != AR)
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(D) || !SE.isLoopInvariant(D, AR->getLoop()))
     return nullptr;
   return D;
 }

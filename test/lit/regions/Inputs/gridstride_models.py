@@ -40,6 +40,15 @@ def gs_size_stride2(T, n):
 gs_size_wide_stride2 = gs_size_stride2
 
 
+def gs_2d_wide(T, H, W):
+    # A 1-D launch: blockIdx.y = 0, blockDim.y = gridDim.y = 1, so every
+    # thread walks all rows and its grid-stride columns.
+    for r in range(H):
+        for c in _loop(T, W):
+            yield 2, 'W', r * W + c
+            yield 3, 'R', r * W + c
+
+
 def gs_size_reverse(T, n):
     for i in _loop(T, n):
         yield 1, 'W', i
@@ -69,6 +78,7 @@ CASES = {
     'gs_size_wide_int_n': [('i32', N)],
     'gs_long_wide': [('i32', [-3] + N)],
     'gs_size_wide_stride2': [('u64', N)],
+    'gs_2d_wide': [('u64', [0, 1, 3]), ('u64', [0, 1, 5, 100])],
     'gs_size_stride2': [('u64', N)],
     'gs_size_reverse': [('u64', N)],
     'gs_size_offset': [('u64', [0, 7, 300]), ('i64', [-50, 0, 3])],

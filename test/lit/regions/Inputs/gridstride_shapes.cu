@@ -58,6 +58,14 @@ __global__ void gs_size_wide_stride2(size_t n, float *out, const float *in) {
   for (size_t i = GID64; i < n; i += G64)
     out[2 * i + 1] = in[i];
 }
+// Rows and columns both grid-stride, 64-bit: the inner loop's start holds
+// the outer recurrence (r * W + c), which SCEV does not fold back.
+__global__ void gs_2d_wide(size_t H, size_t W, float *out, const float *in) {
+  for (size_t r = (size_t)blockIdx.y * blockDim.y + threadIdx.y; r < H;
+       r += (size_t)blockDim.y * gridDim.y)
+    for (size_t c = GID64; c < W; c += G64)
+      out[r * W + c] = in[r * W + c];
+}
 // A column walk (matmul's B[k*N + c]), the loop counter widened or not.
 __global__ void col_int(int K, int N, float *out, const float *B) {
   int c = GID;
