@@ -440,8 +440,7 @@ SymbolicRange::guardedRecurrences(const SCEVAddRecExpr *AR, const Instruction *A
             if (!G || G->getLoop() != AR->getLoop() || !G->isAffine())
               continue;
             // Post-increment form {k0+s,+,s}: use the pre-increment one.
-            const SCEV *Pre = SE.getMinusSCEV(G, G->getStepRecurrence(SE));
-            if (auto *P = dyn_cast<SCEVAddRecExpr>(Pre))
+            if (const SCEVAddRecExpr *P = preIncrement(SE, AR->getLoop(), G))
               G = P;
             if (G != AR && G->getType() == AR->getType() &&
                 (!SameStep || G->getStepRecurrence(SE) == AR->getStepRecurrence(SE)) &&

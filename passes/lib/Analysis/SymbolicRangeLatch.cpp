@@ -126,8 +126,8 @@ std::optional<Bounds> SymbolicRange::latchReading(const SCEVAddRecExpr *AR, bool
     const SCEVAddRecExpr *Y = preIncrement(SE, L, XR);
     if (!Y)
       continue;
-    // AR = c * Y + d, c a constant step ratio, d invariant (SCEV must fold
-    // it back to AR: then AR(k) = c * Y(k) + d modulo 2^N at every k).
+    // AR = c * Y + d, c a constant step ratio, d invariant (offsetOver:
+    // AR(k) = c * Y(k) + d modulo 2^N at every k).
     const int64_t Ratio = stepRatio(SE, AR->getStepRecurrence(SE), Step);
     const SCEV *D = offsetOver(SE, AR, Y, Ratio);
     if (!D)

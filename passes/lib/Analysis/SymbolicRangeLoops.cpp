@@ -420,7 +420,7 @@ Bounds SymbolicRange::eitherOrBoth(function_ref<Bounds(Ctx &)> First,
 // iterations SCEV computes for that exit, E; at the last iteration Y(E) ==
 // B. Y must not wrap (nsw, or nuw with B read unsigned): then Y(E) - Y(0)
 // is the math difference, and for AR = c * Y + d (c a constant ratio of
-// the steps, SCEV folding c * Y + d back to AR), AR(E) = c * B + d in math.
+// the steps, offsetOver's d), AR(E) = c * B + d in math.
 // AR(k) = AR(0) + k * step is monotone in k, so every iteration lies
 // between AR(0) and AR(E). That is AR's math value, as addRec's bounds are;
 // readers of AR's machine value add their own wrap checks (inType).
@@ -484,8 +484,8 @@ Bounds SymbolicRange::equalityExit(const SCEVAddRecExpr *AR, Ctx &C) {
 // unsigned i64 values may wrap as far as SCEV can tell). So the latch test
 // above, which must compare AR itself, says nothing about AR. Where AR = c * X
 // + d for a factor c and the latch's recurrence X of the same loop (pre- or
-// post-increment form; SCEV itself must fold c * X + d back into AR), bound X
-// through its latch test (with X's own no-wrap checks) and map: every
+// post-increment form; offsetOverFactor's d), bound X through its latch
+// test (with X's own no-wrap checks) and map: every
 // iteration's AR is c times that iteration's X plus the invariant d. c may
 // be an invariant of the loop, such as the row stride of a column walk
 // `a[i * ld + col]` over `i += blockDim.x`.

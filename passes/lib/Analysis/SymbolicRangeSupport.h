@@ -202,9 +202,9 @@ inline const llvm::SCEV *offsetOverFactor(llvm::ScalarEvolution &SE,
 }
 
 /// d with AR == c * Y + d for Y a recurrence of AR's loop and c = Ratio a
-/// constant (stepRatio of the steps), d invariant in the loop, SCEV folding
-/// c * Y + d back to AR (then AR(k) = c * Y(k) + d modulo 2^N at every k);
-/// null where there is no such d.
+/// constant (stepRatio of the steps), d invariant in the loop (as
+/// offsetOverFactor: AR(k) = c * Y(k) + d modulo 2^N at every k); null where
+/// there is no such d.
 inline const llvm::SCEV *offsetOver(llvm::ScalarEvolution &SE, const llvm::SCEVAddRecExpr *AR,
                                     const llvm::SCEVAddRecExpr *Y, int64_t Ratio) {
   return Ratio ? offsetOverFactor(SE, AR, Y, SE.getConstant(AR->getType(), Ratio, /*isSigned=*/true))
