@@ -19,7 +19,11 @@
 // Nor are non-coherent asm loads (`ld.global.nc`, `ldu`: CUB's LOAD_LDG in
 // binary searches), which cannot see another CTA's write.
 // Loads of shared or local memory are not counted either: a CTA's threads
-// stop together.
+// stop together. Unless the loop also holds a wait load: one thread
+// waiting and handing the value to the rest through shared memory is the
+// same wait. Warp votes and other calls between the load and the exit test
+// (CUB leaves its look-back loop on `__any_sync` of the lanes' statuses)
+// are looked through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,25 +98,56 @@ bool isWaitLoad(const Instruction &I, GpuArch Arch) {
   return false;
 }
 
+/// An atomic that changes memory: a lock or a counter, whose holder or
+/// taker is a running CTA that a stop lets finish.
+bool isLockStep(const Instruction &I, GpuArch Arch) {
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return true;
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB)
+    return false;
+  if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+    return scanAsmMemoryUse(IA->getAsmString(), Arch).Writes;
+  const Function *Callee = CB->getCalledFunction();
+  return Callee && (Callee->getName().contains("atomic") || Callee->getName().contains("atom."));
+}
+
+bool loopHasWaitLoad(const Loop &L, GpuArch Arch) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (isWaitLoad(I, Arch))
+        return true;
+  return false;
+}
+
 /// Whether the loop's exit test at \p Cond depends, through values computed
-/// in \p L, on a wait load.
+/// in \p L, on a wait load. Calls are looked through (a warp vote or
+/// ballot over the loaded status is how CUB leaves its look-back loop), and
+/// so is shared memory: a loop that waits in one thread and hands the value
+/// to the others through shared memory tests a shared load, so such a load
+/// in the exit test counts when the loop also holds a wait load.
 bool dependsOnWaitLoad(const Value *Cond, const Loop &L, GpuArch Arch) {
   SmallVector<const Value *, 16> Work{Cond};
   SmallPtrSet<const Value *, 32> Seen;
+  bool SharedRelay = false;
   while (!Work.empty()) {
     const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !L.contains(I) || !Seen.insert(I).second)
       continue;
     if (isWaitLoad(*I, Arch))
       return true;
-    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
-      continue; // a lock: its holder runs to the end of its CTA
-    if (isa<CallBase>(I) || I->mayWriteToMemory())
+    if (isLockStep(*I, Arch))
+      continue;
+    if (const auto *LI = dyn_cast<LoadInst>(I)) {
+      SharedRelay |= ctaPrivate(LI->getPointerOperand());
+      continue;
+    }
+    if (!isa<CallBase>(I) && I->mayWriteToMemory())
       continue;
     for (const Value *Op : I->operands())
       Work.push_back(Op);
   }
-  return false;
+  return SharedRelay && loopHasWaitLoad(L, Arch);
 }
 
 std::string where(const Loop &L) {

@@ -5,7 +5,10 @@
 ; atomic load of global memory, or on a coherent inline-asm load. Lock loops
 ; (compare-and-swap), waits on shared memory, non-coherent asm loads
 ; (ld.global.nc) and volatile loads that do not decide the exit keep their
-; clones.
+; clones. A warp vote between the load and the exit test (CUB's
+; `__any_sync` over the lanes' statuses, or a ballot in inline asm) is
+; looked through, and so is a shared-memory handoff of a waited-for value
+; from one thread to the CTA.
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -pass-remarks-analysis=gmem-checkpoint \
 ; RUN:   -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
@@ -18,12 +21,16 @@
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cg_lookback(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_add0_handoff(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_cas_read_handoff(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_vote_lookback(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_asm_ballot_lookback(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_shared_relay(
 ; NO: !nvvm.annotations
 ; CHECK-DAG: define void @__gmem_pre_cas_lock(
 ; CHECK-DAG: define void @__gmem_pre_shared_flag(
 ; CHECK-DAG: define void @__gmem_pre_volatile_data(
 ; CHECK-DAG: define void @__gmem_pre_nc_search(
 ; CHECK-DAG: define void @__gmem_pre_add1_counter(
+; CHECK-DAG: define void @__gmem_pre_vote_bounds(
 
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'volatile_flag' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'acquire_lookback' waits on memory other threads write
@@ -31,6 +38,9 @@
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'cg_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'add0_handoff' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'cas_read_handoff' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'vote_lookback' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'asm_ballot_lookback' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'shared_relay' waits on memory other threads write
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -261,12 +271,107 @@ done:
   ret void
 }
 
+; CUB's look-back: the lanes of a warp read predecessors' statuses and the
+; loop ends when no lane saw an invalid one (__any_sync).
+define void @vote_lookback(ptr %status, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %l = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idx = sub i32 %b, %l
+  %ie = sext i32 %idx to i64
+  %sp = getelementptr inbounds i32, ptr %status, i64 %ie
+  br label %spin
+spin:
+  %s = load volatile i32, ptr %sp, align 4
+  %invalid = icmp eq i32 %s, 0
+  %any = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1 %invalid)
+  br i1 %any, label %spin, label %use
+use:
+  %be = zext i32 %b to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %be
+  store i32 %s, ptr %o, align 4
+  ret void
+}
+
+; The same with the status read and the ballot both in inline PTX.
+define void @asm_ballot_lookback(ptr %status, ptr %out) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %be = zext i32 %b to i64
+  %sp = getelementptr inbounds i32, ptr %status, i64 %be
+  br label %spin
+spin:
+  %s = call i32 asm sideeffect "ld.relaxed.gpu.u32 $0, [$1];", "=r,l,~{memory}"(ptr %sp)
+  %m = call i32 asm "{\0A .reg .pred p;\0A setp.ne.u32 p, $1, 0;\0A vote.ballot.sync.b32 $0, p, 0xffffffff;\0A}", "=r,r"(i32 %s)
+  %all = icmp eq i32 %m, -1
+  br i1 %all, label %use, label %spin
+use:
+  %o = getelementptr inbounds i32, ptr %out, i64 %be
+  store i32 %s, ptr %o, align 4
+  ret void
+}
+
+@relay_s = internal addrspace(3) global i32 undef, align 4
+
+; Thread 0 reads the producer's flag, the CTA reads thread 0's copy in
+; shared memory after a barrier: the loop tests a shared load, but what it
+; waits for is the global flag.
+define void @shared_relay(ptr %flag, ptr %out) #0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br label %spin
+spin:
+  br i1 %first, label %poll, label %sync
+poll:
+  %f = load volatile i32, ptr %flag, align 4
+  store i32 %f, ptr addrspace(3) @relay_s, align 4
+  br label %sync
+sync:
+  call void @llvm.nvvm.barrier0()
+  %c = load i32, ptr addrspace(3) @relay_s, align 4
+  call void @llvm.nvvm.barrier0()
+  %z = icmp eq i32 %c, 0
+  br i1 %z, label %spin, label %use
+use:
+  %te = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %te
+  store i32 %c, ptr %o, align 4
+  ret void
+}
+
+; A vote over a bound, not over memory another CTA writes: clone kept,
+; though the loop also reads volatile data.
+define void @vote_bounds(ptr %in, ptr %out, i32 %n) #0 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %loop
+loop:
+  %i = phi i32 [ %t, %entry ], [ %i.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.next, %loop ]
+  %ie = zext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %in, i64 %ie
+  %v = load volatile i32, ptr %p, align 4
+  %acc.next = add i32 %acc, %v
+  %i.next = add nuw nsw i32 %i, 32
+  %more = icmp slt i32 %i.next, %n
+  %any = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1 %more)
+  br i1 %any, label %loop, label %done
+done:
+  %te = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr %out, i64 %te
+  store i32 %acc.next, ptr %o, align 4
+  ret void
+}
+
+declare i1 @llvm.nvvm.vote.any.sync(i32, i1)
+declare void @llvm.nvvm.barrier0()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 attributes #0 = { "target-cpu"="sm_90" }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14}
 !0 = !{ptr @volatile_flag, !"kernel", i32 1}
 !1 = !{ptr @acquire_lookback, !"kernel", i32 1}
 !2 = !{ptr @asm_lookback, !"kernel", i32 1}
@@ -278,3 +383,7 @@ attributes #0 = { "target-cpu"="sm_90" }
 !8 = !{ptr @add0_handoff, !"kernel", i32 1}
 !9 = !{ptr @cas_read_handoff, !"kernel", i32 1}
 !10 = !{ptr @add1_counter, !"kernel", i32 1}
+!11 = !{ptr @vote_lookback, !"kernel", i32 1}
+!12 = !{ptr @asm_ballot_lookback, !"kernel", i32 1}
+!13 = !{ptr @shared_relay, !"kernel", i32 1}
+!14 = !{ptr @vote_bounds, !"kernel", i32 1}
