@@ -1,10 +1,11 @@
 // Memory accessed through inline PTX, as hand-tuned kernels do for cache
-// hints (ld.global.nc, st.global.cs): the analysis cannot see what such asm
-// reads or writes, so it must not call the kernel idempotent.
+// hints (ld.global.nc, st.global.cs). The analysis reads the asm's text:
+// a load or store at a pointer operand, of the width its type says, is an
+// access like any other (AsmMemoryAccesses.cpp).
 
 // y[i] = 2 * x[i], the load through asm. In place (y == x) it doubles again
 // on a second run.
-// GMEM-EXPECT: asm_load_scale unknown
+// GMEM-EXPECT: asm_load_scale conditional
 // GMEM-RUN: asm_load_scale grid=16 block=256 args=buf:f32:4096:rand buf:f32:4096:zero i32:4096
 // GMEM-RUN: asm_load_scale grid=16 block=256 args=buf:f32:4096:rand ptr:0+0 i32:4096
 __global__ void asm_load_scale(const float *x, float *y, int n) {
@@ -16,7 +17,7 @@ __global__ void asm_load_scale(const float *x, float *y, int n) {
 }
 
 // acc[i] += x[i], the store through asm (streaming hint).
-// GMEM-EXPECT: asm_store_accumulate unknown
+// GMEM-EXPECT: asm_store_accumulate non-idempotent
 // GMEM-RUN: asm_store_accumulate grid=16 block=256 args=buf:f32:4096:rand buf:f32:4096:rand i32:4096
 __global__ void asm_store_accumulate(const float *x, float *acc, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

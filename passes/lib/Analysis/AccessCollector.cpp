@@ -1,7 +1,7 @@
 //===- AccessCollector.cpp - Global-memory accesses of a kernel -----------===//
 
 #include "gmem/passes/AccessCollector.h"
-#include "gmem/passes/AsyncCopyReads.h"
+#include "gmem/passes/AsmMemoryAccesses.h"
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -79,10 +79,11 @@ private:
     // takes 64-bit integers (possible addresses) or clobbers memory may
     // touch anything.
     if (CB.isInlineAsm()) {
-      // cp.async copies global memory into shared memory: a bounded read.
-      if (auto Copies = matchAsyncCopyAsm(CB)) {
-        for (const AsyncCopyRead &R : *Copies)
-          add(CB, R.Src, bytes(R.Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
+      // Loads, stores, atomics and cp.async copies whose address is a
+      // pointer operand and whose width the text states: bounded accesses.
+      if (auto Accesses = matchAsmAccesses(CB)) {
+        for (const AsmAccess &A : *Accesses)
+          add(CB, A.Ptr, bytes(A.Bytes), A.Reads, A.Writes, A.Atomic);
         return;
       }
       // What the asm text can do: memory is only reached through memory
@@ -131,7 +132,7 @@ private:
     if (isMemoryNeutralCall(CB))
       return;
     if (auto Copy = matchAsyncCopyIntrinsic(CB)) {
-      add(CB, Copy->Src, bytes(Copy->Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
+      add(CB, Copy->Ptr, bytes(Copy->Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
       return;
     }
     Function *Callee = CB.getCalledFunction();

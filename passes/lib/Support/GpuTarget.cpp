@@ -269,7 +269,7 @@ bool isMemoryNeutralCall(const CallBase &CB) {
     case Intrinsic::nvvm_membar_gl:
     case Intrinsic::nvvm_membar_sys:
     // Completion of the thread's own cp.async copies (shared memory only;
-    // the copies' global reads are AsyncCopyReads.cpp's).
+    // the copies' global reads are AsmMemoryAccesses.cpp's).
     case Intrinsic::nvvm_cp_async_commit_group:
     case Intrinsic::nvvm_cp_async_wait_group:
     case Intrinsic::nvvm_cp_async_wait_all:
@@ -345,12 +345,13 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   // PTX: the opcode is the identifier before the first '.' of a word that
   // is not a register ($N operands, %regs). Unknown words count as nothing:
   // only these opcodes reach memory.
+  // A `call` in the text runs a function the asm does not show: anything.
   static const char *ReadOps[] = {"ld",  "ldu",      "tex",      "tld4", "suld",   "atom",
                                   "red", "cp",       "multimem", "ldmatrix", "wgmma", "mbarrier",
-                                  "prefetch", "prefetchu", "applypriority"};
+                                  "prefetch", "prefetchu", "applypriority", "call"};
   static const char *WriteOps[] = {"st",       "atom",      "red",    "sust",     "sured",
                                    "cp",       "multimem",  "discard", "stmatrix", "tensormap",
-                                   "mbarrier", "wgmma"};
+                                   "mbarrier", "wgmma",     "call"};
   forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
     bool Reads = false, Writes = false;
     for (const char *R : ReadOps)

@@ -1,5 +1,5 @@
 ; cp.async copies global memory to shared memory: for the global state a
-; read of cp-size bytes at its source (AsyncCopyReads.cpp), in the inline
+; read of cp-size bytes at its source (AsmMemoryAccesses.cpp), in the inline
 ; PTX of cuda_pipeline.h and CUTLASS and as NVVM intrinsics. Anything else
 ; in the asm, or a source the analysis cannot trace to a pointer, keeps the
 ; conservative answer.
@@ -27,10 +27,13 @@
 ; CHECK-NEXT:       read:  [0, 16*blockDim.x)
 ; CHECK-NOT:    unknown memory
 
-; A store in the same asm: no longer only copies.
+; A store in the same asm is read from its text too: the copy reads and the
+; store writes the same bytes of 'in'.
 ; CHECK:      kernel copy_and_store  [nvptx]
-; CHECK:        class:  unknown
-; CHECK:        whole allocation (passed to inline asm)
+; CHECK:        class:  non-idempotent -- 'in' is read and written at the same offset
+; CHECK:        #0 in : ptr  RW
+; CHECK-NEXT:       read:  [0, 4*blockDim.x)
+; CHECK-NEXT:       write: [0, 4*blockDim.x)
 
 ; The source is a register the asm computes itself: not traced.
 ; CHECK:      kernel asm_computed_source  [nvptx]

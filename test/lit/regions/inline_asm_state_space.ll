@@ -2,7 +2,8 @@
 ; (.shared, .local, .param, .const; ldmatrix, stmatrix, mbarrier and wgmma
 ; work on shared memory only) cannot touch a kernel's global buffers, even
 ; through a 64-bit register or with a memory clobber (scanAsmMemoryUse).
-; Generic addressing may, and keeps the conservative answer.
+; Generic addressing may: a generic load at a pointer operand reads there
+; (AsmMemoryAccesses.cpp); one at a plain 64-bit integer may read anything.
 ; RUN: %gmem-analyze %s | FileCheck %s
 
 ; CHECK:      kernel smem_asm  [nvptx]
@@ -14,8 +15,10 @@
 
 ; CHECK:      kernel generic_asm  [nvptx]
 ; CHECK-NEXT:   symbol: generic_asm
-; CHECK-NEXT:   class:  unknown -- reads memory it cannot bound (inline asm may touch any memory)
-; CHECK:        unknown memory read:  inline asm may touch any memory
+; CHECK-NEXT:   class:  non-idempotent -- 'out' is read and written at the same offset
+; CHECK-NEXT:   #0 out : ptr  RW
+; CHECK-NEXT:       read:  [0, 4*blockDim.x)
+; CHECK-NOT:    unknown memory
 
 ; CHECK:      kernel global_asm  [nvptx]
 ; CHECK-NEXT:   symbol: global_asm

@@ -1,7 +1,7 @@
 // Inline asm is judged by its text: PTX reaches memory only through memory
 // instructions. A volatile warp shuffle (as CUB emits) touches nothing; a
 // texture fetch reads memory the analysis cannot name; a store through an
-// asm pointer operand writes that operand's whole allocation.
+// asm pointer operand writes the bytes its type says, there.
 // RUN: %gmem-analyze %s | FileCheck %s
 // CHECK-LABEL: kernel shuffle_sum
 // CHECK:       class:  conditional -- reads 'in' and writes 'out'
@@ -11,7 +11,7 @@
 // CHECK-NOT:   unknown memory write
 // CHECK-LABEL: kernel asm_store
 // CHECK:       #0 out : ptr  W
-// CHECK-NEXT:      write: whole allocation (passed to inline asm)
+// CHECK-NEXT:      write: [0, 4*blockDim.x)
 __global__ void shuffle_sum(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? in[i] : 0.f, r;

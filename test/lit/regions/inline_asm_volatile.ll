@@ -1,18 +1,18 @@
-; `asm volatile("ld.global.f32 ...")` with a pointer operand: its text
-; holds a load and no store, so the asm reads the operand's whole allocation
-; and, being volatile, possibly any memory (class unknown); it writes
-; nothing, so the store after it keeps its exact region.
+; `asm volatile("ld.global.f32 ...")` with a pointer operand: `volatile`
+; keeps the compiler from moving or dropping the asm, but what it does is its
+; text, one 4-byte load at the operand. So the read is [4*t, 4*t + 4) like a
+; plain load's, and the store after it keeps its exact region; whether they
+; overlap depends on n.
 ; RUN: %gmem-analyze %s | FileCheck %s
 
 ; CHECK:      kernel asm_vol  [nvptx]
 ; CHECK-NEXT:   symbol: asm_vol
-; CHECK-NEXT:   class:  unknown -- reads memory it cannot bound (inline asm may touch any memory)
+; CHECK-NEXT:   class:  unknown -- reads and writes of 'a' may overlap (not proven apart)
 ; CHECK-NEXT:   #0 n : i32
 ; CHECK-NEXT:   #1 a : ptr  RW
-; CHECK-NEXT:       read:  whole allocation (passed to inline asm)
+; CHECK-NEXT:       read:  [0, 4*blockDim.x)
 ; CHECK-NEXT:       write: [4*n, 4*n + 4*blockDim.x)
-; CHECK-NEXT:   unknown memory read:  inline asm may touch any memory
-; CHECK-NOT:    unknown memory write
+; CHECK-NOT:    unknown memory
 
 target triple = "nvptx64-nvidia-cuda"
 

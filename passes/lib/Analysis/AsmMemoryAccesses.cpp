@@ -1,9 +1,10 @@
-//===- AsyncCopyReads.cpp - Global reads of sm_80 async copies ------------===//
+//===- AsmMemoryAccesses.cpp - What inline PTX reads and writes -----------===//
 
-#include "gmem/passes/AsyncCopyReads.h"
+#include "gmem/passes/AsmMemoryAccesses.h"
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -77,21 +78,85 @@ SmallVector<StringRef, 4> operandsOf(StringRef Rest) {
   return Ops;
 }
 
-enum class Verdict { Neutral, Copy, Unknown };
+enum class Verdict { Neutral, Access, Unknown };
 
-/// One statement of the asm text.
-Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsyncCopyRead &Out) {
-  S = S.trim().trim("{}").trim();
-  if (S.empty() || S.starts_with(".reg") || S.starts_with("//"))
-    return Verdict::Neutral;
-  if (S.starts_with("@")) // a guard: the copy may not run, its read is still a bound
-    S = S.drop_until([](char C) { return isSpace(C); }).trim();
-  StringRef Opcode = S.take_until([](char C) { return isSpace(C); });
-  StringRef Rest = S.drop_front(Opcode.size()).trim();
-  if (!Opcode.starts_with("cp.async.")) {
-    AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
-    return U.Reads || U.Writes ? Verdict::Unknown : Verdict::Neutral;
+/// Bytes of a PTX scalar type suffix (`u32`, `f16x2`, `b128`), 0 if the
+/// word is no type.
+uint64_t typeBytes(StringRef T) {
+  return StringSwitch<uint64_t>(T)
+      .Cases("b8", "u8", "s8", 1)
+      .Cases("b16", "u16", "s16", "f16", "bf16", 2)
+      .Cases("b32", "u32", "s32", "f32", "f16x2", "bf16x2", 4)
+      .Cases("b64", "u64", "s64", "f64", 8)
+      .Case("b128", 16)
+      .Default(0);
+}
+
+/// Bytes one load, store or atomic moves: its one type times its vector
+/// width. 0 where the opcode does not say exactly.
+uint64_t accessBytes(StringRef Opcode) {
+  SmallVector<StringRef, 8> Parts;
+  Opcode.split(Parts, '.');
+  uint64_t Type = 0, Vector = 1;
+  for (StringRef Q : ArrayRef<StringRef>(Parts).drop_front()) {
+    if (Q == "v2" || Q == "v4" || Q == "v8") {
+      Vector = Q.drop_front().front() - '0';
+      continue;
+    }
+    if (uint64_t B = typeBytes(Q)) {
+      if (Type)
+        return 0; // two types: not a plain access
+      Type = B;
+    }
   }
+  return Type * Vector;
+}
+
+/// `[$N]` or `[$N+imm]` (imm >= 0): the pointer and the offset.
+std::optional<std::pair<Value *, uint64_t>> address(StringRef Op, const CallBase &CB,
+                                                    ArrayRef<int> Map) {
+  if (!Op.consume_front("[") || !Op.consume_back("]") || Op.contains('-'))
+    return std::nullopt;
+  auto [Base, Imm] = Op.split('+');
+  uint64_t Offset = 0;
+  Imm = Imm.trim();
+  if (!Imm.empty() && Imm.getAsInteger(0, Offset))
+    return std::nullopt;
+  Value *Ptr = addressOf(operandValue(CB, Map, Base));
+  if (!Ptr)
+    return std::nullopt;
+  return std::make_pair(Ptr, Offset);
+}
+
+/// A load, store or atomic of global (or generic) memory.
+Verdict plainAccess(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef<int> Map,
+                    AsmAccess &Out) {
+  StringRef Op = Opcode.split('.').first;
+  bool Load = Op == "ld" || Op == "ldu", Store = Op == "st",
+       Atomic = Op == "atom" || Op == "red";
+  uint64_t Bytes = accessBytes(Opcode);
+  if (!(Load || Store || Atomic) || !Bytes)
+    return Verdict::Unknown;
+  std::optional<std::pair<Value *, uint64_t>> Addr;
+  for (StringRef O : operandsOf(Rest)) {
+    if (!O.starts_with("["))
+      continue;
+    if (Addr)
+      return Verdict::Unknown; // two addresses: not one of these
+    Addr = address(O, CB, Map);
+    if (!Addr)
+      return Verdict::Unknown;
+  }
+  if (!Addr)
+    return Verdict::Unknown;
+  Out = {Addr->first, Addr->second + Bytes, /*Reads=*/Load || Atomic, /*Writes=*/Store || Atomic,
+         Atomic};
+  return Verdict::Access;
+}
+
+/// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size`: a read of src.
+Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef<int> Map,
+                  AsmAccess &Out) {
   StringRef Kind = Opcode.drop_front(strlen("cp.async."));
   // commit/wait order the thread's own copies; cp.async.mbarrier.arrive
   // signals an mbarrier in shared memory when they complete.
@@ -115,43 +180,63 @@ Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsyncCopyR
     Bytes = C->getZExtValue();
   if (Bytes != 4 && Bytes != 8 && Bytes != 16)
     Bytes = MaxCopyBytes;
-  Out = {Src, Bytes};
-  return Verdict::Copy;
+  Out = {Src, Bytes, /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false};
+  return Verdict::Access;
+}
+
+/// One statement of the asm text.
+Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsmAccess &Out) {
+  // A block's braces; a vector operand's `{$1, $2}` keeps its own.
+  S = S.trim().ltrim("{").trim();
+  while (S.ends_with("}") && S.count('}') > S.count('{'))
+    S = S.drop_back().rtrim();
+  if (S.empty() || S.starts_with(".reg") || S.starts_with("//"))
+    return Verdict::Neutral;
+  if (S.starts_with("@")) // a guard: the access may not run, its bound still holds
+    S = S.drop_until([](char C) { return isSpace(C); }).trim();
+  StringRef Opcode = S.take_until([](char C) { return isSpace(C); });
+  StringRef Rest = S.drop_front(Opcode.size()).trim();
+  if (Opcode.starts_with("cp.async."))
+    return asyncCopy(Opcode, Rest, CB, Map, Out);
+  // Register-only statements, and memory instructions of shared, local,
+  // constant or parameter space, touch no global memory.
+  AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
+  if (!U.Reads && !U.Writes)
+    return Verdict::Neutral;
+  return plainAccess(Opcode, Rest, CB, Map, Out);
 }
 
 } // namespace
 
-std::optional<SmallVector<AsyncCopyRead, 2>> matchAsyncCopyAsm(const CallBase &CB) {
+std::optional<SmallVector<AsmAccess, 2>> matchAsmAccesses(const CallBase &CB) {
   const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand());
   if (!IA || getGpuArch(*CB.getModule()) != GpuArch::NVPTX)
     return std::nullopt;
   StringRef Text = IA->getAsmString();
-  if (!Text.contains("cp.async"))
-    return std::nullopt;
   SmallVector<int, 8> Map = operandArgs(*IA);
-  SmallVector<AsyncCopyRead, 2> Reads;
+  SmallVector<AsmAccess, 2> Accesses;
   SmallVector<StringRef, 8> Statements;
   Text.split(Statements, ';');
   for (StringRef Line : Statements) {
     SmallVector<StringRef, 4> Parts;
     Line.split(Parts, '\n');
     for (StringRef S : Parts) {
-      AsyncCopyRead R;
-      switch (statement(S, CB, Map, R)) {
+      AsmAccess A;
+      switch (statement(S, CB, Map, A)) {
       case Verdict::Neutral:
         break;
-      case Verdict::Copy:
-        Reads.push_back(R);
+      case Verdict::Access:
+        Accesses.push_back(A);
         break;
       case Verdict::Unknown:
         return std::nullopt;
       }
     }
   }
-  return Reads;
+  return Accesses;
 }
 
-std::optional<AsyncCopyRead> matchAsyncCopyIntrinsic(const CallBase &CB) {
+std::optional<AsmAccess> matchAsyncCopyIntrinsic(const CallBase &CB) {
   const auto *II = dyn_cast<IntrinsicInst>(&CB);
   if (!II)
     return std::nullopt;
@@ -174,7 +259,7 @@ std::optional<AsyncCopyRead> matchAsyncCopyIntrinsic(const CallBase &CB) {
   default:
     return std::nullopt;
   }
-  return AsyncCopyRead{II->getArgOperand(1), Bytes};
+  return AsmAccess{II->getArgOperand(1), Bytes, /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false};
 }
 
 } // namespace gmem
