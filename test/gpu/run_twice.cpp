@@ -23,11 +23,12 @@
 //                 it, writes the JSON so far and exits with status 3
 //   --no-determinism-check
 //                 skip the extra launch that re-runs the kernel on I and
-//                 compares with S1 (it only annotates, never changes verdicts)
+//                 compares with S1 (it only annotates, never changes verdicts;
+//                 without it no read region is checked)
 //   --dry-run     parse the manifest, generate every buffer, print what would
 //                 be allocated and launched; calls no cu* function at all
-//   --self-test   run the built-in unit tests (parser, PRNG/init, compare);
-//                 calls no cu* function
+//   --self-test   run the built-in unit tests (parser, PRNG/init, compare,
+//                 region checks, wire format, summary); calls no cu* function
 //
 // ---------------------------------------------------------------------------
 // MANIFEST FORMAT (written by test/gpu/stage.py)
@@ -50,7 +51,10 @@
 //   wr=RANGES     predicted write region per buffer parameter K, byte
 //                 ranges relative to the buffer: K:LO-HI+LO-HI,K2:...;
 //                 `none` no buffer may be written, `-` (default) not
-//                 checked (write_ranges.h)
+//                 checked (byte_ranges.h)
+//   rd=RANGES     predicted read region, same syntax: a buffer not named may
+//                 not be read at all; `none` no buffer may be read; `-`
+//                 (default) not checked
 //   args=ARG...   one token per kernel parameter, in order:
 //       buf:T:COUNT:INIT   fresh cuMemAlloc of COUNT elements of T
 //                          T in f32 f64 i32 u32 i64 u64 i8 u8
@@ -88,11 +92,19 @@
 // Memory: every buffer is a cuMemAlloc (never managed memory); an instance
 // whose buffers (+ a margin of max(256 MiB, 2% of the device)) do not fit in
 // cuMemGetInfo's free memory, or whose 4 host copies do not fit in free host
-// memory, is SKIPPED.  Before launching, the kernel's parameter count and
-// sizes (cuFuncGetParamInfo) are checked against the ARG tokens.
+// memory, is SKIPPED (at most 4 are live: I, S1, S2 and the determinism
+// run's copy; S2 is released before the read check's I2 and S3).  Before
+// launching, the kernel's parameter count and sizes (cuFuncGetParamInfo)
+// are checked against the ARG tokens.
 // Besides the two launches, the worker by default re-runs the kernel on a
 // fresh upload of I and compares with S1 (an annotation only: a
 // nondeterministic kernel can differ for reasons other than idempotence).
+// Then, for an instance with an rd= field that this re-run found
+// deterministic, the read check: upload I2 = I with every byte outside rd
+// changed (XOR 0x5A), launch once (S3) and require S3 == S1 where run 1
+// changed a byte, S3 in {I2, S1} elsewhere (byte_ranges.h).  When rd leaves
+// no byte to change, the determinism run already was that run: checked,
+// no launch.  A failed read-check launch is noted and leaves it unchecked.
 //
 // VERDICTS
 //   OK               prediction agrees with the observation (predicted
@@ -108,10 +120,13 @@
 //   TIMEOUT          the watchdog fired (the runner stops)
 // Independently of the verdict, an instance with a wr= field whose first
 // launch changed a byte outside the predicted region (I against S1) is
-// reported WRITE-OUTSIDE-REGION and counted as failed.
-// passed = OK + MISSED + NO-PREDICTION - write failures; failed =
-// FALSE-IDEMPOTENT + ERROR + TIMEOUT + write failures (+ instances not run
-// when the runner stops early).
+// reported WRITE-OUTSIDE-REGION, one whose read check found bytes the run on
+// I does not explain READ-OUTSIDE-REGION; either counts it as failed.
+// passed = OK + MISSED + NO-PREDICTION - region failures; failed =
+// FALSE-IDEMPOTENT + ERROR + TIMEOUT + region failures (+ instances not run
+// when the runner stops early); region failures = instances with one of
+// those verdicts (OK, MISSED, NO-PREDICTION) and a write or read outside,
+// each counted once.
 // false-negative rate = MISSED / (instances with a prediction that were
 // observed identical).  One line per instance, then a summary whose last
 // line is exactly "N passed, M failed".  Exit status: 0 when failed == 0,
@@ -127,14 +142,17 @@
 //     error | skipped | timeout), "first_diff": {"param","offset","s1","s2"} |
 //     null, "diff_bytes", "changed_by_first_launch", "write_check"
 //     ({"outside_bytes", "first": {"param","offset"} | null} | null when not
-//     checked), "deterministic" (bool |
-//     null), "verdict", "error" (string | null), "note", "ms"}],
-//   "summary": {...counts..., "false_negative_rate", "passed", "failed"}}
+//     checked), "read_check" ({"bad_bytes", "perturbed_bytes", "first":
+//     {"param","offset"} | null} | null when not checked), "deterministic"
+//     (bool | null), "verdict", "error" (string | null), "note", "ms"}],
+//   "summary": {...counts..., "write_checked", "write_outside",
+//     "read_checked", "read_outside", "false_negative_rate", "passed",
+//     "failed"}}
 // ---------------------------------------------------------------------------
 
 #include <cuda.h>
 
-#include "write_ranges.h"
+#include "byte_ranges.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -426,7 +444,8 @@ struct Instance {
   unsigned smem = 0;
   std::string args_text;
   std::vector<Arg> args;
-  WriteRanges wr;     // wr=: what the first launch may change (write_ranges.h)
+  ByteRanges wr;      // wr=: what the first launch may change (byte_ranges.h)
+  ByteRanges rd;      // rd=: what a launch may read
   std::string error;  // parse error
 };
 
@@ -643,8 +662,11 @@ bool parse_line(const std::string &line, Instance &in, std::string &err) {
       in.pred = v;
     } else if (k == "class") in.cls = v;
     else if (k == "expect") in.expect = v;
-    else if (k == "wr") {
-      if (!in.wr.parse(v, err)) return false;
+    else if (k == "wr" || k == "rd") {
+      if (!(k == "wr" ? in.wr : in.rd).parse(v, err)) {
+        err = k + "=: " + err;
+        return false;
+      }
     }
     else if (k == "smem") {
       uint64_t s;
@@ -786,6 +808,10 @@ struct Result {
   int64_t outside_bytes = -1;  // -1: writes not checked (wr=-), else bytes outside wr
   int outside_param = -1;
   uint64_t outside_offset = 0;
+  int64_t read_bad = -1;  // -1: reads not checked, else bytes S1 does not explain
+  int read_param = -1;
+  uint64_t read_offset = 0;
+  uint64_t read_perturbed = 0;  // bytes outside rd changed for the read check
   int deterministic = -1;  // -1 unknown, 0 no, 1 yes
   double ms = 0;
 };
@@ -804,6 +830,8 @@ struct Summary {
   int ok = 0, false_idem = 0, missed = 0, nopred = 0, error = 0, skipped = 0, timeout = 0;
   int pred_identical = 0;  // instances with a prediction observed identical
   int write_checked = 0, write_outside = 0;  // write regions checked / violated
+  int read_checked = 0, read_outside = 0;    // read regions checked / violated
+  int region_failed = 0;  // otherwise passing instances with a write or read outside
   int passed = 0, failed = 0;
   double fn_rate = -1;
 };
@@ -826,9 +854,15 @@ Summary summarize(const std::vector<Result> &rs) {
     else if (r.verdict == "TIMEOUT") ++s.timeout;
     if (r.outside_bytes >= 0) ++s.write_checked;
     if (r.outside_bytes > 0) ++s.write_outside;
+    if (r.read_bad >= 0) ++s.read_checked;
+    if (r.read_bad > 0) ++s.read_outside;
+    // once per instance: a write and a read outside (or a region failure of
+    // an instance that already failed) must not be counted twice
+    bool passing = r.verdict == "OK" || r.verdict == "MISSED" || r.verdict == "NO-PREDICTION";
+    if (passing && (r.outside_bytes > 0 || r.read_bad > 0)) ++s.region_failed;
   }
-  s.passed = s.ok + s.missed + s.nopred - s.write_outside;
-  s.failed = s.false_idem + s.error + s.timeout + s.write_outside;
+  s.passed = s.ok + s.missed + s.nopred - s.region_failed;
+  s.failed = s.false_idem + s.error + s.timeout + s.region_failed;
   if (s.pred_identical > 0) s.fn_rate = (double)s.missed / s.pred_identical;
   return s;
 }
@@ -851,6 +885,8 @@ void print_summary(const Summary &s, int not_run) {
     printf("false-negative rate: n/a (no predicted instance observed identical)\n");
   printf("write regions: %d checked, %d with changed bytes outside (failures)\n",
          s.write_checked, s.write_outside);
+  printf("read regions: %d checked, %d with a result depending on bytes outside (failures)\n",
+         s.read_checked, s.read_outside);
   printf("%d passed, %d failed\n", s.passed, s.failed);
   fflush(stdout);
 }
@@ -888,6 +924,15 @@ std::string result_json(const Result &r) {
     o += strfmt("\"write_check\": {\"outside_bytes\": %" PRId64 ", \"first\": {\"param\": %d, "
                 "\"offset\": %" PRIu64 "}}, ",
                 r.outside_bytes, r.outside_param, r.outside_offset);
+  if (r.read_bad < 0)
+    o += "\"read_check\": null, ";
+  else
+    o += strfmt("\"read_check\": {\"bad_bytes\": %" PRId64 ", \"perturbed_bytes\": %" PRIu64
+                ", \"first\": %s}, ",
+                r.read_bad, r.read_perturbed,
+                r.read_bad > 0 ? strfmt("{\"param\": %d, \"offset\": %" PRIu64 "}",
+                                        r.read_param, r.read_offset).c_str()
+                               : "null");
   o += std::string("\"deterministic\": ") +
        (r.deterministic < 0 ? "null" : r.deterministic ? "true" : "false") + ", ";
   o += "\"verdict\": " + json_str(r.verdict) + ", ";
@@ -938,11 +983,12 @@ bool write_json(bool complete, int not_run) {
               "\"no_prediction\": %d, \"error\": %d, \"skipped\": %d, \"timeout\": %d, "
               "\"predicted_identical\": %d, \"false_negative_rate\": %s, "
               "\"write_checked\": %d, \"write_outside\": %d, "
+              "\"read_checked\": %d, \"read_outside\": %d, "
               "\"passed\": %d, \"failed\": %d}\n}\n",
               s.total, not_run, s.identical, s.differs, s.ok, s.false_idem, s.missed,
               s.nopred, s.error, s.skipped, s.timeout, s.pred_identical,
               s.fn_rate >= 0 ? strfmt("%.6f", s.fn_rate).c_str() : "null", s.write_checked,
-              s.write_outside, s.passed, s.failed);
+              s.write_outside, s.read_checked, s.read_outside, s.passed, s.failed);
   bool ok = fwrite(o.data(), 1, o.size(), f) == o.size();
   ok = (fclose(f) == 0) && ok;
   if (ok) ok = rename(tmp.c_str(), g_json_path.c_str()) == 0;
@@ -969,6 +1015,9 @@ void print_result(const Result &r, size_t n_total) {
   if (r.outside_bytes > 0)
     printf("  WRITE-OUTSIDE-REGION param=%d offset=%" PRIu64 " (%" PRId64 " bytes)",
            r.outside_param, r.outside_offset, r.outside_bytes);
+  if (r.read_bad > 0)
+    printf("  READ-OUTSIDE-REGION param=%d offset=%" PRIu64 " (%" PRId64 " bytes)",
+           r.read_param, r.read_offset, r.read_bad);
   if (!r.note.empty()) printf("  [%s]", r.note.c_str());
   printf("  (%.1f ms)\n", r.ms);
   fflush(stdout);
@@ -983,6 +1032,7 @@ void print_result(const Result &r, size_t n_total) {
 //   S i                                          instance i started
 //   R i observed verdict error note diff_param diff_offset s1 s2 diff_bytes
 //     changed_first deterministic ms outside_bytes outside_param outside_offset
+//     read_bad read_param read_offset read_perturbed
 //                                                instance i finished
 //   F message                                    fatal (CUDA init failed)
 // Worker exit status: 0 done, 5 the context could not be re-created after a
@@ -1017,11 +1067,13 @@ std::string encode_result(int index, const Result &r) {
               r.diff_bytes, US, r.changed_first, US, r.deterministic, US, r.ms);
   o += strfmt("%c%" PRId64 "%c%d%c%" PRIu64, US, r.outside_bytes, US, r.outside_param, US,
               r.outside_offset);
+  o += strfmt("%c%" PRId64 "%c%d%c%" PRIu64 "%c%" PRIu64, US, r.read_bad, US, r.read_param, US,
+              r.read_offset, US, r.read_perturbed);
   return o + "\n";
 }
 
 bool decode_result(const std::vector<std::string> &f, Result &r, int &index) {
-  if (f.size() != 17 || f[0] != "R") return false;
+  if (f.size() != 21 || f[0] != "R") return false;
   index = atoi(f[1].c_str());
   r.observed = f[2];
   r.verdict = f[3];
@@ -1038,6 +1090,10 @@ bool decode_result(const std::vector<std::string> &f, Result &r, int &index) {
   r.outside_bytes = strtoll(f[14].c_str(), nullptr, 10);
   r.outside_param = atoi(f[15].c_str());
   r.outside_offset = strtoull(f[16].c_str(), nullptr, 10);
+  r.read_bad = strtoll(f[17].c_str(), nullptr, 10);
+  r.read_param = atoi(f[18].c_str());
+  r.read_offset = strtoull(f[19].c_str(), nullptr, 10);
+  r.read_perturbed = strtoull(f[20].c_str(), nullptr, 10);
   return true;
 }
 
@@ -1248,6 +1304,8 @@ struct Runner {
                         free_b >> 20);
       return;
     }
+    // at most 4 host copies are live at once: I, S1, S2 and the determinism
+    // run's; S2 is released before the read check adds I2 and S3
     uint64_t host_need = 0;
     for (uint64_t b : bytes) host_need += b;
     long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
@@ -1338,7 +1396,7 @@ struct Runner {
       Diff ch = compare_buffers(I, S1);
       res.changed_first = (int64_t)ch.count;
       if (in.wr.checked) {
-        WriteOutside wo = bytes_outside(in.wr, bufparams, I, S1);
+        OffendingBytes wo = bytes_outside(in.wr, bufparams, I, S1);
         res.outside_bytes = (int64_t)wo.bytes;
         res.outside_param = wo.param;
         res.outside_offset = wo.offset;
@@ -1371,6 +1429,42 @@ struct Runner {
           // caught by the probe below and the context is re-created)
           if (!res.note.empty()) res.note += "; ";
           res.note += "determinism launch failed: " + res.error;
+          res.error = saved_err;
+          res.observed = d.identical ? "identical" : "differs";
+        }
+      }
+      // Read check (byte_ranges.h).  Only for a kernel whose re-run on I
+      // reproduced S1: otherwise a difference proves nothing about reads.
+      if (in.rd.checked && res.deterministic == 0) {
+        if (!res.note.empty()) res.note += "; ";
+        res.note += "read check skipped (nondeterministic)";
+      }
+      if (in.rd.checked && res.deterministic == 1) {
+        std::vector<std::vector<uint8_t>>().swap(S2);  // keeps the peak at 4 host copies
+        std::vector<std::vector<uint8_t>> I2, S3;
+        std::string saved_err = res.error, problem;
+        try {
+          I2 = I;
+          uint64_t perturbed = perturb_outside(in.rd, bufparams, I2);
+          if (perturbed == 0) {
+            res.read_bad = 0;  // I2 == I: the determinism run already was this run
+          } else if (upload(I2) && launch("read-check launch") && download(S3)) {
+            OffendingBytes rb = read_dependence(bufparams, I, S1, I2, S3);
+            res.read_bad = (int64_t)rb.bytes;
+            res.read_param = rb.param;
+            res.read_offset = rb.offset;
+            res.read_perturbed = perturbed;
+          } else {
+            problem = "read-check launch failed: " + res.error;
+          }
+        } catch (const std::bad_alloc &) {
+          problem = "read check skipped: host allocation failed";
+        }
+        if (!problem.empty()) {
+          // as for the determinism launch: keep the observation (a sticky
+          // fault is caught by the probe below)
+          if (!res.note.empty()) res.note += "; ";
+          res.note += problem;
           res.error = saved_err;
           res.observed = d.identical ? "identical" : "differs";
         }
@@ -1561,25 +1655,19 @@ int self_test() {
     EXPECT(verdict_for("none", "differs") == "NO-PREDICTION");
     EXPECT(verdict_for("idempotent", "error") == "ERROR");
   }
-  // write regions (write_ranges.h) and their trip through the pipe
+  // regions in manifest lines (the regions themselves: byte_ranges_self_test)
   {
-    WriteRanges wr;
     std::string err;
-    EXPECT(wr.parse("2:0-8+16-20,3:-4-4", err) && wr.checked);
-    EXPECT(wr.allows(2, 0) && wr.allows(2, 7) && !wr.allows(2, 8) && wr.allows(2, 19));
-    EXPECT(!wr.allows(2, 20) && wr.allows(3, 3) && !wr.allows(3, 4) && !wr.allows(1, 0));
-    EXPECT(wr.parse("-", err) && !wr.checked);
-    EXPECT(wr.parse("none", err) && wr.checked && !wr.allows(0, 0));
-    EXPECT(!wr.parse("2:8-4", err) && !wr.parse("x:0-4", err) && !wr.parse("2:0", err));
-    EXPECT(wr.parse("1:4-8", err));
-    std::vector<std::vector<uint8_t>> before(2, std::vector<uint8_t>(12, 0)), after = before;
-    after[0][5] = 1;   // buffer 0 is parameter 1: inside [4, 8)
-    WriteOutside o = bytes_outside(wr, {1, 2}, before, after);
-    EXPECT(o.bytes == 0);
-    after[0][9] = 1;   // outside
-    after[1][0] = 1;   // parameter 2: nothing allowed
-    o = bytes_outside(wr, {1, 2}, before, after);
-    EXPECT(o.bytes == 2 && o.param == 1 && o.offset == 9);
+    Instance a, b, c;
+    EXPECT(parse_line("ptx=a sym=b name=c grid=1 block=1 wr=1:0-4 rd=0:0-8,1:2-3 args=", a, err));
+    EXPECT(a.wr.checked && a.rd.checked && a.rd.allows(1, 2) && !a.rd.allows(1, 3));
+    EXPECT(!parse_line("ptx=a sym=b name=c grid=1 block=1 rd=1:x args=", b, err) &&
+           err.find("rd=") == 0);
+    EXPECT(parse_line("ptx=a sym=b name=c grid=1 block=1 args=", c, err) && !c.rd.checked);
+  }
+  g_fails += byte_ranges_self_test();
+  // results: the trip through the pipe, and a region failure counted once
+  {
     Instance in;
     Result r;
     r.in = &in;
@@ -1588,12 +1676,32 @@ int self_test() {
     r.outside_bytes = 7;
     r.outside_param = 3;
     r.outside_offset = 40;
+    r.read_bad = 5;
+    r.read_param = 2;
+    r.read_offset = 12;
+    r.read_perturbed = 1234;
     std::string line = encode_result(5, r);
     line.pop_back();
     Result back;
     int idx = -1;
     EXPECT(decode_result(split(line, '\x1f'), back, idx) && idx == 5);
     EXPECT(back.outside_bytes == 7 && back.outside_param == 3 && back.outside_offset == 40);
+    EXPECT(back.read_bad == 5 && back.read_param == 2 && back.read_offset == 12 &&
+           back.read_perturbed == 1234);
+    Result fi = r, missed = r;
+    fi.verdict = "FALSE-IDEMPOTENT";  // already failed: its read failure adds nothing
+    fi.outside_bytes = -1;
+    missed.verdict = "MISSED";
+    missed.outside_bytes = 0;
+    missed.read_bad = -1;
+    Summary s = summarize({r, fi, missed});
+    EXPECT(s.write_checked == 2 && s.write_outside == 1 && s.read_checked == 2 &&
+           s.read_outside == 2);
+    EXPECT(s.passed == 1 && s.failed == 2);
+    EXPECT(result_json(r).find("\"read_check\": {\"bad_bytes\": 5, \"perturbed_bytes\": 1234, "
+                               "\"first\": {\"param\": 2, \"offset\": 12}}") !=
+           std::string::npos);
+    EXPECT(result_json(missed).find("\"read_check\": null") != std::string::npos);
   }
   printf("self-test: %s (%d failure%s)\n", g_fails ? "FAILED" : "passed", g_fails,
          g_fails == 1 ? "" : "s");
@@ -1638,12 +1746,14 @@ int dry_run(const std::vector<Instance> &ins) {
            in.grid[0], in.grid[1], in.grid[2], in.block[0], in.block[1], in.block[2],
            in.smem, in.pred.c_str(), in.cls.c_str(), in.expect.empty() ? "" : " expect=",
            in.expect.c_str());
-    uint64_t total = 0;
+    uint64_t total = 0, wr_in = 0, rd_in = 0;  // rd_in/wr_in: bytes inside the regions
     for (size_t i = 0; i < in.args.size(); ++i) {
       const Arg &a = in.args[i];
       if (a.kind == ArgKind::Buf) {
         uint64_t bytes = a.count * a.elem->size;
         total += bytes;
+        wr_in += in.wr.covered((int)i, bytes);
+        rd_in += in.rd.covered((int)i, bytes);
         uint64_t seed = buffer_seed(in.name, (int)i);
         std::string contents = "not generated: over 256 MiB";
         if (bytes <= (256ull << 20)) {
@@ -1667,6 +1777,11 @@ int dry_run(const std::vector<Instance> &ins) {
       }
     }
     printf("    total device memory %" PRIu64 " bytes; launch twice, compare S1/S2\n", total);
+    printf("    write region: %s; read region: %s\n",
+           in.wr.checked ? strfmt("%" PRIu64 " bytes may change", wr_in).c_str() : "not checked",
+           in.rd.checked ? strfmt("%" PRIu64 " bytes may be read, %" PRIu64 " to perturb", rd_in,
+                                  total - rd_in).c_str()
+                         : "not checked");
   }
   printf("dry run: %zu instances, %d manifest errors\n", ins.size(), errors);
   fflush(stdout);

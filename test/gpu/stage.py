@@ -368,7 +368,9 @@ class Stager:
             return "none", det
         det["reason"] = inst.get("reason")
         det["conflict"] = inst.get("conflict")
-        det["write_ranges"] = write_ranges(json.loads(so), inst, sym, self.fake_bases(run))
+        doc = json.loads(so)
+        det["write_ranges"] = write_ranges(doc, inst, sym, self.fake_bases(run))
+        det["read_ranges"] = read_ranges(doc, inst, sym, self.fake_bases(run))
         idem = inst.get("idempotent")
         if idem is True:
             return "idempotent", det
@@ -385,22 +387,50 @@ def write_ranges(doc, inst, sym, bases):
     `-` (not checked) where the kernel writes memory it cannot attribute to
     an argument (pointers loaded from memory, inline asm) or an argument's
     allocation is not one of the fake buffers (bases: {parameter: base})."""
+    return region_field(doc, inst, sym, bases, "write")
+
+
+def read_ranges(doc, inst, sym, bases):
+    """The runner's `rd=` field: the same as `wr=` for what the instance may
+    read (`-` where the kernel reads memory it cannot attribute to an
+    argument)."""
+    return region_field(doc, inst, sym, bases, "read")
+
+
+def region_field(doc, inst, sym, bases, kind):
+    """`wr=`/`rd=` value for kind "write"/"read" (see write_ranges()).
+
+    Ranges are clipped to their buffer and merged: the runner only looks at
+    the buffer's bytes, so this changes no check, and a region the tool
+    widened to the whole address space ("anything", [0, 2**64-1]) becomes
+    the whole buffer instead of numbers beyond int64."""
     kern = next((k for k in doc.get("kernels", []) if k.get("symbol") == sym), None)
-    if kern is None or kern.get("unknown_write") is not None:
+    if kern is None or kern.get("unknown_" + kind) is not None:
         return "-"
-    if any(f.get("write") for f in inst.get("fields") or []):
+    if any(f.get(kind) for f in inst.get("fields") or []):
         return "-"
     param_of = {base: k for k, base in bases.items()}
     ranges = {k: [] for k in bases}
     for a in inst.get("args") or []:
-        if not a.get("write"):
+        if not a.get(kind):
             continue
-        base = (a.get("alloc") or {}).get("base")
-        if base not in param_of:
+        alloc = a.get("alloc") or {}
+        base, size = alloc.get("base"), alloc.get("size")
+        if base not in param_of or not isinstance(size, int):
             return "-"
-        ranges[param_of[base]] += [(lo - base, hi - base) for lo, hi in a["write"]]
-    return ",".join("%d:%s" % (k, "+".join("%d-%d" % r for r in sorted(rs)))
-                    for k, rs in sorted(ranges.items()) if rs) or "none"
+        ranges[param_of[base]] += [(max(lo - base, 0), min(hi - base, size))
+                                   for lo, hi in a[kind]]
+    fields = []
+    for k, rs in sorted(ranges.items()):
+        merged = []
+        for lo, hi in sorted(r for r in rs if r[0] < r[1]):
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        if merged:
+            fields.append("%d:%s" % (k, "+".join("%d-%d" % tuple(r) for r in merged)))
+    return ",".join(fields) or "none"
 
 
 def only_matches(pattern, *fields):
@@ -596,6 +626,7 @@ def main():
             lines.append("# %s: PTX compile FAILED (%s)" % (f["rel"], f["ptx_cmd"]))
     n_inst = 0
     preds = {}
+    regions = {"wr": 0, "wr-": 0, "rd": 0, "rd-": 0}
     for f in files:
         for r in f["runs"]:
             fields = ["ptx=" + f["ptx"], "sym=" + clean_value(r["symbol"]),
@@ -605,7 +636,10 @@ def main():
                       "pred=" + r["pred"], "class=" + clean_value(r["class"])]
             if r["expect"]:
                 fields.append("expect=" + r["expect"])
-            fields.append("wr=" + ((r.get("pred_detail") or {}).get("write_ranges") or "-"))
+            for key, detail in (("wr", "write_ranges"), ("rd", "read_ranges")):
+                value = (r.get("pred_detail") or {}).get(detail) or "-"
+                fields.append("%s=%s" % (key, value))
+                regions[key + ("-" if value == "-" else "")] += 1
             if r["error"]:
                 # keep the bad grid/block text so the runner reports the problem
                 fields[3] = "grid=" + clean_value(r["grid_text"])
@@ -640,6 +674,8 @@ def main():
     info("staged %d instances from %d files into %s (predictions: %s)" % (
         n_inst, len(files), opts.out,
         ", ".join("%s %d" % kv for kv in sorted(preds.items())) or "none"))
+    info("regions checked: writes %d, reads %d (not checked: %d, %d)" % (
+        regions["wr"], regions["rd"], regions["wr-"], regions["rd-"]))
 
     rc = 0
     if not opts.no_runner:
