@@ -198,6 +198,11 @@ Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsmAccess 
   StringRef Rest = S.drop_front(Opcode.size()).trim();
   if (Opcode.starts_with("cp.async."))
     return asyncCopy(Opcode, Rest, CB, Map, Out);
+  // Cache hints (CUB's DeviceTransform prefetches its tiles to L2): they
+  // move lines between caches, never a value into a register or memory.
+  StringRef Op = Opcode.split('.').first;
+  if (Op == "prefetch" || Op == "prefetchu" || Op == "applypriority")
+    return Verdict::Neutral;
   // Register-only statements, and memory instructions of shared, local,
   // constant or parameter space, touch no global memory.
   AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);

@@ -36,6 +36,14 @@
 ; CHECK-NEXT:       read:  [0, 16)
 ; CHECK-NOT:    unknown memory
 
+; An L2 prefetch (CUB's DeviceTransform, behind thrust::transform) moves no
+; value: only the load counts.
+; CHECK:      kernel prefetch_then_load  [nvptx]
+; CHECK:        class:  conditional -- reads 'in' and writes 'out'
+; CHECK:        #0 in : ptr  R
+; CHECK-NEXT:       read:  [0, 4)
+; CHECK-NOT:    unknown memory
+
 ; A negative offset is not read: conservative.
 ; CHECK:      kernel negative_offset  [nvptx]
 ; CHECK:        class:  unknown
@@ -92,6 +100,14 @@ define ptx_kernel void @narrow_and_wide(ptr %in, ptr %out) {
   %w16 = trunc i128 %w to i16
   %r = add i16 %s, %w16
   store i16 %r, ptr %out, align 2
+  ret void
+}
+
+define ptx_kernel void @prefetch_then_load(ptr %in, ptr %out) {
+  %far = getelementptr inbounds i8, ptr %in, i64 4096
+  call void asm sideeffect "prefetch.global.L2 [$0];", "l,~{memory}"(ptr %far)
+  %a = call float asm sideeffect "ld.global.f32 $0, [$1];", "=f,l"(ptr %in)
+  store float %a, ptr %out, align 4
   ret void
 }
 

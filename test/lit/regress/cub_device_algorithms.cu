@@ -8,10 +8,19 @@
 //    `ld.relaxed.gpu`), and CheckpointSpinWait did not look through the vote:
 //    they got clones with entry checks, which can leave a started tile
 //    spinning on a predecessor that a stop skipped. They now get none.
+//  * thrust::transform runs CUB's DeviceTransform, which prefetches its
+//    tiles with `prefetch.global.L2`: a cache hint, no access.
 // RUN: %gmem-analyze %s | FileCheck %s
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/transform.h>
+
+struct Saxpy {
+  float a;
+  __host__ __device__ float operator()(float x, float y) const { return a * x + y; }
+};
 
 void run(float *in, float *out, int n, int *keys, int *flags, int *sel, int *nsel) {
   void *tmp = nullptr;
@@ -19,6 +28,7 @@ void run(float *in, float *out, int n, int *keys, int *flags, int *sel, int *nse
   cub::DeviceReduce::Sum(tmp, bytes, in, out, n);
   cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n);
   cub::DeviceSelect::Flagged(tmp, bytes, keys, flags, sel, nsel, n);
+  thrust::transform(thrust::device, in, in + n, out, out, Saxpy{2.f});
 }
 
 // CHECK-LABEL: kernel void cub::{{.*}}::DeviceReduceSingleTileKernel<
@@ -41,3 +51,7 @@ void run(float *in, float *out, int n, int *keys, int *flags, int *sel, int *nse
 
 // CHECK-LABEL: kernel void cub::{{.*}}::DeviceSelectSweepKernel<
 // CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+
+// CHECK-LABEL: kernel void cub::{{.*}}::transform_kernel<
+// CHECK:         class:  conditional -- reads 'ins+0' and writes 'out'
+// CHECK-NOT:     unknown memory

@@ -40,7 +40,8 @@ struct AsmAccess {
 /// For an NVPTX inline-asm call whose every statement that may touch
 /// global memory is a matched load (`ld`, `ldu`), store (`st`), atomic
 /// (`atom`, `red`) or non-bulk `cp.async` copy from global to shared memory:
-/// those accesses (empty when the text touches no global memory).
+/// those accesses (empty when the text touches no global memory). Cache
+/// hints (`prefetch`, `prefetchu`, `applypriority`) move no value: none.
 /// std::nullopt for anything else, including an address the text computes
 /// itself or a width it does not state: the caller stays conservative.
 std::optional<llvm::SmallVector<AsmAccess, 2>> matchAsmAccesses(const llvm::CallBase &CB);
