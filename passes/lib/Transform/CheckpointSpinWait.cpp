@@ -32,6 +32,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
@@ -47,6 +48,12 @@ namespace {
 bool ctaPrivate(const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   return AS == 3 || AS == 5;
+}
+
+/// Whether \p Ptr points into shared or local memory, also through a cast
+/// to a generic pointer (clang's `__shared__ int flag` read as `flag`).
+bool inCtaPrivateObject(const Value *Ptr) {
+  return ctaPrivate(Ptr) || ctaPrivate(getUnderlyingObject(Ptr));
 }
 
 /// An atomic that leaves memory as it was: `atomicAdd(p, 0)`,
@@ -139,7 +146,7 @@ bool dependsOnWaitLoad(const Value *Cond, const Loop &L, GpuArch Arch) {
     if (isLockStep(*I, Arch))
       continue;
     if (const auto *LI = dyn_cast<LoadInst>(I)) {
-      SharedRelay |= ctaPrivate(LI->getPointerOperand());
+      SharedRelay |= inCtaPrivateObject(LI->getPointerOperand());
       continue;
     }
     if (!isa<CallBase>(I) && I->mayWriteToMemory())
