@@ -175,7 +175,7 @@ std::string spinLoopIn(Function &F, GpuArch Arch) {
       if (const auto *SI = dyn_cast<SwitchInst>(BB->getTerminator()))
         Cond = SI->getCondition();
       if (Cond && dependsOnWaitLoad(Cond, *L, Arch))
-        return "a loop" + where(*L) + " in '" + F.getName().str() +
+        return "a loop" + where(*L) + " in '" + plainName(demangle(F.getName().str())) +
                "' waits on memory other threads write (volatile, atomic or asm load in its exit "
                "test): a CTA stopped before writing it would leave the waiters spinning";
     }

@@ -41,7 +41,7 @@ __global__ void grid_scale(float *x, int n) {
 // A handoff from CTA b to CTA b + 1 read with atomicAdd(p, 0): a CTA
 // stopped before its handoff would leave the next one spinning.
 // CHECK-LABEL: kernel handoff(int*, float*)
-// CHECK:       preempt: not preemptible (no clone; the runtime launches the kernel itself); no clone: a loop in '_Z7handoffPiPf' waits on memory other threads write
+// CHECK:       preempt: not preemptible (no clone; the runtime launches the kernel itself); no clone: a loop in 'handoff' waits on memory other threads write
 __global__ void handoff(int *flag, float *out) {
   if (threadIdx.x == 0)
     while (atomicAdd(&flag[blockIdx.x], 0) == 0) {
