@@ -167,9 +167,9 @@ Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef
       !Kind.contains(".global"))
     return Verdict::Unknown; // bulk copies, anything newer
   SmallVector<StringRef, 4> Ops = operandsOf(Rest);
-  if (Ops.size() < 3 || !Ops[1].starts_with("[") || !Ops[1].ends_with("]"))
+  if (Ops.size() < 3)
     return Verdict::Unknown;
-  Value *Src = addressOf(operandValue(CB, Map, Ops[1].drop_front().drop_back()));
+  std::optional<std::pair<Value *, uint64_t>> Src = address(Ops[1], CB, Map);
   if (!Src)
     return Verdict::Unknown;
   uint64_t Bytes = MaxCopyBytes;
@@ -180,7 +180,7 @@ Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef
     Bytes = C->getZExtValue();
   if (Bytes != 4 && Bytes != 8 && Bytes != 16)
     Bytes = MaxCopyBytes;
-  Out = {Src, Bytes, /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false};
+  Out = {Src->first, Src->second + Bytes, /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false};
   return Verdict::Access;
 }
 
