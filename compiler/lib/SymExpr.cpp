@@ -75,6 +75,17 @@ ExprRef minMax(ExprOp Op, std::vector<ExprRef> In) {
     }
     Keep.push_back(E);
   }
+  // An operand known >= 0 against a constant <= 0: min(x, k) = k and
+  // max(x, k) = max(x) (a wmma tile's min(0, 30 * max(1, K)) start is 0).
+  if (K && *K <= 0) {
+    if (IsMin)
+      Keep.erase(std::remove_if(Keep.begin(), Keep.end(),
+                                [](const ExprRef &E) { return isKnownNonNegative(E); }),
+                 Keep.end());
+    else if (std::any_of(Keep.begin(), Keep.end(),
+                         [](const ExprRef &E) { return isKnownNonNegative(E); }))
+      K.reset();
+  }
   if (K)
     Keep.push_back(Expr::constant(*K));
   // max(min(a, b), b) = b and min(max(a, b), b) = b: drop the inner one.

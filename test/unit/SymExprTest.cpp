@@ -95,6 +95,20 @@ TEST(SymExprBuild, Identities) {
   EXPECT_TRUE(Expr::mul(std::vector<ExprRef>{})->isConst(1));
 }
 
+// An operand known >= 0 against a constant <= 0: the min is the constant,
+// the max drops it. An operand of unknown sign keeps both.
+TEST(SymExprBuild, NonNegativeAgainstNonPositiveConstant) {
+  ExprRef Pos = Expr::mul(C(30), Expr::smax(C(1), A(0))); // 30 * max(1, arg0)
+  EXPECT_TRUE(Expr::smin(Pos, C(0))->isConst(0));
+  EXPECT_TRUE(Expr::smin({Pos, G(), C(-2)})->isConst(-2));
+  EXPECT_TRUE(Same(Expr::smax(Pos, C(0)), Pos));
+  EXPECT_TRUE(Same(Expr::smax({G(), C(-5)}), G()));
+  EXPECT_EQ(Expr::smin(A(0), C(0))->op(), ExprOp::SMin);
+  EXPECT_EQ(Expr::smax(A(0), C(0))->op(), ExprOp::SMax);
+  // A positive constant is not dominated by a non-negative operand.
+  EXPECT_EQ(Expr::smin(G(), C(3))->op(), ExprOp::SMin);
+}
+
 TEST(SymExprBuild, Flattening) {
   ExprRef S = Expr::add(Expr::add(A(0), A(1)), G());
   EXPECT_EQ(S->op(), ExprOp::Add);
