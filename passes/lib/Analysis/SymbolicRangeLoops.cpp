@@ -331,8 +331,9 @@ Bounds SymbolicRange::addRecByCount(const SCEVAddRecExpr *AR, Ctx &C, bool *ByTe
   // too; elsewhere it only fills a side the count left open.
   if (!LatchUsed && (Up || !R.Lo || !R.Hi)) {
     Bounds Via = viaLatchRecurrence(AR, C);
+    // An increasing AR starts lowest: its start's bound is the simpler one.
     if (Up && Via.bounded())
-      return Via;
+      return {R.Lo ? R.Lo : Via.Lo, Via.Hi};
     if (!R.Lo)
       R.Lo = Via.Lo;
     if (!R.Hi)
@@ -495,15 +496,31 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
   if (!Cmp || C.Depth + 2 >= MaxDepth || !AR->isAffine())
     return {};
   const SCEV *ARStep = AR->getStepRecurrence(SE);
-  for (Value *Operand : Cmp->operands()) {
-    auto *Y = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Operand));
-    if (!Y || Y == AR || Y->getLoop() != L || !Y->isAffine() || Y->getType() != AR->getType())
-      continue;
-    const SCEV *YStep = Y->getStepRecurrence(SE);
+  // AR = c * XW + d, XW the latch's recurrence X or X extended to AR's
+  // width: bound X through its latch test and map.
+  auto Map = [&](const SCEVAddRecExpr *X, const SCEVAddRecExpr *XW, bool Signed, Bounds &Out) {
     // The step factor c: 1, the constant factor of AR's step, or an
     // invariant one (a row stride).
-    const SCEV *Factor = stepFactor(SE, ARStep, YStep, L);
-    if (!Factor)
+    const SCEV *Factor = stepFactor(SE, ARStep, XW->getStepRecurrence(SE), L);
+    const SCEV *D = Factor ? offsetOverFactor(SE, AR, XW, Factor) : nullptr;
+    if (!D)
+      return false;
+    std::string SubWhy; // X's failure is not AR's story
+    Ctx Sub{C.At, C.Checks, SubWhy, C.Depth + 1};
+    Bounds BX = addRec(X, Sub);
+    if (!BX.bounded())
+      return false;
+    if (X != XW) // XW(k) is X(k) extended so: X(k) must read the same that way
+      requireInType(BX, SE.getTypeSizeInBits(X->getType()), Signed, C);
+    Out = addBounds(productBounds(walk(Factor, C), BX, C), walk(D, C));
+    return true;
+  };
+  for (Value *Operand : Cmp->operands()) {
+    auto *Y = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Operand));
+    if (!Y || Y == AR || Y->getLoop() != L || !Y->isAffine())
+      continue;
+    unsigned YBits = SE.getTypeSizeInBits(Y->getType()), ARBits = SE.getTypeSizeInBits(AR->getType());
+    if (YBits > ARBits || (YBits < ARBits && !Y->getType()->isIntegerTy()))
       continue;
     // The pre-increment form of Y when the latch tests Y's next value.
     const SCEV *Pre = preIncrement(SE, L, Y);
@@ -511,16 +528,25 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       auto *X = dyn_cast<SCEVAddRecExpr>(XS);
       if (!X || X == AR)
         continue;
-      const SCEV *D = offsetOverFactor(SE, AR, X, Factor);
-      if (!D)
+      Bounds Out;
+      if (YBits == ARBits) {
+        if (Map(X, X, /*Signed=*/true, Out))
+          return Out;
         continue;
-      std::string SubWhy; // X's failure is not AR's story
-      Ctx Sub{C.At, C.Checks, SubWhy, C.Depth + 1};
-      Bounds BX = addRec(X, Sub);
-      if (!BX.bounded())
-        continue;
-      Bounds K = walk(Factor, C);
-      return addBounds(productBounds(K, BX, C), walk(D, C));
+      }
+      // A 32-bit counter (`for (int k = 0; k < K; k += 16)`) whose accesses
+      // SCEV carries as 64-bit recurrences (a row pointer made before the
+      // loop, stepped by k): X's extension folds into a recurrence only
+      // where SCEV proves X does not wrap, and then XW(k) = ext(X(k)) at
+      // every iteration. Without a trip count (a loop with a barrier or a
+      // volatile asm) this is the only bound the access has.
+      for (bool Signed : {false, true}) {
+        const SCEV *Ext = Signed ? SE.getSignExtendExpr(X, AR->getType())
+                                 : SE.getZeroExtendExpr(X, AR->getType());
+        auto *XW = dyn_cast<SCEVAddRecExpr>(Ext);
+        if (XW && XW->getLoop() == L && XW->isAffine() && Map(X, XW, Signed, Out))
+          return Out;
+      }
     }
   }
   return {};
