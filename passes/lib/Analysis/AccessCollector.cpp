@@ -254,6 +254,17 @@ private:
     const SCEV *P = SE.getSCEV(Ptr);
     const SCEV *Base = SE.getSCEV(const_cast<Value *>(Obj));
     if (P->getType() != Base->getType()) {
+      // The arithmetic done on the generic pointer, then a cast to the
+      // global space for the access (libcu++'s memcpy_async hands cp.async
+      // `cvta.to.global` of a generic address): the cast keeps the address,
+      // so the offset is the generic pointer's.
+      const Value *Generic = Ptr;
+      while (auto *Cast = dyn_cast<AddrSpaceCastOperator>(Generic))
+        Generic = Cast->getOperand(0);
+      if (Generic->getType() == Obj->getType())
+        P = SE.getSCEV(const_cast<Value *>(Generic));
+    }
+    if (P->getType() != Base->getType()) {
       // A generic pointer cast to the global address space before the
       // arithmetic (HIP: a pointer field of a by-value struct): the cast
       // keeps the address, so offsets from it are offsets from Obj.

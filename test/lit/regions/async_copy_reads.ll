@@ -12,6 +12,16 @@
 ; CHECK-NEXT:       read:  [4*n, 4*n + 4*blockDim.x)
 ; CHECK-NOT:    unknown memory
 
+; libcu++'s cuda::memcpy_async (cuda::pipeline) does the arithmetic on the
+; generic pointer and hands cp.async its global address (`cvta.to.global`,
+; an addrspacecast): the cast keeps the address, so the offset is the
+; generic pointer's. Before, the read was the whole allocation.
+; CHECK:      kernel memcpy_async_generic  [nvptx]
+; CHECK:        class:  conditional
+; CHECK:        #0 in : ptr  R
+; CHECK-NEXT:       read:  [1024, 1024*gridDim.x + 4*blockDim.x)
+; CHECK-NOT:    unknown memory
+
 ; 16 bytes from the text, through a ptrtoint'ed address, in a block with a
 ; guard and the commit.
 ; CHECK:      kernel cg16_text  [nvptx]
@@ -59,6 +69,28 @@ define ptx_kernel void @pipeline_asm(ptr %in, ptr %out, i32 %n) {
   call void asm sideeffect "cp.async.commit_group;", "~{memory}"()
   call void asm sideeffect "cp.async.wait_group $0;", "n,~{memory}"(i32 0)
   call void @llvm.nvvm.barrier0()
+  %v = load float, ptr addrspace(3) %dst, align 4
+  %o = getelementptr inbounds float, ptr %out, i64 %te
+  store float %v, ptr %o, align 4
+  ret void
+}
+
+define ptx_kernel void @memcpy_async_generic(ptr %in, ptr %out) {
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %row = shl nuw nsw i32 %b, 8
+  %i = add nuw nsw i32 %row, %t
+  %i1 = add nuw nsw i32 %i, 256
+  %ie = zext nneg i32 %i1 to i64
+  %src = getelementptr inbounds float, ptr %in, i64 %ie
+  %g = addrspacecast ptr %src to ptr addrspace(1)
+  %a = ptrtoint ptr addrspace(1) %g to i64
+  %te = zext nneg i32 %t to i64
+  %dst = getelementptr inbounds [256 x float], ptr addrspace(3) @buf, i64 0, i64 %te
+  %s = ptrtoint ptr addrspace(3) %dst to i32
+  call void asm sideeffect "cp.async.ca.shared.global [$0], [$1], $2, $2;", "r,l,n,~{memory}"(i32 %s, i64 %a, i64 4)
+  call void asm sideeffect "cp.async.commit_group;", ""()
+  call void asm sideeffect "cp.async.wait_group $0;", "n"(i8 0)
   %v = load float, ptr addrspace(3) %dst, align 4
   %o = getelementptr inbounds float, ptr %out, i64 %te
   store float %v, ptr %o, align 4
@@ -119,6 +151,7 @@ define ptx_kernel void @bulk_copy(ptr %in, ptr %out) {
 }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3), ptr addrspace(1))
 declare void @llvm.nvvm.cp.async.wait.all()
