@@ -3,6 +3,7 @@
 #include "gmem/passes/AccessCollector.h"
 #include "gmem/passes/AsmMemoryAccesses.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/MatrixFragmentAccesses.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -133,6 +134,10 @@ private:
       return;
     if (auto Copy = matchAsyncCopyIntrinsic(CB)) {
       add(CB, Copy->Ptr, bytes(Copy->Bytes), /*Reads=*/true, /*Writes=*/false, /*Atomic=*/false);
+      return;
+    }
+    if (auto Tile = matchMatrixFragmentAccess(CB)) {
+      addTile(CB, *Tile);
       return;
     }
     Function *Callee = CB.getCalledFunction();
@@ -314,6 +319,37 @@ private:
     A.Size = Size;
     if (resolve(Ptr, A))
       Result.Accesses.push_back(A);
+  }
+
+  /// A wmma tile: line i starts Stride * i elements after Ptr. Its bytes
+  /// lie within [Ptr + min(0, Near), Ptr + max(0, Far) + one line), where
+  /// Near and Far are the last line's start with the stride read signed and
+  /// unsigned: the span holds whichever way the hardware reads a stride
+  /// with its top bit set.
+  void addTile(CallBase &CB, const MatrixFragmentAccess &T) {
+    Type *I64 = Type::getInt64Ty(F.getContext());
+    const SCEV *Stride = SE.getSCEV(T.Stride);
+    const SCEV *LastLine = bytes(uint64_t(T.Lines - 1) * T.ElemBytes);
+    // Where the branches to the call prove the stride >= 0 (a `k < K` loop
+    // around it), both readings agree and the tile starts at Ptr.
+    bool NonNeg = SE.isKnownPredicateAt(ICmpInst::ICMP_SGE, Stride,
+                                        SE.getZero(Stride->getType()), &CB);
+    const SCEV *Near = SE.getMulExpr(
+        NonNeg ? SE.getZeroExtendExpr(Stride, I64) : SE.getSignExtendExpr(Stride, I64), LastLine);
+    const SCEV *Far = SE.getMulExpr(SE.getZeroExtendExpr(Stride, I64), LastLine);
+    const SCEV *Lo = SE.getSMinExpr(bytes(0), Near);
+    const SCEV *Hi =
+        SE.getAddExpr(SE.getSMaxExpr(bytes(0), Far), bytes(uint64_t(T.LineElems) * T.ElemBytes));
+    MemAccess A;
+    A.Inst = &CB;
+    A.Reads = T.Reads;
+    A.Writes = !T.Reads;
+    A.Size = SE.getMinusSCEV(Hi, Lo);
+    if (!resolve(T.Ptr, A))
+      return;
+    if (A.Offset)
+      A.Offset = SE.getAddExpr(A.Offset, Lo);
+    Result.Accesses.push_back(A);
   }
 
   void addWhole(Instruction &I, Value *Ptr, bool Reads, bool Writes, const std::string &Why) {
