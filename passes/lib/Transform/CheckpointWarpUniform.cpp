@@ -165,7 +165,11 @@ private:
       // Shifting the lane's 5 bits out leaves bits that are the same.
       if (BothUniform)
         return Form::Uniform;
-      return L == Form::HighSame && constAtLeast5(RV) ? Form::Uniform : Form::Divergent;
+      if (L == Form::HighSame && constAtLeast5(RV))
+        return Form::Uniform;
+      // Partly out, the rest masked off below (`(gid >> 1) & ~15`, which is
+      // how LLVM writes `gid / 32 * 16`).
+      return lowVarying(B.getOperandUse(0), 0) == 0 ? Form::Uniform : Form::Divergent;
     case Instruction::UDiv:
       // floor((32q + r) / 32m) = floor(q / m) for r < 32.
       if (BothUniform)
@@ -174,6 +178,9 @@ private:
     case Instruction::And:
       if (BothUniform)
         return L == Form::Uniform32 || R == Form::Uniform32 ? Form::Uniform32 : Form::Uniform;
+      if (isa<ConstantInt>(RV) && L == Form::Divergent && lowVarying(B.getOperandUse(0), 0) <=
+                                                               cast<ConstantInt>(RV)->getValue().countr_zero())
+        return Form::Uniform; // the mask clears every bit that lanes may differ in
       // Bitwise: the high bits of the result come from high bits alone.
       if (atLeast(L, Form::HighSame) && atLeast(R, Form::HighSame))
         return L == Form::Uniform32 || R == Form::Uniform32 ? Form::Uniform32 : Form::HighSame;
@@ -188,6 +195,44 @@ private:
     default:
       // Division, remainder, floating point: only uniform from uniform.
       return BothUniform ? Form::Uniform : Form::Divergent;
+    }
+  }
+
+  /// How many low bits of the value U brings may differ between the lanes
+  /// of a warp, the bits above them being the same in every lane: 0 for a
+  /// uniform value, 5 for threadIdx.x's form (HighSame), fewer after a shift
+  /// right by a constant, more after a shift left; the type's width where
+  /// nothing is known (a value carried out of a cycle included, as use()
+  /// says).
+  unsigned lowVarying(const Use &U, unsigned Depth) {
+    const unsigned W = U.get()->getType()->isIntegerTy() ? U.get()->getType()->getIntegerBitWidth()
+                                                          : 64;
+    Form F = use(U);
+    if (atLeast(F, Form::Uniform))
+      return 0;
+    if (F == Form::HighSame)
+      return 5;
+    const auto *B = dyn_cast<BinaryOperator>(U.get());
+    if (!B || Depth > 8)
+      return W;
+    if (const Instruction *I = B; const Cycle *C = CI.getCycle(I->getParent()))
+      if (!C->contains(cast<Instruction>(U.getUser())->getParent()))
+        return W; // temporal divergence: lanes may have left at different trips
+    const auto *K = dyn_cast<ConstantInt>(B->getOperand(1));
+    if (!K || !K->getValue().ult(W))
+      return W;
+    const unsigned S = K->getZExtValue();
+    switch (B->getOpcode()) {
+    case Instruction::LShr: {
+      unsigned X = lowVarying(B->getOperandUse(0), Depth + 1);
+      return X >= W ? W : (X > S ? X - S : 0);
+    }
+    case Instruction::Shl: {
+      unsigned X = lowVarying(B->getOperandUse(0), Depth + 1);
+      return X + S >= W ? W : X + S;
+    }
+    default:
+      return W;
     }
   }
 

@@ -37,6 +37,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_break = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_step = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; The warp index shifted in part and masked: LLVM writes a wmma kernel's
+; `gid / 32 * 16` as `(gid >> 1) & -16`, whose lane bits all go; `& -8`
+; keeps one of them.
+; CHECK-DAG: @__gmem_pre_info_tile_row_masked = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
+; CHECK-DAG: @__gmem_pre_info_lane_bit_kept = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; A persistent kernel without such a branch has no bit 11.
 ; CHECK-DAG: @__gmem_pre_info_plain_shfl = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 304,
 ; Version-1 clones (4: barriers; no 16):
@@ -53,8 +58,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @__gmem_pre_gemv_rows(
 ; CHECK: gmem.p.header:
 
-; REMARK-COUNT-5: remark: <unknown>:0:0: persistent clone: loops over virtual CTAs
-; REMARK-COUNT-3: clone not persistent: a warp collective depends on a branch that lanes of one warp may take differently
+; REMARK-COUNT-6: remark: <unknown>:0:0: persistent clone: loops over virtual CTAs
+; REMARK-COUNT-4: clone not persistent: a warp collective depends on a branch that lanes of one warp may take differently
 ; REMARK: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return
 
 ; PTX-LABEL: .entry __gmem_pre_gemv_rows(
@@ -406,6 +411,54 @@ ret:
 }
 
 ; A device function that meets the whole CTA (and shuffles): a barrier.
+define void @tile_row_masked(ptr %a, i32 %m) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bid, %bdim
+  %g = add i32 %base, %tid
+  %h = lshr i32 %g, 1
+  %row = and i32 %h, 2147483632
+  %in = icmp slt i32 %row, %m
+  br i1 %in, label %work, label %ret
+
+work:
+  %ti = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ti
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
+define void @lane_bit_kept(ptr %a, i32 %m) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bid, %bdim
+  %g = add i32 %base, %tid
+  %h = lshr i32 %g, 1
+  %row = and i32 %h, -8
+  %in = icmp slt i32 %row, %m
+  br i1 %in, label %work, label %ret
+
+work:
+  %ti = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ti
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
 define internal float @mixed(float %v) noinline {
   call void @llvm.nvvm.barrier0()
   %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
@@ -434,7 +487,7 @@ entry:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15, !16, !17}
 !0 = !{ptr @gemv_rows, !"kernel", i32 1}
 !1 = !{ptr @rows_y, !"kernel", i32 1}
 !2 = !{ptr @block_reduce, !"kernel", i32 1}
@@ -451,3 +504,5 @@ entry:
 !13 = !{ptr @rows_gridstride, !"kernel", i32 1}
 !14 = !{ptr @rows_lane_break, !"kernel", i32 1}
 !15 = !{ptr @rows_lane_step, !"kernel", i32 1}
+!16 = !{ptr @tile_row_masked, !"kernel", i32 1}
+!17 = !{ptr @lane_bit_kept, !"kernel", i32 1}
