@@ -78,6 +78,10 @@ def cuda_flags(out_dir):
              "--cuda-path=" + CUDA, "-isystem", stubs, "-O2", "-fno-discard-value-names"]
     if os.path.isdir(os.path.join(CUDA, "include", "cccl")):
         flags += ["-isystem", os.path.join(CUDA, "include", "cccl")]
+    # As gmem-clang++ compiles: CUDA's cache-operator intrinsics for clang 19
+    # (__ldcs, __stcs on float), which corpus kernels use.
+    flags += ["-include", os.path.join(REPO, "tools", "gmem-clang", "cuda-stubs",
+                                       "gmem_cuda_cache_hints.h")]
     return flags
 
 
