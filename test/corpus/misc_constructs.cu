@@ -61,3 +61,21 @@ __global__ void collatz_recursive(int *steps, int n) {
   if (i < n)
     steps[i] = collatz_steps(i + 1, 0);
 }
+
+// Threads past n return early; the rest meet at a barrier that a launch
+// value switches on, and each then reads its neighbour's doubled value
+// (written before the barrier). The barrier runs in some threads only: no
+// persistent clone (returned threads would wait at the end of the virtual
+// CTA instead of exiting). n is not a multiple of the block.
+// GMEM-EXPECT: guarded_sync_update non-idempotent
+// GMEM-RUN: guarded_sync_update grid=8 block=128 args=buf:f32:1000:rand buf:f32:1000:zero i32:1000 i32:1
+__global__ void guarded_sync_update(float *a, float *b, int n, int flag) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  a[i] *= 2.f;
+  if (flag) {
+    __syncthreads();
+    int j = (threadIdx.x + 1) % blockDim.x + blockIdx.x * blockDim.x;
+    b[i] = j < n ? a[j] : 0.f;
+  }
+}

@@ -230,42 +230,51 @@ std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync
 
   // A thread that returns early now waits at the end-of-CTA barrier instead
   // of exiting. Sound only if every synchronisation runs in all threads or in
-  // none: nothing that synchronises may be control dependent on a divergent
-  // branch. Blocks control dependent on A: those post-dominating a successor
-  // of A, up to A's immediate post-dominator. A warp collective needs only
-  // its own warp: a branch that whole warps take alike is fine for it, given
-  // the launch condition (CheckpointWarpUniform.cpp).
+  // none: nothing that synchronises may lie where a divergent branch decides
+  // whether a thread gets there. That is every block on a path from A's
+  // successors to A's immediate post-dominator: the blocks control dependent
+  // on A, and those control dependent on them in turn (`if (i >= n) return;
+  // if (flag) __syncthreads();`: the barrier's block does not post-dominate
+  // A's successor, yet the threads that returned never reach it). A warp
+  // collective needs only its own warp: a branch that whole warps take alike
+  // is fine for it, given the launch condition (CheckpointWarpUniform.cpp).
   for (BasicBlock &A : K) {
     if (!UI.hasDivergentTerminator(A))
       continue;
-    const DomTreeNode *Stop = PDT.getNode(&A) ? PDT.getNode(&A)->getIDom() : nullptr;
     if (!PDT.getNode(&A))
       return "a block that never reaches a return";
+    const DomTreeNode *StopNode = PDT.getNode(&A)->getIDom();
+    const BasicBlock *Stop = StopNode ? StopNode->getBlock() : nullptr; // null: the exits
     std::optional<bool> WarpUniform; // asked once, at A's first collective
+    SmallPtrSet<BasicBlock *, 32> Region;
+    SmallVector<BasicBlock *, 32> Work;
     for (BasicBlock *S : successors(&A)) {
-      for (const DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom()) {
-        BasicBlock *BB = N->getBlock();
-        if (!BB)
-          break; // the virtual root
-        for (Instruction &I : *BB) {
-          const SyncKind Kind = classifySync(I, Arch);
-          if (Kind == SyncKind::None)
-            continue;
-          if (Kind != SyncKind::Collective)
-            return "a barrier or warp collective depends on a thread-dependent branch or an "
-                   "early return";
-          if (!WarpUniform)
-            WarpUniform = WarpAligned && branchWarpUniform(*A.getTerminator(), UI, Cycles);
-          if (!*WarpUniform)
-            return WarpAligned ? "a warp collective depends on a branch that lanes of one warp "
-                                 "may take differently"
-                               : "a barrier or warp collective depends on a thread-dependent "
-                                 "branch or an early return (GMEM_CHECKPOINT_WARP_ALIGNED=0)";
-          NeedsWarpAlignedBlock = true;
-        }
-      }
       if (!PDT.getNode(S))
         return "a block that never reaches a return";
+      if (S != Stop && Region.insert(S).second)
+        Work.push_back(S);
+    }
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      for (BasicBlock *Next : successors(BB))
+        if (Next != Stop && Region.insert(Next).second)
+          Work.push_back(Next);
+      for (Instruction &I : *BB) {
+        const SyncKind Kind = classifySync(I, Arch);
+        if (Kind == SyncKind::None)
+          continue;
+        if (Kind != SyncKind::Collective)
+          return "a barrier or warp collective depends on a thread-dependent branch or an "
+                 "early return";
+        if (!WarpUniform)
+          WarpUniform = WarpAligned && branchWarpUniform(*A.getTerminator(), UI, Cycles);
+        if (!*WarpUniform)
+          return WarpAligned ? "a warp collective depends on a branch that lanes of one warp "
+                               "may take differently"
+                             : "a barrier or warp collective depends on a thread-dependent "
+                               "branch or an early return (GMEM_CHECKPOINT_WARP_ALIGNED=0)";
+        NeedsWarpAlignedBlock = true;
+      }
     }
   }
   return "";
