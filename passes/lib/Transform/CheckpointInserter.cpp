@@ -368,6 +368,9 @@ void emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string 
   // gemm_naive +24% -> +70%): only the main clone has them, and the runtime
   // times it against these twins.
   Build.Ctx.VersionShortLoops = false;
+  // Twins are persistent forms: their loops may leave by a warp vote as the
+  // main clone's do (the kernel's info then carries WarpAlignedBlock).
+  Build.Ctx.WarpVoteLoops = true;
   if (LoopStops) {
     LoopCheckpointStats S = insertLoopCheckpoints(*T, Build.Ctx);
     if (S.Sites != S.Merged && !Free)
@@ -476,8 +479,11 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                          (Sync.Opaque ? Sync.Why : std::string("GMEM_CHECKPOINT_LOOPS=0")));
     } else {
       Build.Ctx.Remarks = true;
+      Build.Ctx.WarpVoteLoops = NotPersistent.empty();
       LoopCheckpointStats S = insertLoopCheckpoints(*C, Build.Ctx);
       Build.Ctx.Remarks = false;
+      // A warp vote needs every lane of the warp: whole-warp rows.
+      NeedsWarpAlignedBlock |= S.WarpVoted != 0;
       PerThreadLoopStops = S.Sites != S.Merged;
       Info.LoopCheckpoints = S.Sites;
       Info.IntervalK = S.MaxInterval;

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/IR/CycleInfo.h"
@@ -120,6 +121,10 @@ struct CloneContext {
   /// remarks (`-pass-remarks-analysis=gmem-checkpoint`): the main clone's
   /// only, so that the twins do not repeat them.
   bool Remarks = false;
+  /// Whether loops with warp collectives that whole warps run alike may get
+  /// warp-vote checks: persistent forms, which run only with whole-warp
+  /// rows once a site exists (info flag WarpAlignedBlock). NVPTX only.
+  bool WarpVoteLoops = false;
 };
 
 /// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).
@@ -130,6 +135,7 @@ struct LoopCheckpointStats {
   unsigned Merged = 0;     ///< of which joined a barrier
   unsigned MaxInterval = 0; ///< largest iterations between two checks of a site
   unsigned SkippedLoops = 0; ///< loops left without a checkpoint
+  unsigned WarpVoted = 0;    ///< of the sites, latch checks left by a warp vote
 };
 
 /// Adds loop checkpoints to the clone. Every loop gets at most one kind:
@@ -267,6 +273,21 @@ std::string persistentBlocker(llvm::Function &K, GpuArch Arch, const SyncSummary
 /// CTA-level uniformity of Term's function, CI its cycles.
 bool branchWarpUniform(const llvm::Instruction &Term, const llvm::UniformityInfo &UI,
                        const llvm::CycleInfo &CI);
+
+/// Which loops of F every lane of a warp runs alike, trip for trip, given
+/// whole-warp rows (blockDim.x a multiple of 32): none of the loop's blocks
+/// lies where a branch that lanes of one warp may take differently decides
+/// whether a thread gets there (an exit of the loop included). A check
+/// there may leave the loop by a warp vote (CheckpointLoops.cpp).
+class WarpAlikeBlocks {
+public:
+  WarpAlikeBlocks(llvm::Function &F, GpuArch Arch);
+  bool loopReachedAlike(const llvm::Loop &L) const;
+
+private:
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 32> Decided; ///< reached by some lanes only
+  bool Usable = false;
+};
 
 /// Why K's persistent clone may not have a free form (`__gmem_prf_`,
 /// threads of a CTA on different virtual CTAs), or "" when it may: no CTA

@@ -49,6 +49,10 @@ struct Site {
   /// Paced: the SM cycles a segment aims at (CloneContext::PaceCycles, or
   /// the compute-loop target for memory-free `!=` loops).
   unsigned PaceCycles = 0;
+  /// Warp-vote check: the loop holds or is followed by warp collectives (no
+  /// CTA barrier), and whole warps run it alike (WarpAlikeBlocks): the
+  /// lanes leave together, on `vote.any.sync` of what each saw.
+  bool WarpVote = false;
   /// Deferred stop (CheckpointDeferredStop.cpp): the barrier or warp
   /// collective after the loop where its checks stop; none: they leave at
   /// once.

@@ -12,6 +12,13 @@
 //    thread may leave alone: nobody will wait for it. The check is folded
 //    into the latch branch. On NVPTX it reads the CTA's request cache
 //    (CheckpointIR.cpp, cachedRequest), not the control word.
+//  * Warp-vote latch check. Where only warp collectives can be reached (a
+//    wmma k-loop, a loop of shuffles) and whole warps run the loop alike
+//    (WarpAlikeBlocks; persistent forms, whole-warp rows), the latch check
+//    leaves on `vote.any.sync` over the lanes' requests: the warp leaves
+//    together, so no collective waits for a lane that left. Counted by IV or
+//    Limit only (the per-thread counter may differ between lanes), never
+//    paced (%clock differs between lanes).
 //  * Nothing, elsewhere (a barrier-free loop followed by a barrier).
 //
 // Amortisation. A site of loop body cost W (weighted instructions, subloops
@@ -50,6 +57,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -74,9 +82,16 @@ public:
   /// Where the checks being built go when they stop: the clone's abort
   /// block, or for a deferred stop a jump to its meeting point.
   BasicBlock *AbortTo = nullptr;
+  /// The site's lanes leave by a warp vote (Site::WarpVote).
+  bool Vote = false;
 
   /// The check's last block: stop (abort) or back to the header.
   void finishCheck(BranchInst *ToHeaderBr, Value *Stop, BasicBlock *Header) {
+    if (Vote) {
+      IRBuilder<> VB(ToHeaderBr);
+      Stop = VB.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
+                                {VB.getInt32(-1), Stop}, nullptr, "gmem.warp.stop");
+    }
     BranchInst::Create(AbortTo ? AbortTo : Ctx.AbortBlock, Header, Stop,
                        ToHeaderBr->getIterator());
     ToHeaderBr->eraseFromParent();
@@ -369,6 +384,29 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     for (BasicBlock *P : predecessors(Work.pop_back_val()))
       if (ReachesSync.insert(P).second)
         Work.push_back(P);
+  // The same for what a whole warp leaving together cannot satisfy: CTA
+  // barriers, opaque calls, grid synchronisation.
+  SmallPtrSet<BasicBlock *, 16> ReachesBarrier;
+  for (BasicBlock &BB : F)
+    if (any_of(BB, [&](Instruction &I) {
+          SyncKind K = classifySync(I, Ctx.Arch);
+          return K != SyncKind::None && K != SyncKind::Collective;
+        }) &&
+        ReachesBarrier.insert(&BB).second)
+      Work.push_back(&BB);
+  while (!Work.empty())
+    for (BasicBlock *P : predecessors(Work.pop_back_val()))
+      if (ReachesBarrier.insert(P).second)
+        Work.push_back(P);
+  std::optional<WarpAlikeBlocks> Alike;
+  auto WarpVoteOk = [&](Loop &L) {
+    if (!Ctx.WarpVoteLoops || Ctx.Arch != GpuArch::NVPTX || ReachesBarrier.count(L.getHeader()) ||
+        envSaysOff("GMEM_CHECKPOINT_WARP_VOTE"))
+      return false;
+    if (!Alike)
+      Alike.emplace(F, Ctx.Arch);
+    return Alike->loopReachedAlike(L);
+  };
 
   // Innermost loops first: a barrier joins the innermost loop it runs in
   // every iteration of.
@@ -396,7 +434,8 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       Claimed.insert(S.Barrier);
     } else if (!LatchesOk || S.Latches.empty() ||
                (ReachesSync.count(S.Header) &&
-                !(Defer && (S.Deferred = deferredStopPoint(*L, Ctx.Arch, &Why))))) {
+                !(Defer && (S.Deferred = deferredStopPoint(*L, Ctx.Arch, &Why))) &&
+                !(S.WarpVote = WarpVoteOk(*L)))) {
       if (ReachesSync.count(S.Header))
         remarkLoop(ORE, *L, "LoopNotChecked",
                    "no loop checkpoint: a barrier or warp collective follows the loop" +
@@ -530,6 +569,26 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     }
   }
 
+  // Warp-vote sites count by IV or Limit, or check every trip: the work
+  // counter is per thread and other loops may have left it different in
+  // each lane, and a paced segment ends on each lane's own %clock. Lanes
+  // that reached the check at different trips would wait for each other at
+  // the vote for ever.
+  erase_if(Sites, [&](Site &S) {
+    if (!S.WarpVote)
+      return false;
+    S.Paced = false;
+    const bool Always = S.Weight >= Ctx.Budget && !S.KDyn;
+    const bool Drop = !S.NeverDue && !Always && S.Form == LatchForm::None && !S.IV;
+    remarkLoop(ORE, *S.L, Drop ? "LoopNotChecked" : "LoopWarpVote",
+               Drop ? "no loop checkpoint: warp collectives in or after the loop, and no "
+                      "induction variable to count a warp's trips alike"
+                    : "loop checkpoint left by a warp vote (warp collectives in or after the "
+                      "loop, which whole warps run alike)");
+    Stats.SkippedLoops += Drop;
+    return Drop;
+  });
+
   // Nests whose entry does at most 2 budgets of work, known at the entry
   // (CheckpointLoopNest.cpp), and short entries of strip-mined innermost
   // loops: an unchecked copy. Conditions are computed and every loop put in
@@ -590,8 +649,10 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       if (!Builder::checkable(S, Latch))
         continue;
       B.AbortTo = S.Deferred ? Deferred.abortTarget(S.Deferred, F, Ctx) : nullptr;
+      B.Vote = S.WarpVote;
       B.checkLatch(S, Latch);
       ++Stats.Sites;
+      Stats.WarpVoted += S.WarpVote;
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
     }
   }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/TargetTransformInfoImpl.h"
@@ -192,6 +193,58 @@ struct CtaDivergence : TargetTransformInfoImplCRTPBase<CtaDivergence> {
   }
 };
 
+/// CTA-level UniformityInfo of K, with CtaDivergence as its "target": a
+/// private analysis manager, so that the pipeline's own TTI stays NVPTX's.
+struct CtaUniformity {
+  FunctionAnalysisManager Local;
+  UniformityInfo *UI = nullptr;
+  const CycleInfo *Cycles = nullptr;
+  explicit CtaUniformity(Function &K) {
+    const DataLayout &DL = K.getParent()->getDataLayout();
+    Local.registerPass([&DL] {
+      return TargetIRAnalysis(
+          [&DL](const Function &) { return TargetTransformInfo(CtaDivergence(DL)); });
+    });
+    Local.registerPass([] { return DominatorTreeAnalysis(); });
+    Local.registerPass([] { return CycleAnalysis(); });
+    Local.registerPass([] { return UniformityInfoAnalysis(); });
+    Local.registerPass([] { return PassInstrumentationAnalysis(); });
+    UI = &Local.getResult<UniformityInfoAnalysis>(K);
+    Cycles = &Local.getResult<CycleAnalysis>(K);
+  }
+};
+
+/// Calls Visit on every block the branch ending A decides whether a thread
+/// reaches: each block on a path from A's successors to A's immediate
+/// post-dominator (the blocks control dependent on A, and those control
+/// dependent on them in turn: `if (i >= n) return; if (flag)
+/// __syncthreads();`). Visit returns false to stop. Returns false where A
+/// or a successor never reaches a return (no post-dominator to stop at).
+template <class VisitFn>
+bool forEachDecidedBlock(BasicBlock &A, const PostDominatorTree &PDT, VisitFn Visit) {
+  if (!PDT.getNode(&A))
+    return false;
+  const DomTreeNode *StopNode = PDT.getNode(&A)->getIDom();
+  const BasicBlock *Stop = StopNode ? StopNode->getBlock() : nullptr; // null: the exits
+  SmallPtrSet<BasicBlock *, 32> Region;
+  SmallVector<BasicBlock *, 32> Work;
+  for (BasicBlock *S : successors(&A)) {
+    if (!PDT.getNode(S))
+      return false;
+    if (S != Stop && Region.insert(S).second)
+      Work.push_back(S);
+  }
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!Visit(*BB))
+      return true;
+    for (BasicBlock *Next : successors(BB))
+      if (Next != Stop && Region.insert(Next).second)
+        Work.push_back(Next);
+  }
+  return true;
+}
+
 } // namespace
 
 std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync,
@@ -213,19 +266,9 @@ std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync
     return Why;
 
   const PostDominatorTree &PDT = FAM.getResult<PostDominatorTreeAnalysis>(K);
-  // UniformityInfo with CtaDivergence as its "target": a private analysis
-  // manager, so that the pipeline's own TTI stays the NVPTX one.
-  FunctionAnalysisManager Local;
-  const DataLayout &DL = K.getParent()->getDataLayout();
-  Local.registerPass([&] {
-    return TargetIRAnalysis([&DL](const Function &) { return TargetTransformInfo(CtaDivergence(DL)); });
-  });
-  Local.registerPass([] { return DominatorTreeAnalysis(); });
-  Local.registerPass([] { return CycleAnalysis(); });
-  Local.registerPass([] { return UniformityInfoAnalysis(); });
-  Local.registerPass([] { return PassInstrumentationAnalysis(); });
-  UniformityInfo &UI = Local.getResult<UniformityInfoAnalysis>(K);
-  const CycleInfo &Cycles = Local.getResult<CycleAnalysis>(K);
+  CtaUniformity U(K);
+  UniformityInfo &UI = *U.UI;
+  const CycleInfo &Cycles = *U.Cycles;
   const bool WarpAligned = !envSaysOff("GMEM_CHECKPOINT_WARP_ALIGNED");
 
   // A thread that returns early now waits at the end-of-CTA barrier instead
@@ -241,41 +284,35 @@ std::string persistentBlocker(Function &K, GpuArch Arch, const SyncSummary &Sync
   for (BasicBlock &A : K) {
     if (!UI.hasDivergentTerminator(A))
       continue;
-    if (!PDT.getNode(&A))
-      return "a block that never reaches a return";
-    const DomTreeNode *StopNode = PDT.getNode(&A)->getIDom();
-    const BasicBlock *Stop = StopNode ? StopNode->getBlock() : nullptr; // null: the exits
     std::optional<bool> WarpUniform; // asked once, at A's first collective
-    SmallPtrSet<BasicBlock *, 32> Region;
-    SmallVector<BasicBlock *, 32> Work;
-    for (BasicBlock *S : successors(&A)) {
-      if (!PDT.getNode(S))
-        return "a block that never reaches a return";
-      if (S != Stop && Region.insert(S).second)
-        Work.push_back(S);
-    }
-    while (!Work.empty()) {
-      BasicBlock *BB = Work.pop_back_val();
-      for (BasicBlock *Next : successors(BB))
-        if (Next != Stop && Region.insert(Next).second)
-          Work.push_back(Next);
-      for (Instruction &I : *BB) {
+    std::string Why;
+    bool Whole = forEachDecidedBlock(A, PDT, [&](BasicBlock &BB) {
+      for (Instruction &I : BB) {
         const SyncKind Kind = classifySync(I, Arch);
         if (Kind == SyncKind::None)
           continue;
-        if (Kind != SyncKind::Collective)
-          return "a barrier or warp collective depends on a thread-dependent branch or an "
-                 "early return";
+        if (Kind != SyncKind::Collective) {
+          Why = "a barrier or warp collective depends on a thread-dependent branch or an "
+                "early return";
+          return false;
+        }
         if (!WarpUniform)
           WarpUniform = WarpAligned && branchWarpUniform(*A.getTerminator(), UI, Cycles);
-        if (!*WarpUniform)
-          return WarpAligned ? "a warp collective depends on a branch that lanes of one warp "
-                               "may take differently"
-                             : "a barrier or warp collective depends on a thread-dependent "
-                               "branch or an early return (GMEM_CHECKPOINT_WARP_ALIGNED=0)";
+        if (!*WarpUniform) {
+          Why = WarpAligned ? "a warp collective depends on a branch that lanes of one warp "
+                              "may take differently"
+                            : "a barrier or warp collective depends on a thread-dependent "
+                              "branch or an early return (GMEM_CHECKPOINT_WARP_ALIGNED=0)";
+          return false;
+        }
         NeedsWarpAlignedBlock = true;
       }
-    }
+      return true;
+    });
+    if (!Whole)
+      return "a block that never reaches a return";
+    if (!Why.empty())
+      return Why;
   }
   return "";
 }
@@ -456,6 +493,27 @@ int gridAxis(Intrinsic::ID Id, bool &IsCount) {
   case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: IsCount = true; return 2;
   default: return -1;
   }
+}
+
+WarpAlikeBlocks::WarpAlikeBlocks(Function &F, GpuArch Arch) {
+  if (Arch != GpuArch::NVPTX || envSaysOff("GMEM_CHECKPOINT_WARP_ALIGNED"))
+    return;
+  CtaUniformity U(F);
+  PostDominatorTree PDT(F);
+  for (BasicBlock &A : F) {
+    if (!U.UI->hasDivergentTerminator(A) || branchWarpUniform(*A.getTerminator(), *U.UI, *U.Cycles))
+      continue;
+    if (!forEachDecidedBlock(A, PDT, [&](BasicBlock &BB) {
+          Decided.insert(&BB);
+          return true;
+        }))
+      return; // a block that never reaches a return: nothing is known alike
+  }
+  Usable = true;
+}
+
+bool WarpAlikeBlocks::loopReachedAlike(const Loop &L) const {
+  return Usable && none_of(L.blocks(), [&](const BasicBlock *BB) { return Decided.count(BB); });
 }
 
 } // namespace gmem::ckpt

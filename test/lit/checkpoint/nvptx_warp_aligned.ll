@@ -33,8 +33,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_masked_eq = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_offset_warp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; A row counter that whole warps step alike (a loop header's phi, decided
-; by assuming it uniform and checking its steps and the loop's exits).
-; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
+; by assuming it uniform and checking its steps and the loop's exits); its
+; loop of shuffles gets a warp-vote check (nvptx_warp_vote.ll): 1 site, 64
+; alternate form, 1 loop checkpoints.
+; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2417, i32 1,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_break = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_step = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; The warp index shifted in part and masked: LLVM writes a wmma kernel's
