@@ -17,8 +17,8 @@
 //    (WarpAlikeBlocks; persistent forms, whole-warp rows), the latch check
 //    leaves on `vote.any.sync` over the lanes' requests: the warp leaves
 //    together, so no collective waits for a lane that left. Counted by IV or
-//    Limit only (the per-thread counter may differ between lanes), never
-//    paced (%clock differs between lanes).
+//    Limit only (the per-thread counter may differ between lanes); a paced
+//    segment takes lane 0's length (%clock differs between lanes).
 //  * Nothing, elsewhere (a barrier-free loop followed by a barrier).
 //
 // Amortisation. A site of loop body cost W (weighted instructions, subloops
@@ -308,11 +308,19 @@ public:
       }
       IRBuilder<> UB(&*Check->getFirstInsertionPt());
       Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles), CheckEnd);
+      // Each lane times its segments on its own %clock; a warp-vote site
+      // needs one segment length for the whole warp (every lane at the vote
+      // on the same trip): lane 0's, by a shuffle at the segment's start.
+      Value *SegPace = Pace;
+      if (S.WarpVote)
+        SegPace = SB.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                                     {SB.getInt32(-1), Pace, SB.getInt32(0), SB.getInt32(31)},
+                                     nullptr, "gmem.pace.warp");
       Limit = isMinMaxForm(S.Form)
-                  ? emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, Pace),
+                  ? emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, SegPace),
                                    nearerOf(S.Form), S.ContPred)
                   : emitPacedStrideLimit(SB, IV0, cast<ConstantInt>(S.Step), S.Bound,
-                                         paceShift(SB, Pace));
+                                         paceShift(SB, SegPace));
       Limit->setName("gmem.ckpt.limit");
       Value *Pending = emitPacedPrefetch(SB.CreateBr(Header), Ctx, Pace);
       return {Seg, Limit, Pending};
@@ -571,13 +579,12 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
 
   // Warp-vote sites count by IV or Limit, or check every trip: the work
   // counter is per thread and other loops may have left it different in
-  // each lane, and a paced segment ends on each lane's own %clock. Lanes
-  // that reached the check at different trips would wait for each other at
-  // the vote for ever.
+  // each lane. (A paced segment's length comes from lane 0: stripMine.)
+  // Lanes that reached the check at different trips would wait for each
+  // other at the vote for ever.
   erase_if(Sites, [&](Site &S) {
     if (!S.WarpVote)
       return false;
-    S.Paced = false;
     const bool Always = S.Weight >= Ctx.Budget && !S.KDyn;
     const bool Drop = !S.NeverDue && !Always && S.Form == LatchForm::None && !S.IV;
     remarkLoop(ORE, *S.L, Drop ? "LoopNotChecked" : "LoopWarpVote",

@@ -6,8 +6,9 @@
 ; check leaves on `vote.any.sync(-1, request == 2)`: the warp leaves
 ; together, at the same trip. Only in persistent forms, whose info then
 ; carries WarpAlignedBlock (2048) so that the runtime runs them with
-; whole-warp rows only; counted by IV or Limit, never paced, never by the
-; per-thread work counter (lanes could reach the vote at different trips).
+; whole-warp rows only; counted by IV or Limit, never by the per-thread
+; work counter (lanes could reach the vote at different trips), and a paced
+; segment takes lane 0's length by a shuffle at the segment's start.
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -pass-remarks-analysis=gmem-checkpoint -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
@@ -29,6 +30,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @__gmem_pre_info_chase_links = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 0, i32 0]
 
 ; CHECK-LABEL: define void @__gmem_pre_warp_rows(
+; CHECK:         %gmem.pace.warp = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %gmem.pace, i32 0, i32 31)
 ; CHECK:         %gmem.warp.stop = call i1 @llvm.nvvm.vote.any.sync(i32 -1, i1
 ; CHECK-NEXT:    br i1 %gmem.warp.stop, label %gmem.abort
 
