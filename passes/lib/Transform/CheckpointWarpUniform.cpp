@@ -165,11 +165,14 @@ private:
       // Shifting the lane's 5 bits out leaves bits that are the same.
       if (BothUniform)
         return Form::Uniform;
-      if (L == Form::HighSame && constAtLeast5(RV))
+      // Every bit lanes may differ in shifted out (threadIdx.x >> 5; what
+      // only partly goes, `gid >> 1`, the mask below may clear, as in
+      // LLVM's `(gid >> 1) & -16` for `gid / 32 * 16`).
+      if (const auto *K = dyn_cast<ConstantInt>(RV);
+          K && K->getValue().ult(K->getBitWidth()) &&
+          lowVarying(B.getOperandUse(0), 0) <= K->getZExtValue())
         return Form::Uniform;
-      // Partly out, the rest masked off below (`(gid >> 1) & ~15`, which is
-      // how LLVM writes `gid / 32 * 16`).
-      return lowVarying(B.getOperandUse(0), 0) == 0 ? Form::Uniform : Form::Divergent;
+      return Form::Divergent;
     case Instruction::UDiv:
       // floor((32q + r) / 32m) = floor(q / m) for r < 32.
       if (BothUniform)

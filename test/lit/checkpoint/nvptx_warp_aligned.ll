@@ -12,7 +12,9 @@
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -pass-remarks-analysis=gmem-checkpoint -S %s -o %t.ll 2> %t.remarks
 ; RUN: FileCheck %s < %t.ll
-; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: grep -c "persistent clone: loops over virtual CTAs" %t.remarks | FileCheck %s --check-prefix=NPERS
+; RUN: grep -c "lanes of one warp may take differently" %t.remarks | FileCheck %s --check-prefix=NLANES
+; RUN: grep -c "depends on a thread-dependent branch or an early return" %t.remarks | FileCheck %s --check-prefix=NBAR
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
 ; GMEM_CHECKPOINT_WARP_ALIGNED=0: the version-1 clone, as before.
 ; RUN: env GMEM_CHECKPOINT_WARP_ALIGNED=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
@@ -44,6 +46,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; keeps one of them.
 ; CHECK-DAG: @__gmem_pre_info_tile_row_masked = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_lane_bit_kept = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
+; A shift right past every bit lanes differ in, after a shift left:
+; (gid << 1) >> 6 is gid / 32.
+; CHECK-DAG: @__gmem_pre_info_shift_out_row = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; A persistent kernel without such a branch has no bit 11.
 ; CHECK-DAG: @__gmem_pre_info_plain_shfl = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 304,
 ; Version-1 clones (4: barriers; no 16):
@@ -60,9 +65,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @__gmem_pre_gemv_rows(
 ; CHECK: gmem.p.header:
 
-; REMARK-COUNT-6: remark: <unknown>:0:0: persistent clone: loops over virtual CTAs
-; REMARK-COUNT-4: clone not persistent: a warp collective depends on a branch that lanes of one warp may take differently
-; REMARK: clone not persistent: a barrier or warp collective depends on a thread-dependent branch or an early return
+; Remarks, counted: 10 persistent clones, 7 refused for a branch lanes of
+; one warp may take differently, 2 for a barrier under a thread-dependent one.
+; NPERS: {{^}}10{{$}}
+; NLANES: {{^}}7{{$}}
+; NBAR: {{^}}2{{$}}
 
 ; PTX-LABEL: .entry __gmem_pre_gemv_rows(
 ; PTX: shfl.sync.down.b32
@@ -461,6 +468,30 @@ ret:
   ret void
 }
 
+define void @shift_out_row(ptr %a, i32 %m) {
+entry:
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bid, %bdim
+  %g = add i32 %base, %tid
+  %d = shl i32 %g, 1
+  %row = lshr i32 %d, 6
+  %in = icmp slt i32 %row, %m
+  br i1 %in, label %work, label %ret
+
+work:
+  %ti = zext i32 %tid to i64
+  %p = getelementptr inbounds float, ptr %a, i64 %ti
+  %v = load float, ptr %p, align 4
+  %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
+  store float %s, ptr %p, align 4
+  br label %ret
+
+ret:
+  ret void
+}
+
 define internal float @mixed(float %v) noinline {
   call void @llvm.nvvm.barrier0()
   %s = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float %v, i32 1, i32 31)
@@ -489,7 +520,7 @@ entry:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15, !16, !17}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15, !16, !17, !18}
 !0 = !{ptr @gemv_rows, !"kernel", i32 1}
 !1 = !{ptr @rows_y, !"kernel", i32 1}
 !2 = !{ptr @block_reduce, !"kernel", i32 1}
@@ -508,3 +539,4 @@ entry:
 !15 = !{ptr @rows_lane_step, !"kernel", i32 1}
 !16 = !{ptr @tile_row_masked, !"kernel", i32 1}
 !17 = !{ptr @lane_bit_kept, !"kernel", i32 1}
+!18 = !{ptr @shift_out_row, !"kernel", i32 1}
