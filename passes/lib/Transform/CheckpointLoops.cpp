@@ -373,39 +373,29 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   std::optional<OptimizationRemarkEmitter> ORE;
   if (Ctx.Remarks)
     ORE.emplace(&F);
-  // Blocks that synchronise, and those from which such a block is reachable.
-  SmallPtrSet<BasicBlock *, 16> ReachesSync;
+  // Blocks that synchronise, and those from which such a block is reachable;
+  // the same for what a whole warp leaving together cannot satisfy (CTA
+  // barriers, opaque calls, grid synchronisation: all but warp collectives).
+  SmallPtrSet<BasicBlock *, 16> ReachesSync, ReachesBarrier;
   SmallVector<CallInst *, 8> Joinable;
-  SmallVector<BasicBlock *, 16> Work;
-  for (BasicBlock &BB : F) {
-    bool Sync = false;
+  for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
       SyncKind K = classifySync(I, Ctx.Arch);
-      Sync |= K != SyncKind::None;
+      if (K == SyncKind::None)
+        continue;
+      ReachesSync.insert(&BB);
+      if (K != SyncKind::Collective)
+        ReachesBarrier.insert(&BB);
       if (K == SyncKind::MergeableBarrier)
         Joinable.push_back(cast<CallInst>(&I));
     }
-    if (Sync && ReachesSync.insert(&BB).second)
-      Work.push_back(&BB);
+  for (SmallPtrSet<BasicBlock *, 16> *Reaches : {&ReachesSync, &ReachesBarrier}) {
+    SmallVector<BasicBlock *, 16> Work(Reaches->begin(), Reaches->end());
+    while (!Work.empty())
+      for (BasicBlock *P : predecessors(Work.pop_back_val()))
+        if (Reaches->insert(P).second)
+          Work.push_back(P);
   }
-  while (!Work.empty())
-    for (BasicBlock *P : predecessors(Work.pop_back_val()))
-      if (ReachesSync.insert(P).second)
-        Work.push_back(P);
-  // The same for what a whole warp leaving together cannot satisfy: CTA
-  // barriers, opaque calls, grid synchronisation.
-  SmallPtrSet<BasicBlock *, 16> ReachesBarrier;
-  for (BasicBlock &BB : F)
-    if (any_of(BB, [&](Instruction &I) {
-          SyncKind K = classifySync(I, Ctx.Arch);
-          return K != SyncKind::None && K != SyncKind::Collective;
-        }) &&
-        ReachesBarrier.insert(&BB).second)
-      Work.push_back(&BB);
-  while (!Work.empty())
-    for (BasicBlock *P : predecessors(Work.pop_back_val()))
-      if (ReachesBarrier.insert(P).second)
-        Work.push_back(P);
   std::optional<WarpAlikeBlocks> Alike;
   auto WarpVoteOk = [&](Loop &L) {
     if (!Ctx.WarpVoteLoops || Ctx.Arch != GpuArch::NVPTX || ReachesBarrier.count(L.getHeader()) ||
