@@ -11,6 +11,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 
 using namespace llvm;
@@ -56,7 +57,13 @@ public:
     auto It = Memo.find(Key);
     if (It != Memo.end())
       return It->second;
+    // A guarded recurrence or sub-sum can lead back to S (build() asks for
+    // their forms only for the rows they add): inside that cycle S has no
+    // form, which only leaves rows out.
+    if (!InProgress.insert(Key).second)
+      return std::nullopt;
     std::optional<Form> F = build(S, Copy, At);
+    InProgress.erase(Key);
     if (F && !isConstForm(*F))
       boundFromRanges(S, *F, At);
     Memo[Key] = F;
@@ -162,6 +169,7 @@ private:
   SymbolicRange &SR;
   std::vector<RangeCheck> &Checks;
   std::map<std::pair<const SCEV *, unsigned>, std::optional<Form>> Memo;
+  std::set<std::pair<const SCEV *, unsigned>> InProgress;
   std::map<std::string, unsigned> Named;
   std::vector<Form> Rows;
   unsigned NumCols = 0;
