@@ -11,12 +11,44 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace gmem {
 using namespace range_support;
 
 namespace {
+/// T / D as numbers, when D divides T's constant factor. SCEV's exact
+/// division is unsigned: in i32 it reads -2 / 2 as 2^31 - 1, which times 2 is
+/// -2 again modulo 2^32 (so a SCEV equality check passes) but not as the
+/// number the bounds are computed with.
+const SCEV *signedQuotient(ScalarEvolution &SE, const SCEV *T, const APInt &D) {
+  if (D.isZero())
+    return nullptr;
+  if (D.isOne())
+    return T;
+  auto Divide = [&](const APInt &K) -> std::optional<APInt> {
+    if ((K.isMinSignedValue() && D.isAllOnes()) || !K.srem(D).isZero())
+      return std::nullopt;
+    return K.sdiv(D);
+  };
+  if (auto *C = dyn_cast<SCEVConstant>(T)) {
+    std::optional<APInt> Q = Divide(C->getAPInt());
+    return Q ? SE.getConstant(*Q) : nullptr;
+  }
+  if (auto *M = dyn_cast<SCEVMulExpr>(T))
+    if (auto *K = dyn_cast<SCEVConstant>(M->getOperand(0))) {
+      std::optional<APInt> Q = Divide(K->getAPInt());
+      if (!Q)
+        return nullptr;
+      SmallVector<const SCEV *, 4> Ops(M->operands());
+      Ops[0] = SE.getConstant(*Q);
+      return SE.getMulExpr(Ops);
+    }
+  return D.isAllOnes() ? SE.getNegativeSCEV(T) : nullptr;
+}
+
 /// A counter with a constant start and step in a loop of a few iterations
 /// (the remainder loop of LLVM's unroller counts `k != (end - begin) & 3`
 /// with no wrap flags): it stays far inside its signed type.
@@ -91,7 +123,9 @@ const SCEVAddRecExpr *SymbolicRange::narrowInner(const SCEVAddRecExpr *AR, Narro
   const SCEV *FW = SE.getConstant(Wide, F, /*isSigned=*/true);
   const SCEV *Step = AR->getStepRecurrence(SE);
   if (F != 1)
-    Step = SE.getUDivExactExpr(Step, FW);
+    Step = signedQuotient(SE, Step, cast<SCEVConstant>(FW)->getAPInt());
+  if (!Step)
+    return nullptr;
   const SCEV *T0 = SE.getTruncateExpr(Step, Narrow);
   if (!SE.isLoopInvariant(T0, AR->getLoop()))
     return nullptr;
@@ -203,8 +237,8 @@ Bounds SymbolicRange::splitRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
       auto *C2 = dyn_cast<SCEVConstant>(T2);
       if (!C2 || C2->isZero())
         continue;
-      F = SE.getUDivExactExpr(T, T2);
-      if (SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
+      F = signedQuotient(SE, T, C2->getAPInt());
+      if (!F || SE.getMulExpr(F, T2) != T || !SE.isLoopInvariant(F, AR->getLoop()))
         continue;
     }
     const SCEV *D = SE.getMinusSCEV(AR, SE.getMulExpr(F, G));
