@@ -1,0 +1,200 @@
+// Host emulation of the barrier-free kernels random_kernels.py writes: the
+// same source compiled as C++ runs every thread of a launch one after the
+// other and logs every element each access touches. Without barriers, warp
+// collectives or data-dependent control flow, the set of touched elements
+// does not depend on the order threads run in, so this set is what the
+// device touches (less loads the compiler forwards from the thread's own
+// stores, see gm_read). The run is also one legal schedule, so a launch
+// whose second run changes memory is not idempotent.
+//
+// Undefined behaviour (signed overflow, bad shifts, division by zero) traps
+// (clang -fsanitize=...,-fsanitize-trap=all): the driver skips such
+// launches, since the compiled kernel need not do what the source says there.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+struct gm_dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+static gm_dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+#define __global__
+#define __device__
+#define __restrict__
+
+// Pointers point into the middle of a window of GM_WINDOW elements; an
+// access outside it is outside the allocation (undefined: the launch is
+// skipped, exit code 4).
+constexpr long long GM_WINDOW = 1 << 21, GM_HALF = GM_WINDOW / 2;
+constexpr int GM_NPTR = 3;
+static float *gm_base[GM_NPTR];
+static long long gm_ticks;
+constexpr long long GM_TICK_LIMIT = 1 << 22; // loop trips over the whole launch
+
+struct gm_access {
+  int ptr;
+  char kind; // 'R' or 'W'
+  long long elem;
+  bool dead = false; // a read the compiler may drop (see gm_write)
+  bool operator<(const gm_access &o) const {
+    return std::tie(ptr, kind, elem) < std::tie(o.ptr, o.kind, o.elem);
+  }
+  bool operator==(const gm_access &o) const { return ptr == o.ptr && kind == o.kind && elem == o.elem; }
+};
+static std::vector<gm_access> gm_log;
+static std::set<std::pair<int, long long>> gm_thread_writes; // this thread's stores so far
+// Reads of this thread's read-modify-writes whose store a later plain store
+// to the element may still make dead (and the read with it): log positions.
+static std::map<std::pair<int, long long>, size_t> gm_rmw_reads;
+static bool gm_logging = true;
+
+// Accessors get the parameter itself (o, a or b) and the element offset.
+static int gm_which(const float *p, long long i, long long *elem) {
+  for (int k = 0; k < GM_NPTR; ++k)
+    if (p == gm_base[k] + GM_HALF) {
+      if (i < -GM_HALF || i >= GM_HALF)
+        std::exit(4);
+      *elem = i;
+      return k;
+    }
+  std::fprintf(stderr, "emu_shim: an access not through a pointer parameter\n");
+  std::exit(3);
+}
+
+// A row pointer p + o outside the allocation is undefined already.
+static long long gm_row(long long o) {
+  if (o < -GM_HALF || o > GM_HALF)
+    std::exit(4);
+  return o;
+}
+
+static float gm_read(const float *p, long long i) {
+  long long e;
+  int k = gm_which(p, i, &e);
+  // A load of an element this thread stored before may be forwarded from
+  // the store by the compiler: the device need not read it.
+  if (gm_logging && !gm_thread_writes.count({k, e}))
+    gm_log.push_back({k, 'R', e});
+  gm_rmw_reads.erase({k, e}); // the stored value is read: that store is live
+  return gm_base[k][GM_HALF + e];
+}
+
+static void gm_write(const float *p, long long i, float v, bool plain = true) {
+  long long e;
+  int k = gm_which(p, i, &e);
+  if (gm_logging) {
+    gm_log.push_back({k, 'W', e});
+    gm_thread_writes.insert({k, e});
+    // A read-modify-write this store overwrites unread was dead code: the
+    // compiler may drop its store and then its load.
+    auto It = gm_rmw_reads.find({k, e});
+    if (plain && It != gm_rmw_reads.end()) {
+      gm_log[It->second].dead = true;
+      gm_rmw_reads.erase(It);
+    }
+  }
+  gm_base[k][GM_HALF + e] = v;
+}
+
+static void gm_rmw(float *p, long long i, float v) {
+  long long e;
+  gm_which(p, i, &e);
+  size_t before = gm_log.size();
+  float x = gm_read(p, i);
+  gm_write(p, i, x + v, /*plain=*/false);
+  if (gm_logging && gm_log.size() == before + 2) // the read was logged
+    gm_rmw_reads[{gm_log[before].ptr, e}] = before;
+}
+
+#define GM_LD(p, i) gm_read((p), (long long)(i))
+#define GM_LD2(p, o, i) gm_read((p), gm_row((long long)(o)) + (long long)(i))
+#define GM_ST(p, i, v) gm_write((p), (long long)(i), (v))
+#define GM_ST2(p, o, i, v) gm_write((p), gm_row((long long)(o)) + (long long)(i), (v))
+#define GM_LDG(p, i) gm_read((p), (long long)(i))
+#define GM_LDX(p, i) gm_read((p), (long long)(i))
+// Pointer walks: the host keeps the element offset of q from p.
+#define GM_PDECL(T, q, p, o) long long q = gm_row((long long)(o))
+#define GM_PLD(p, q, i) gm_read((p), (q) + (long long)(i))
+#define GM_PST(p, q, i, v) gm_write((p), (q) + (long long)(i), (v))
+#define GM_PADV(p, q, d) ((q) = gm_row((q) + (long long)(d)))
+#define GM_RMW(p, i, v) gm_rmw((p), (long long)(i), (v))
+#define GM_TICK()                                                                                  \
+  do {                                                                                             \
+    if (++gm_ticks > GM_TICK_LIMIT)                                                                \
+      std::exit(5);                                                                                \
+  } while (0)
+
+typedef void (*gm_kernel)(float *, const float *, float *, int, int, unsigned, int);
+
+static void gm_launch(gm_kernel k, float *o, const float *a, float *b, int n, int m, unsigned u,
+                      int s) {
+  for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
+    for (blockIdx.y = 0; blockIdx.y < gridDim.y; ++blockIdx.y)
+      for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x)
+        for (threadIdx.z = 0; threadIdx.z < blockDim.z; ++threadIdx.z)
+          for (threadIdx.y = 0; threadIdx.y < blockDim.y; ++threadIdx.y)
+            for (threadIdx.x = 0; threadIdx.x < blockDim.x; ++threadIdx.x) {
+              gm_thread_writes.clear();
+              gm_rmw_reads.clear();
+              k(o, a, b, n, m, u, s);
+            }
+}
+
+// usage: EMU KERNEL GX GY BX BY N M U S
+// prints "R|W PTR LO HI" element intervals of the first run, then
+// "idempotent yes|no" (a second run left memory as the first did or not).
+static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
+  if (argc != 10) {
+    std::fprintf(stderr, "usage: %s KERNEL GX GY BX BY N M U S\n", argv[0]);
+    return 2;
+  }
+  int ki = std::atoi(argv[1]);
+  if (ki < 0 || ki >= count)
+    return 2;
+  gridDim.x = std::atoi(argv[2]), gridDim.y = std::atoi(argv[3]);
+  blockDim.x = std::atoi(argv[4]), blockDim.y = std::atoi(argv[5]);
+  int n = std::atoi(argv[6]), m = std::atoi(argv[7]), s = std::atoi(argv[9]);
+  unsigned u = (unsigned)std::strtoul(argv[8], nullptr, 10);
+  std::vector<float> mem[GM_NPTR];
+  for (int k = 0; k < GM_NPTR; ++k) {
+    mem[k].resize(GM_WINDOW);
+    for (long long e = 0; e < GM_WINDOW; ++e)
+      mem[k][e] = (float)((e * 7 + k * 13) % 101) * 0.25f;
+    gm_base[k] = mem[k].data();
+  }
+  float *o = gm_base[0] + GM_HALF, *a = gm_base[1] + GM_HALF, *b = gm_base[2] + GM_HALF;
+  gm_launch(kernels[ki], o, a, b, n, m, u, s);
+  std::vector<float> first[GM_NPTR];
+  for (int k = 0; k < GM_NPTR; ++k)
+    first[k] = mem[k];
+  gm_logging = false;
+  gm_ticks = 0;
+  gm_launch(kernels[ki], o, a, b, n, m, u, s);
+  bool same = true;
+  for (int k = 0; k < GM_NPTR; ++k)
+    same &= std::memcmp(first[k].data(), mem[k].data(), GM_WINDOW * sizeof(float)) == 0;
+  gm_log.erase(std::remove_if(gm_log.begin(), gm_log.end(), [](const gm_access &x) { return x.dead; }),
+               gm_log.end());
+  std::sort(gm_log.begin(), gm_log.end());
+  gm_log.erase(std::unique(gm_log.begin(), gm_log.end()), gm_log.end());
+  for (size_t i = 0; i < gm_log.size();) {
+    size_t j = i + 1;
+    while (j < gm_log.size() && gm_log[j].ptr == gm_log[i].ptr && gm_log[j].kind == gm_log[i].kind &&
+           gm_log[j].elem == gm_log[j - 1].elem + 1)
+      ++j;
+    std::printf("%c %d %lld %lld\n", gm_log[i].kind, gm_log[i].ptr, gm_log[i].elem, gm_log[j - 1].elem + 1);
+    i = j;
+  }
+  std::printf("idempotent %s\n", same ? "yes" : "no");
+  return 0;
+}

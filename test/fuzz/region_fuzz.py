@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Differential soundness fuzzing of gmem-analyze's launch decisions.
+
+Writes random barrier-free kernels (random_kernels.py), compiles them twice
+(for the device with the gmem plugin, and for the host with emu_shim.h,
+which runs every thread of a launch in turn and logs what it touches), then
+for random launches checks gmem-analyze's instance mode against the host
+run:
+  * every element a thread reads (writes) lies in a read (write) range the
+    launch decision gives for that pointer: else UNSOUND;
+  * a launch decided idempotent leaves memory unchanged when run again:
+    else FALSE-IDEMPOTENT.
+Launches with undefined behaviour in the source (signed overflow, bad
+shift, division by zero, an access outside the allocation, or no end
+within the trip limit) are skipped: the compiled kernel need not do what
+the source says there.
+
+usage: region_fuzz.py --analyze GMEM_ANALYZE --plugin PLUGIN --clang CLANG
+         [--opt OPT] [--pipeline plugin|plain] [--seed N] [--kernels N] [--launches N] [--work DIR] [--keep]
+Prints one line per finding and a summary; exit 1 on any finding.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import random_kernels  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WINDOW, HALF = 1 << 21, 1 << 20           # elements; emu_shim.h's GM_WINDOW / GM_HALF
+BASES = [0x100000000 * (k + 1) for k in range(3)]
+RANGE = re.compile(r'(read|write) \[0x([0-9a-f]+), 0x([0-9a-f]+)\)')
+SCALARS = [0, 1, 2, 3, 5, 7, 8, 13, 16, 31, 32, 33, 64, 100, 127, 200, -1, -5]
+SKIPS = {132: 'undefined behaviour', 4: 'outside the allocation', 5: 'trip limit'}
+# Signals a sanitizer trap raises (SIGILL; SIGTRAP on some targets).
+TRAP_RCS = {132, 133, -4, -5}
+
+
+def compile_sources(args, work, cu, cpp):
+    cu_path, cpp_path = os.path.join(work, 'fuzz.cu'), os.path.join(work, 'fuzz_emu.cpp')
+    with open(cu_path, 'w') as f:
+        f.write(cu)
+    with open(cpp_path, 'w') as f:
+        f.write(cpp)
+    stub = os.path.join(work, 'stub')
+    os.makedirs(stub, exist_ok=True)
+    for h in ('texture_fetch_functions.h', 'texture_indirect_functions.h'):
+        open(os.path.join(stub, h), 'a').close()
+    bc = os.path.join(work, 'fuzz.bc')
+    dev = [args.clang, '-x', 'cuda', '--cuda-device-only', '--cuda-gpu-arch=sm_90',
+           '-Wno-unknown-cuda-version', '-w', f'--cuda-path={args.cuda}', '-isystem', stub,
+           '-O2', '-c', '-emit-llvm', cu_path, '-o', bc]
+    if args.pipeline == 'plugin':
+        dev.insert(-5, f'-fpass-plugin={args.plugin}')
+    else:
+        # Optimized IR without the plugin; the descriptors are then made by
+        # the gmem-embed pass alone (what gmem-analyze does in-process for a
+        # plain .bc, once instead of at every launch).
+        dev[-1] = bc + '.plain'
+    emu = os.path.join(work, 'fuzz_emu')
+    host = [args.clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
+            '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
+            'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', cpp_path, '-o', emu]
+    cmds = [dev, host]
+    if args.pipeline == 'plain':
+        cmds.append([args.opt, f'-load-pass-plugin={args.plugin}', '-passes=gmem-embed', bc + '.plain',
+                     '-o', bc])
+    for cmd in cmds:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit(f'region_fuzz: compile failed ({" ".join(cmd[:3])} ...):\n{p.stderr[-3000:]}')
+    return bc, emu
+
+
+def launch_shape(r, two_d):
+    if two_d:
+        return (r.randint(1, 3), r.randint(1, 3)), (r.choice([1, 2, 4, 8, 16]), r.randint(1, 4))
+    return (r.choice([1, 1, 2, 3, 5]), 1), (r.choice([1, 2, 7, 32, 33, 64, 100]), 1)
+
+
+def emulate(emu, ki, grid, block, sc):
+    cmd = [emu, str(ki), *map(str, grid), *map(str, block), *map(str, sc)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if p.returncode in TRAP_RCS:
+        return 'undefined behaviour', None, None
+    if p.returncode in SKIPS:
+        return SKIPS[p.returncode], None, None
+    if p.returncode:
+        sys.exit(f'region_fuzz: emulator failed ({" ".join(cmd)}): rc {p.returncode}\n{p.stderr}')
+    touched, idem = [], None
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if f[0] == 'idempotent':
+            idem = f[1] == 'yes'
+        else:
+            touched.append((f[0], int(f[1]), int(f[2]), int(f[3])))
+    return None, touched, idem
+
+
+def decide(args, bc, name, grid, block, sc):
+    cmd = [args.analyze, bc, '--kernel', name, '--grid', f'{grid[0]},{grid[1]}',
+           '--block', f'{block[0]},{block[1]}']
+    for b in BASES:
+        cmd += ['--alloc', f'0x{b:x}:0x{4 * WINDOW:x}']
+    for b in BASES:
+        cmd += ['--arg', f'ptr:0x{b + 4 * HALF:x}']
+    n, m, u, s = sc
+    cmd += ['--arg', f'i32:{n}', '--arg', f'i32:{m}', '--arg', f'u32:{u}', '--arg', f'i32:{s}']
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f'region_fuzz: gmem-analyze failed ({" ".join(cmd)}):\n{p.stderr}')
+    tail = p.stdout.split('\ninstance ', 1)[1]
+    ranges = {}
+    for line in tail.splitlines():
+        mt = re.match(r'\s+#(\d+) ', line)
+        if mt and int(mt.group(1)) < 3:
+            k = int(mt.group(1))
+            ptr = BASES[k] + 4 * HALF
+            ranges[k] = [(kind[0].upper(), int(lo, 16) - ptr, int(hi, 16) - ptr)
+                         for kind, lo, hi in RANGE.findall(line)]
+    idem = re.search(r'^\s+idempotent: (yes|no)', tail, re.M)
+    whole = any(lo == -4 * HALF and hi == 4 * (WINDOW - HALF)
+                for rs in ranges.values() for _, lo, hi in rs)
+    return ranges, bool(idem and idem.group(1) == 'yes'), whole, ' '.join(cmd)
+
+
+def covered(rs, lo, hi):
+    """Is the byte interval [lo, hi) inside the union of the ranges rs?"""
+    pos = lo
+    for a, b in sorted(rs):
+        if a <= pos < b:
+            pos = b
+            if pos >= hi:
+                return True
+    return pos >= hi
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--analyze', required=True)
+    ap.add_argument('--plugin', required=True)
+    ap.add_argument('--clang', required=True)
+    ap.add_argument('--opt', default='opt-19', help='LLVM opt (the plain pipeline)')
+    ap.add_argument('--cuda', default='/usr/local/cuda')
+    ap.add_argument('--pipeline', choices=['plugin', 'plain'], default='plugin',
+                    help='plugin: compiled with the gmem plugin (gmem-analyze reads its '
+                    'descriptors); plain: optimized IR without them (gmem-analyze analyses it)')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--kernels', type=int, default=40)
+    ap.add_argument('--launches', type=int, default=8, help='random launches per kernel')
+    ap.add_argument('--work', help='folder for the generated sources (default: a temporary one)')
+    ap.add_argument('--keep', action='store_true', help='keep the temporary folder')
+    args = ap.parse_args()
+
+    work = args.work or tempfile.mkdtemp(prefix='gmem-fuzz-')
+    os.makedirs(work, exist_ok=True)
+    cu, cpp, names = random_kernels.write_sources(args.seed, args.kernels)
+    bc, emu = compile_sources(args, work, cu, cpp)
+    r = random.Random(args.seed * 7919 + 1)
+    runs, skipped, findings, wholes, idem_yes = 0, {}, 0, 0, 0
+    for ki, (name, two_d) in enumerate(names):
+        for _ in range(args.launches):
+            grid, block = launch_shape(r, two_d)
+            sc = [r.choice(SCALARS), r.choice(SCALARS), r.choice(SCALARS + [1000, 4294967295]),
+                  r.choice([-3, -2, -1, 0, 1, 2, 3])]
+            sc[2] %= 1 << 32
+            why, touched, idem = emulate(emu, ki, grid, block, sc)
+            if why:
+                skipped[why] = skipped.get(why, 0) + 1
+                continue
+            runs += 1
+            ranges, said_idem, whole, cmd = decide(args, bc, name, grid, block, sc)
+            wholes += whole
+            idem_yes += said_idem
+            where = f'{name} grid={grid} block={block} n,m,u,s={sc}'
+            for kind, p, lo, hi in touched:
+                rs = [(a, b) for k, a, b in ranges.get(p, []) if k == kind]
+                if not covered(rs, 4 * lo, 4 * hi):
+                    findings += 1
+                    print(f'UNSOUND {where}: {"oab"[p]} {kind} elements [{lo}, {hi}) '
+                          f'outside {rs} (bytes)\n  {cmd}')
+            if said_idem and not idem:
+                findings += 1
+                print(f'FALSE-IDEMPOTENT {where}: a second run changed memory\n  {cmd}')
+    skips = ', '.join(f'{v} {k}' for k, v in sorted(skipped.items())) or 'none'
+    print(f'{len(names)} kernels (seed {args.seed}, {args.pipeline}), {runs} launches checked, {findings} findings; '
+          f'{idem_yes} decided idempotent, {wholes} with a whole allocation; skipped: {skips}')
+    if findings:
+        print(f'sources: {work}')
+    elif not args.work and not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if findings else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
