@@ -97,9 +97,10 @@ public:
     SmallVector<const SCEV *, 4> Factors;
   };
 
-  /// Expands S into a sum of products, looking through extensions (whose
-  /// no-wrap checks the bounds used carry). False when it grows too large.
-  bool expand(const SCEV *S, int64_t Scale, SmallVectorImpl<Term> &Out) {
+  /// Expands S (at At) into a sum of products, looking through extensions
+  /// (whose no-wrap checks the bounds used carry; zero extensions as in
+  /// zeroExtendIsValue). False when it grows too large.
+  bool expand(const SCEV *S, int64_t Scale, SmallVectorImpl<Term> &Out, const Instruction *At) {
     if (Out.size() > 32)
       return false;
     if (auto *C = dyn_cast<SCEVConstant>(S)) {
@@ -111,10 +112,11 @@ public:
       return true;
     }
     if (auto *Cast = dyn_cast<SCEVIntegralCastExpr>(S))
-      return expand(Cast->getOperand(), Scale, Out);
+      if (!isa<SCEVZeroExtendExpr>(S) || zeroExtendIsValue(Cast->getOperand(), At))
+        return expand(Cast->getOperand(), Scale, Out, At);
     if (auto *Sum = dyn_cast<SCEVAddExpr>(S)) {
       for (const SCEV *Op : Sum->operands())
-        if (!expand(Op, Scale, Out))
+        if (!expand(Op, Scale, Out, At))
           return false;
       return true;
     }
@@ -123,7 +125,7 @@ public:
       Partial[0].Coef = Scale;
       for (const SCEV *Op : Prod->operands()) {
         SmallVector<Term, 8> Parts, Next;
-        if (!expand(Op, 1, Parts))
+        if (!expand(Op, 1, Parts, At))
           return false;
         for (const Term &A : Partial)
           for (const Term &B : Parts) {
@@ -249,6 +251,32 @@ private:
     }
   }
 
+  /// May zext(Y) be read as Y? Only where Y's value lies in [0, 2^K - 1]
+  /// (K: Y's width), checked at the launch unless static. For a mask (SCEV
+  /// writes `x & 255` as zext(trunc x to i8)) the range is x's: the pair
+  /// reads as x while x fits. (Reading zext(trunc(-1 - x) to i5), SCEV's
+  /// `(x & 31) ^ 31`, as -1 - x made `b[y - (31 - (x & 31))] += 1` "proven
+  /// apart" from itself: an increment called idempotent.)
+  bool zeroExtendIsValue(const SCEV *Y, const Instruction *At) {
+    if (SR.scev().isKnownNonNegative(Y) && !isa<SCEVTruncateExpr>(Y))
+      return true;
+    unsigned K = SR.scev().getTypeSizeInBits(Y->getType());
+    const SCEV *V = Y;
+    if (auto *T = dyn_cast<SCEVTruncateExpr>(Y))
+      V = T->getOperand();
+    std::string Why;
+    std::vector<RangeCheck> Local;
+    Bounds B = SR.bounds(V, At, Local, Why);
+    if (!B.Lo || (K < 63 && !B.Hi))
+      return false;
+    Checks.insert(Checks.end(), Local.begin(), Local.end());
+    if (!staticallyWithin(B.Lo, 0, INT64_MAX, SR.argBits()))
+      Checks.push_back({B.Lo, 0, INT64_MAX, /*Assumed=*/false});
+    if (K < 63 && !staticallyWithin(B.Hi, INT64_MIN, (int64_t(1) << K) - 1, SR.argBits()))
+      Checks.push_back({B.Hi, INT64_MIN, (int64_t(1) << K) - 1, /*Assumed=*/false});
+    return true;
+  }
+
   /// X >= Lo and X <= Hi from SymbolicRange (guards, trip counts).
   /// A min() upper bound splits into one row per operand, likewise a max()
   /// lower bound; other shapes go through symbolic().
@@ -300,8 +328,11 @@ private:
       F.K = V.getSExtValue();
       return F;
     }
-    case scTruncate:
     case scZeroExtend:
+      if (!zeroExtendIsValue(cast<SCEVCastExpr>(S)->getOperand(), At))
+        return opaque(S, Copy);
+      [[fallthrough]];
+    case scTruncate:
     case scSignExtend:
       // Transparent: the no-wrap checks of the bounds used keep this exact.
       return affine(cast<SCEVCastExpr>(S)->getOperand(), Copy, At);
@@ -468,7 +499,7 @@ bool isLaunchInvariantArg(const SCEV *S) {
 static bool proveByRows(Problem &P, const MemAccess &R, const MemAccess &W, const Form &RS,
                         const Form &WS) {
   SmallVector<Problem::Term, 16> RT, WT;
-  if (!P.expand(R.Offset, 1, RT) || !P.expand(W.Offset, 1, WT))
+  if (!P.expand(R.Offset, 1, RT, R.Inst) || !P.expand(W.Offset, 1, WT, W.Inst))
     return false;
   SmallVector<const SCEV *, 4> Candidates;
   for (auto *Terms : {&RT, &WT})

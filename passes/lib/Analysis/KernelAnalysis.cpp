@@ -218,8 +218,15 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
           Cls.unknown("too many accesses to '" + P.Name + "' to prove its reads and writes apart");
           break;
         }
-        if (Prover.proveDisjoint(*R, *W, Checks))
+        // A proof that needs launch checks is only used through the bounded
+        // regions the runtime checks per launch; without them (a whole
+        // allocation) the pair counts as proven only on assumed checks.
+        std::vector<RangeCheck> PairChecks;
+        if (Prover.proveDisjoint(*R, *W, PairChecks) &&
+            (AllProven || llvm::all_of(PairChecks, [](const RangeCheck &C) { return C.Assumed; }))) {
+          Checks.insert(Checks.end(), PairChecks.begin(), PairChecks.end());
           continue;
+        }
         AllProven = false;
         const SCEV *D = R->Offset && W->Offset ? SE.getMinusSCEV(R->Offset, W->Offset) : nullptr;
         if (D && isa<SCEVConstant>(D))

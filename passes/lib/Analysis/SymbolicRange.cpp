@@ -97,7 +97,13 @@ bool range_support::onlyGeometry(const ExprRef &E) {
 void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max, bool Assumed) {
   if (!E || staticallyWithin(E, Min, Max, ArgBits))
     return;
-  Assumed |= onlyGeometry(E);
+  // What the launch assumption (fewer than 2^31 threads per dimension) buys
+  // is the 32-bit fit of sizes like blockDim.x*gridDim.x - 1: an upper bound
+  // of at least INT32_MAX on geometry alone. Not a constant (a check not
+  // statically within its range fails at every launch), nor a lower bound
+  // or a narrow type's limit (`threadIdx.x <= 15` for a 5-bit truncation):
+  // ordinary launches fail those.
+  Assumed |= onlyGeometry(E) && !E->isConst() && Min == INT64_MIN && Max >= INT32_MAX;
   for (std::vector<RangeCheck> *R : Recording)
     R->push_back({E, Min, Max, Assumed});
   for (RangeCheck &R : C.Checks)

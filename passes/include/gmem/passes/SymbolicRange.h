@@ -96,6 +96,8 @@ public:
   ExprRef invariantExpr(const llvm::SCEV *S);
 
   llvm::ScalarEvolution &scev() { return SE; }
+  /// Widths of the integer parameters (for staticallyWithin).
+  const std::vector<unsigned> &argBits() const { return ArgBits; }
   llvm::LoopInfo &loops() { return LI; }
 
 private:
