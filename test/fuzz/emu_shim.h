@@ -37,7 +37,8 @@ static gm_dim3 threadIdx, blockIdx, blockDim, gridDim;
 // skipped, exit code 4).
 constexpr long long GM_WINDOW = 1 << 21, GM_HALF = GM_WINDOW / 2;
 constexpr int GM_NPTR = 3;
-static float *gm_base[GM_NPTR];
+static float *gm_base[GM_NPTR];  // each parameter's allocation (b may share o's)
+static float *gm_param[GM_NPTR]; // each parameter's value
 static long long gm_ticks;
 constexpr long long GM_TICK_LIMIT = 1 << 22; // loop trips over the whole launch
 
@@ -58,17 +59,19 @@ static std::set<std::pair<int, long long>> gm_thread_writes; // this thread's st
 static std::map<std::pair<int, long long>, size_t> gm_rmw_reads;
 static bool gm_logging = true;
 
-// Accessors get the parameter itself (o, a or b) and the element offset.
-static int gm_which(const float *p, long long i, long long *elem) {
-  for (int k = 0; k < GM_NPTR; ++k)
-    if (p == gm_base[k] + GM_HALF) {
-      if (i < -GM_HALF || i >= GM_HALF)
-        std::exit(4);
-      *elem = i;
-      return k;
-    }
-  std::fprintf(stderr, "emu_shim: an access not through a pointer parameter\n");
-  std::exit(3);
+// Accessors get the parameter's name (o, a or b: b may equal o when the
+// launch aliases them) and value, and the element offset.
+static int gm_which(const char *name, const float *p, long long i, long long *elem) {
+  int k = name[0] == 'o' ? 0 : name[0] == 'a' ? 1 : 2;
+  if (name[1] || p != gm_param[k]) {
+    std::fprintf(stderr, "emu_shim: an access not through a pointer parameter\n");
+    std::exit(3);
+  }
+  long long at = (gm_param[k] - gm_base[k]) + i;
+  if (at < 0 || at >= GM_WINDOW)
+    std::exit(4);
+  *elem = i;
+  return k;
 }
 
 // A row pointer p + o outside the allocation is undefined already.
@@ -78,20 +81,20 @@ static long long gm_row(long long o) {
   return o;
 }
 
-static float gm_read(const float *p, long long i) {
+static float gm_read(const char *name, const float *p, long long i) {
   long long e;
-  int k = gm_which(p, i, &e);
+  int k = gm_which(name, p, i, &e);
   // A load of an element this thread stored before may be forwarded from
   // the store by the compiler: the device need not read it.
   if (gm_logging && !gm_thread_writes.count({k, e}))
     gm_log.push_back({k, 'R', e});
   gm_rmw_reads.erase({k, e}); // the stored value is read: that store is live
-  return gm_base[k][GM_HALF + e];
+  return gm_param[k][e];
 }
 
-static void gm_write(const float *p, long long i, float v, bool plain = true) {
+static void gm_write(const char *name, const float *p, long long i, float v, bool plain = true) {
   long long e;
-  int k = gm_which(p, i, &e);
+  int k = gm_which(name, p, i, &e);
   if (gm_logging) {
     gm_log.push_back({k, 'W', e});
     gm_thread_writes.insert({k, e});
@@ -103,41 +106,46 @@ static void gm_write(const float *p, long long i, float v, bool plain = true) {
       gm_rmw_reads.erase(It);
     }
   }
-  gm_base[k][GM_HALF + e] = v;
+  gm_param[k][e] = v;
 }
 
-static void gm_rmw(float *p, long long i, float v) {
+static void gm_rmw(const char *name, float *p, long long i, float v) {
   long long e;
-  gm_which(p, i, &e);
+  gm_which(name, p, i, &e);
   size_t before = gm_log.size();
-  float x = gm_read(p, i);
-  gm_write(p, i, x + v, /*plain=*/false);
+  float x = gm_read(name, p, i);
+  gm_write(name, p, i, x + v, /*plain=*/false);
   if (gm_logging && gm_log.size() == before + 2) // the read was logged
     gm_rmw_reads[{gm_log[before].ptr, e}] = before;
 }
 
-#define GM_LD(p, i) gm_read((p), (long long)(i))
-#define GM_LD2(p, o, i) gm_read((p), gm_row((long long)(o)) + (long long)(i))
-#define GM_ST(p, i, v) gm_write((p), (long long)(i), (v))
-#define GM_ST2(p, o, i, v) gm_write((p), gm_row((long long)(o)) + (long long)(i), (v))
-#define GM_LDG(p, i) gm_read((p), (long long)(i))
-#define GM_LDX(p, i) gm_read((p), (long long)(i))
+#define GM_LD(p, i) gm_read(#p, (p), (long long)(i))
+#define GM_LD2(p, o, i) gm_read(#p, (p), gm_row((long long)(o)) + (long long)(i))
+#define GM_ST(p, i, v) gm_write(#p, (p), (long long)(i), (v))
+#define GM_ST2(p, o, i, v) gm_write(#p, (p), gm_row((long long)(o)) + (long long)(i), (v))
+#define GM_LDG(p, i) gm_read(#p, (p), (long long)(i))
+#define GM_LDX(p, i) gm_read(#p, (p), (long long)(i))
 // Pointer walks: the host keeps the element offset of q from p.
 #define GM_PDECL(T, q, p, o) long long q = gm_row((long long)(o))
-#define GM_PLD(p, q, i) gm_read((p), (q) + (long long)(i))
-#define GM_PST(p, q, i, v) gm_write((p), (q) + (long long)(i), (v))
+#define GM_PLD(p, q, i) gm_read(#p, (p), (q) + (long long)(i))
+#define GM_PST(p, q, i, v) gm_write(#p, (p), (q) + (long long)(i), (v))
 #define GM_PADV(p, q, d) ((q) = gm_row((q) + (long long)(d)))
-#define GM_RMW(p, i, v) gm_rmw((p), (long long)(i), (v))
+#define GM_RMW(p, i, v) gm_rmw(#p, (p), (long long)(i), (v))
 #define GM_TICK()                                                                                  \
   do {                                                                                             \
     if (++gm_ticks > GM_TICK_LIMIT)                                                                \
       std::exit(5);                                                                                \
   } while (0)
 
-typedef void (*gm_kernel)(float *, const float *, float *, int, int, unsigned, int);
+struct gm_shape {
+  int rows;
+  int cols;
+  long long stride;
+};
+typedef void (*gm_kernel)(float *, const float *, float *, int, int, unsigned, int, gm_shape);
 
 static void gm_launch(gm_kernel k, float *o, const float *a, float *b, int n, int m, unsigned u,
-                      int s) {
+                      int s, gm_shape d) {
   for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
     for (blockIdx.y = 0; blockIdx.y < gridDim.y; ++blockIdx.y)
       for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x)
@@ -146,16 +154,17 @@ static void gm_launch(gm_kernel k, float *o, const float *a, float *b, int n, in
             for (threadIdx.x = 0; threadIdx.x < blockDim.x; ++threadIdx.x) {
               gm_thread_writes.clear();
               gm_rmw_reads.clear();
-              k(o, a, b, n, m, u, s);
+              k(o, a, b, n, m, u, s, d);
             }
 }
 
-// usage: EMU KERNEL GX GY BX BY N M U S
+// usage: EMU KERNEL GX GY BX BY N M U S ROWS COLS STRIDE ALIAS
+// (ALIAS: "-" for b in an allocation of its own, else b = o + ALIAS)
 // prints "R|W PTR LO HI" element intervals of the first run, then
 // "idempotent yes|no" (a second run left memory as the first did or not).
 static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
-  if (argc != 10) {
-    std::fprintf(stderr, "usage: %s KERNEL GX GY BX BY N M U S\n", argv[0]);
+  if (argc != 14) {
+    std::fprintf(stderr, "usage: %s KERNEL GX GY BX BY N M U S ROWS COLS STRIDE ALIAS\n", argv[0]);
     return 2;
   }
   int ki = std::atoi(argv[1]);
@@ -165,6 +174,7 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
   blockDim.x = std::atoi(argv[4]), blockDim.y = std::atoi(argv[5]);
   int n = std::atoi(argv[6]), m = std::atoi(argv[7]), s = std::atoi(argv[9]);
   unsigned u = (unsigned)std::strtoul(argv[8], nullptr, 10);
+  gm_shape d{std::atoi(argv[10]), std::atoi(argv[11]), std::atoll(argv[12])};
   std::vector<float> mem[GM_NPTR];
   for (int k = 0; k < GM_NPTR; ++k) {
     mem[k].resize(GM_WINDOW);
@@ -172,14 +182,20 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
       mem[k][e] = (float)((e * 7 + k * 13) % 101) * 0.25f;
     gm_base[k] = mem[k].data();
   }
-  float *o = gm_base[0] + GM_HALF, *a = gm_base[1] + GM_HALF, *b = gm_base[2] + GM_HALF;
-  gm_launch(kernels[ki], o, a, b, n, m, u, s);
+  for (int k = 0; k < GM_NPTR; ++k)
+    gm_param[k] = gm_base[k] + GM_HALF;
+  if (std::strcmp(argv[13], "-") != 0) {
+    gm_base[2] = gm_base[0];
+    gm_param[2] = gm_param[0] + std::atoll(argv[13]);
+  }
+  float *o = gm_param[0], *a = gm_param[1], *b = gm_param[2];
+  gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
   std::vector<float> first[GM_NPTR];
   for (int k = 0; k < GM_NPTR; ++k)
     first[k] = mem[k];
   gm_logging = false;
   gm_ticks = 0;
-  gm_launch(kernels[ki], o, a, b, n, m, u, s);
+  gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
   bool same = true;
   for (int k = 0; k < GM_NPTR; ++k)
     same &= std::memcmp(first[k].data(), mem[k].data(), GM_WINDOW * sizeof(float)) == 0;

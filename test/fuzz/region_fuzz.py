@@ -83,8 +83,9 @@ def launch_shape(r, two_d):
     return (r.choice([1, 1, 2, 3, 5]), 1), (r.choice([1, 2, 7, 32, 33, 64, 100]), 1)
 
 
-def emulate(emu, ki, grid, block, sc):
-    cmd = [emu, str(ki), *map(str, grid), *map(str, block), *map(str, sc)]
+def emulate(emu, ki, grid, block, sc, alias):
+    cmd = [emu, str(ki), *map(str, grid), *map(str, block), *map(str, sc),
+           '-' if alias is None else str(alias)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if p.returncode in TRAP_RCS:
         return 'undefined behaviour', None, None
@@ -102,15 +103,21 @@ def emulate(emu, ki, grid, block, sc):
     return None, touched, idem
 
 
-def decide(args, bc, name, grid, block, sc):
+def decide(args, bc, name, grid, block, sc, alias):
     cmd = [args.analyze, bc, '--kernel', name, '--grid', f'{grid[0]},{grid[1]}',
            '--block', f'{block[0]},{block[1]}']
-    for b in BASES:
+    # Parameter values and their allocations' bases (b inside o's when aliased).
+    ptrs = [b + 4 * HALF for b in BASES]
+    allocs = list(BASES)
+    if alias is not None:
+        ptrs[2], allocs[2] = ptrs[0] + 4 * alias, BASES[0]
+    for b in sorted(set(allocs)):
         cmd += ['--alloc', f'0x{b:x}:0x{4 * WINDOW:x}']
-    for b in BASES:
-        cmd += ['--arg', f'ptr:0x{b + 4 * HALF:x}']
-    n, m, u, s = sc
-    cmd += ['--arg', f'i32:{n}', '--arg', f'i32:{m}', '--arg', f'u32:{u}', '--arg', f'i32:{s}']
+    for p in ptrs:
+        cmd += ['--arg', f'ptr:0x{p:x}']
+    n, m, u, s, rows, cols, stride = sc
+    cmd += ['--arg', f'i32:{n}', '--arg', f'i32:{m}', '--arg', f'u32:{u}', '--arg', f'i32:{s}',
+            '--arg', f'struct:i32:{rows},i32:{cols},i64:{stride}']
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         sys.exit(f'region_fuzz: gmem-analyze failed ({" ".join(cmd)}):\n{p.stderr}')
@@ -120,12 +127,11 @@ def decide(args, bc, name, grid, block, sc):
         mt = re.match(r'\s+#(\d+) ', line)
         if mt and int(mt.group(1)) < 3:
             k = int(mt.group(1))
-            ptr = BASES[k] + 4 * HALF
-            ranges[k] = [(kind[0].upper(), int(lo, 16) - ptr, int(hi, 16) - ptr)
+            ranges[k] = [(kind[0].upper(), int(lo, 16) - ptrs[k], int(hi, 16) - ptrs[k])
                          for kind, lo, hi in RANGE.findall(line)]
     idem = re.search(r'^\s+idempotent: (yes|no)', tail, re.M)
-    whole = any(lo == -4 * HALF and hi == 4 * (WINDOW - HALF)
-                for rs in ranges.values() for _, lo, hi in rs)
+    whole = any(lo == allocs[k] - ptrs[k] and hi == allocs[k] + 4 * WINDOW - ptrs[k]
+                for k, rs in ranges.items() for _, lo, hi in rs)
     return ranges, bool(idem and idem.group(1) == 'yes'), whole, ' '.join(cmd)
 
 
@@ -163,21 +169,28 @@ def main():
     bc, emu = compile_sources(args, work, cu, cpp)
     r = random.Random(args.seed * 7919 + 1)
     runs, skipped, findings, wholes, idem_yes = 0, {}, 0, 0, 0
-    for ki, (name, two_d) in enumerate(names):
+    for ki, (name, two_d, restrict) in enumerate(names):
         for _ in range(args.launches):
             grid, block = launch_shape(r, two_d)
             sc = [r.choice(SCALARS), r.choice(SCALARS), r.choice(SCALARS + [1000, 4294967295]),
-                  r.choice([-3, -2, -1, 0, 1, 2, 3])]
+                  r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(SCALARS), r.choice(SCALARS),
+                  r.choice(SCALARS + [1 << 33])]
             sc[2] %= 1 << 32
-            why, touched, idem = emulate(emu, ki, grid, block, sc)
+            # A quarter of the launches of kernels without __restrict__ (for
+            # which aliasing is undefined) pass b inside o's allocation.
+            alias = None
+            if not restrict and r.random() < 0.25:
+                alias = r.choice([0, 1, 3, 16, -16, 64, 100, -1000])
+            why, touched, idem = emulate(emu, ki, grid, block, sc, alias)
             if why:
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
             runs += 1
-            ranges, said_idem, whole, cmd = decide(args, bc, name, grid, block, sc)
+            ranges, said_idem, whole, cmd = decide(args, bc, name, grid, block, sc, alias)
             wholes += whole
             idem_yes += said_idem
-            where = f'{name} grid={grid} block={block} n,m,u,s={sc}'
+            where = f'{name} grid={grid} block={block} n,m,u,s,d={sc}' + (
+                '' if alias is None else f' b=o+{alias}')
             for kind, p, lo, hi in touched:
                 rs = [(a, b) for k, a, b in ranges.get(p, []) if k == kind]
                 if not covered(rs, 4 * lo, 4 * hi):
