@@ -98,6 +98,20 @@ Value *emitShortEntry(IRBuilder<> &B, const ShortEntryTest &T, Value *Start) {
 bool canVersionLoop(Loop &L, bool Nest) {
   if ((!Nest && !L.getSubLoops().empty()) || !L.getLoopLatch())
     return false;
+  // An inner loop that leaves the nest itself (an early return or a break
+  // out of both) shares that exit with the nest: once the nest is copied,
+  // the exit has predecessors in both copies, and versioning the inner
+  // loop after that wired its copy's values into phis they do not dominate
+  // (random kernel fuzzing, seed 23). Such nests keep one copy.
+  if (Nest)
+    for (Loop *Sub : L.getLoopsInPreorder()) {
+      if (Sub == &L)
+        continue;
+      SmallVector<BasicBlock *, 4> Exits;
+      Sub->getExitBlocks(Exits);
+      if (any_of(Exits, [&](BasicBlock *X) { return !L.contains(X); }))
+        return false;
+    }
   for (BasicBlock *BB : L.blocks()) {
     if (!isa<BranchInst>(BB->getTerminator()) && !isa<SwitchInst>(BB->getTerminator()))
       return false;
