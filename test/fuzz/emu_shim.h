@@ -1,6 +1,7 @@
 // Host emulation of the barrier-free kernels random_kernels.py writes: the
 // same source compiled as C++ runs every thread of a launch one after the
-// other and logs every element each access touches. Without barriers, warp
+// other and logs the bytes each access touches (elements of float, double,
+// short or unsigned char). Without barriers, warp
 // collectives or data-dependent control flow, the set of touched elements
 // does not depend on the order threads run in, so this set is what the
 // device touches (less loads the compiler forwards from the thread's own
@@ -32,25 +33,25 @@ static gm_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __device__
 #define __restrict__
 
-// Pointers point into the middle of a window of GM_WINDOW elements; an
-// access outside it is outside the allocation (undefined: the launch is
-// skipped, exit code 4).
-constexpr long long GM_WINDOW = 1 << 21, GM_HALF = GM_WINDOW / 2;
+// Pointers point into the middle of a window of GM_BYTES bytes; an access
+// outside it is outside the allocation (undefined: the launch is skipped,
+// exit code 4).
+constexpr long long GM_BYTES = 1 << 23, GM_HALF = GM_BYTES / 2;
 constexpr int GM_NPTR = 3;
-static float *gm_base[GM_NPTR];  // each parameter's allocation (b may share o's)
-static float *gm_param[GM_NPTR]; // each parameter's value
+static unsigned char *gm_base[GM_NPTR];  // each parameter's allocation (b may share o's)
+static unsigned char *gm_param[GM_NPTR]; // each parameter's value
 static long long gm_ticks;
 constexpr long long GM_TICK_LIMIT = 1 << 22; // loop trips over the whole launch
 
 struct gm_access {
   int ptr;
-  char kind; // 'R' or 'W'
-  long long elem;
+  char kind;    // 'R' or 'W'
+  long long lo; // bytes from the parameter
+  long long hi;
   bool dead = false; // a read the compiler may drop (see gm_write)
   bool operator<(const gm_access &o) const {
-    return std::tie(ptr, kind, elem) < std::tie(o.ptr, o.kind, o.elem);
+    return std::tie(ptr, kind, lo, hi) < std::tie(o.ptr, o.kind, o.lo, o.hi);
   }
-  bool operator==(const gm_access &o) const { return ptr == o.ptr && kind == o.kind && elem == o.elem; }
 };
 static std::vector<gm_access> gm_log;
 static std::set<std::pair<int, long long>> gm_thread_writes; // this thread's stores so far
@@ -61,75 +62,84 @@ static bool gm_logging = true;
 
 // Accessors get the parameter's name (o, a or b: b may equal o when the
 // launch aliases them) and value, and the element offset.
-static int gm_which(const char *name, const float *p, long long i, long long *elem) {
+static int gm_which(const char *name, const void *p) {
   int k = name[0] == 'o' ? 0 : name[0] == 'a' ? 1 : 2;
   if (name[1] || p != gm_param[k]) {
     std::fprintf(stderr, "emu_shim: an access not through a pointer parameter\n");
     std::exit(3);
   }
-  long long at = (gm_param[k] - gm_base[k]) + i;
-  if (at < 0 || at >= GM_WINDOW)
-    std::exit(4);
-  *elem = i;
   return k;
 }
 
-// A row pointer p + o outside the allocation is undefined already.
-static long long gm_row(long long o) {
-  if (o < -GM_HALF || o > GM_HALF)
+// Byte offset of element i of p, inside the window: [off, off + size) for
+// an access, off alone (one past the end allowed) for a row pointer.
+template <class T> static long long gm_bytes(int k, long long i, long long size) {
+  long long off = i * (long long)sizeof(T);
+  long long at = (gm_param[k] - gm_base[k]) + off;
+  if (at < 0 || at + size > GM_BYTES)
     std::exit(4);
+  return off;
+}
+
+// A row pointer p + o outside the allocation is undefined already.
+template <class T> static long long gm_row(const char *name, const T *p, long long o) {
+  gm_bytes<T>(gm_which(name, p), o, 0);
   return o;
 }
 
-static float gm_read(const char *name, const float *p, long long i) {
-  long long e;
-  int k = gm_which(name, p, i, &e);
+template <class T> static T gm_read(const char *name, const T *p, long long i) {
+  int k = gm_which(name, p);
+  long long off = gm_bytes<T>(k, i, sizeof(T));
   // A load of an element this thread stored before may be forwarded from
   // the store by the compiler: the device need not read it.
-  if (gm_logging && !gm_thread_writes.count({k, e}))
-    gm_log.push_back({k, 'R', e});
-  gm_rmw_reads.erase({k, e}); // the stored value is read: that store is live
-  return gm_param[k][e];
+  if (gm_logging && !gm_thread_writes.count({k, off}))
+    gm_log.push_back({k, 'R', off, off + (long long)sizeof(T)});
+  gm_rmw_reads.erase({k, off}); // the stored value is read: that store is live
+  T v;
+  std::memcpy(&v, gm_param[k] + off, sizeof(T));
+  return v;
 }
 
-static void gm_write(const char *name, const float *p, long long i, float v, bool plain = true) {
-  long long e;
-  int k = gm_which(name, p, i, &e);
+template <class T, class V>
+static void gm_write(const char *name, const T *p, long long i, V v, bool plain = true) {
+  int k = gm_which(name, p);
+  long long off = gm_bytes<T>(k, i, sizeof(T));
+  T t = (T)v; // the conversion of C's assignment (a float out of an integer's range traps)
   if (gm_logging) {
-    gm_log.push_back({k, 'W', e});
-    gm_thread_writes.insert({k, e});
+    gm_log.push_back({k, 'W', off, off + (long long)sizeof(T)});
+    gm_thread_writes.insert({k, off});
     // A read-modify-write this store overwrites unread was dead code: the
     // compiler may drop its store and then its load.
-    auto It = gm_rmw_reads.find({k, e});
+    auto It = gm_rmw_reads.find({k, off});
     if (plain && It != gm_rmw_reads.end()) {
       gm_log[It->second].dead = true;
       gm_rmw_reads.erase(It);
     }
   }
-  gm_param[k][e] = v;
+  std::memcpy(gm_param[k] + off, &t, sizeof(T));
 }
 
-static void gm_rmw(const char *name, float *p, long long i, float v) {
-  long long e;
-  gm_which(name, p, i, &e);
+template <class T, class V> static void gm_rmw(const char *name, T *p, long long i, V v) {
+  int k = gm_which(name, p);
+  long long off = gm_bytes<T>(k, i, sizeof(T));
   size_t before = gm_log.size();
-  float x = gm_read(name, p, i);
+  T x = gm_read(name, p, i);
   gm_write(name, p, i, x + v, /*plain=*/false);
   if (gm_logging && gm_log.size() == before + 2) // the read was logged
-    gm_rmw_reads[{gm_log[before].ptr, e}] = before;
+    gm_rmw_reads[{k, off}] = before;
 }
 
 #define GM_LD(p, i) gm_read(#p, (p), (long long)(i))
-#define GM_LD2(p, o, i) gm_read(#p, (p), gm_row((long long)(o)) + (long long)(i))
+#define GM_LD2(p, o, i) gm_read(#p, (p), gm_row(#p, (p), (long long)(o)) + (long long)(i))
 #define GM_ST(p, i, v) gm_write(#p, (p), (long long)(i), (v))
-#define GM_ST2(p, o, i, v) gm_write(#p, (p), gm_row((long long)(o)) + (long long)(i), (v))
+#define GM_ST2(p, o, i, v) gm_write(#p, (p), gm_row(#p, (p), (long long)(o)) + (long long)(i), (v))
 #define GM_LDG(p, i) gm_read(#p, (p), (long long)(i))
 #define GM_LDX(p, i) gm_read(#p, (p), (long long)(i))
 // Pointer walks: the host keeps the element offset of q from p.
-#define GM_PDECL(T, q, p, o) long long q = gm_row((long long)(o))
+#define GM_PDECL(T, q, p, o) long long q = gm_row(#p, (p), (long long)(o))
 #define GM_PLD(p, q, i) gm_read(#p, (p), (q) + (long long)(i))
 #define GM_PST(p, q, i, v) gm_write(#p, (p), (q) + (long long)(i), (v))
-#define GM_PADV(p, q, d) ((q) = gm_row((q) + (long long)(d)))
+#define GM_PADV(p, q, d) ((q) = gm_row(#p, (p), (q) + (long long)(d)))
 #define GM_RMW(p, i, v) gm_rmw(#p, (p), (long long)(i), (v))
 #define GM_TICK()                                                                                  \
   do {                                                                                             \
@@ -142,10 +152,12 @@ struct gm_shape {
   int cols;
   long long stride;
 };
-typedef void (*gm_kernel)(float *, const float *, float *, int, int, unsigned, int, gm_shape);
+// Kernels take their own element types: random_kernels.py writes a wrapper
+// of this type for each.
+typedef void (*gm_kernel)(void *, const void *, void *, int, int, unsigned, int, gm_shape);
 
-static void gm_launch(gm_kernel k, float *o, const float *a, float *b, int n, int m, unsigned u,
-                      int s, gm_shape d) {
+static void gm_launch(gm_kernel k, void *o, const void *a, void *b, int n, int m, unsigned u, int s,
+                      gm_shape d) {
   for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
     for (blockIdx.y = 0; blockIdx.y < gridDim.y; ++blockIdx.y)
       for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x)
@@ -159,8 +171,8 @@ static void gm_launch(gm_kernel k, float *o, const float *a, float *b, int n, in
 }
 
 // usage: EMU KERNEL GX GY BX BY N M U S ROWS COLS STRIDE ALIAS
-// (ALIAS: "-" for b in an allocation of its own, else b = o + ALIAS)
-// prints "R|W PTR LO HI" element intervals of the first run, then
+// (ALIAS: "-" for b in an allocation of its own, else b = o + ALIAS bytes)
+// prints "R|W PTR LO HI" byte intervals of the first run, then
 // "idempotent yes|no" (a second run left memory as the first did or not).
 static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
   if (argc != 14) {
@@ -175,11 +187,17 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
   int n = std::atoi(argv[6]), m = std::atoi(argv[7]), s = std::atoi(argv[9]);
   unsigned u = (unsigned)std::strtoul(argv[8], nullptr, 10);
   gm_shape d{std::atoi(argv[10]), std::atoi(argv[11]), std::atoll(argv[12])};
-  std::vector<float> mem[GM_NPTR];
+  // o and b hold 0x3f bytes (small values in every element type, so no
+  // read-modify-write meets a NaN that would hide its change); a holds
+  // floats from 0 to 25 (loaded indices).
+  std::vector<unsigned char> mem[GM_NPTR];
   for (int k = 0; k < GM_NPTR; ++k) {
-    mem[k].resize(GM_WINDOW);
-    for (long long e = 0; e < GM_WINDOW; ++e)
-      mem[k][e] = (float)((e * 7 + k * 13) % 101) * 0.25f;
+    mem[k].assign(GM_BYTES, 0x3f);
+    if (k == 1)
+      for (long long e = 0; e < GM_BYTES / 4; ++e) {
+        float v = (float)((e * 7 + 13) % 101) * 0.25f;
+        std::memcpy(&mem[k][4 * e], &v, 4);
+      }
     gm_base[k] = mem[k].data();
   }
   for (int k = 0; k < GM_NPTR; ++k)
@@ -188,9 +206,10 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
     gm_base[2] = gm_base[0];
     gm_param[2] = gm_param[0] + std::atoll(argv[13]);
   }
-  float *o = gm_param[0], *a = gm_param[1], *b = gm_param[2];
+  void *o = gm_param[0], *b = gm_param[2];
+  const void *a = gm_param[1];
   gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
-  std::vector<float> first[GM_NPTR];
+  std::vector<unsigned char> first[GM_NPTR];
   for (int k = 0; k < GM_NPTR; ++k)
     first[k] = mem[k];
   gm_logging = false;
@@ -198,17 +217,17 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
   gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
   bool same = true;
   for (int k = 0; k < GM_NPTR; ++k)
-    same &= std::memcmp(first[k].data(), mem[k].data(), GM_WINDOW * sizeof(float)) == 0;
+    same &= first[k] == mem[k];
   gm_log.erase(std::remove_if(gm_log.begin(), gm_log.end(), [](const gm_access &x) { return x.dead; }),
                gm_log.end());
   std::sort(gm_log.begin(), gm_log.end());
-  gm_log.erase(std::unique(gm_log.begin(), gm_log.end()), gm_log.end());
   for (size_t i = 0; i < gm_log.size();) {
+    long long lo = gm_log[i].lo, hi = gm_log[i].hi;
     size_t j = i + 1;
     while (j < gm_log.size() && gm_log[j].ptr == gm_log[i].ptr && gm_log[j].kind == gm_log[i].kind &&
-           gm_log[j].elem == gm_log[j - 1].elem + 1)
-      ++j;
-    std::printf("%c %d %lld %lld\n", gm_log[i].kind, gm_log[i].ptr, gm_log[i].elem, gm_log[j - 1].elem + 1);
+           gm_log[j].lo <= hi)
+      hi = std::max(hi, gm_log[j++].hi);
+    std::printf("%c %d %lld %lld\n", gm_log[i].kind, gm_log[i].ptr, lo, hi);
     i = j;
   }
   std::printf("idempotent %s\n", same ? "yes" : "no");

@@ -1,8 +1,8 @@
 """Random barrier-free CUDA kernels for region_fuzz.py.
 
-Every kernel has the signature (float *o, const float *a, float *b, int n,
-int m, unsigned u, int s, gm_shape d), d a by-value struct of two ints and a
-64-bit stride, and touches memory only through the GM_* macros,
+Every kernel has the signature (To *o, const float *a, Tb *b, int n, int m,
+unsigned u, int s, gm_shape d), To and Tb each float, double, short or
+unsigned char, d a by-value struct of two ints and a 64-bit stride, and touches memory only through the GM_* macros,
 which are plain subscripts on the device and logging accessors on the host
 (emu_shim.h). The shapes are what index arithmetic in real kernels is made
 of, drawn at random so that no analysis rule is tuned to them: 1-D and 2-D
@@ -34,10 +34,14 @@ def arith(a, b):
     return 'u' if 'u' in (a, b) else 'i'
 
 
+ELEM_TYPES = ['float', 'float', 'float', 'double', 'short', 'unsigned char']
+
+
 class KernelWriter:
-    def __init__(self, rng, two_d):
+    def __init__(self, rng, two_d, types):
         self.r = rng
         self.two_d = two_d
+        self.types = types  # element type of each pointer parameter
         self.lines = []
         self.indent = 1
         self.atoms = [('n', 'i'), ('m', 'i'), ('s', 'i'), ('u', 'u'), ('threadIdx.x', 'u'),
@@ -131,6 +135,11 @@ class KernelWriter:
             return r.choice(['1.5f', '2.0f', '-3.25f'])
         return f'(float)({self.expr(1)[0]})'
 
+    def stored(self, p, v):
+        """v as stored to p: through int for integer elements (a float out
+        of a narrow type's range is undefined, an int wraps)."""
+        return v if self.types[p] in ('float', 'double') else f'(int)({v})'
+
     def access(self):
         r = self.r
         kind = r.choices(['ld', 'st', 'rmw', 'ld2', 'st2', 'ldg'], [5, 3, 2, 2, 1, 1])[0]
@@ -139,19 +148,22 @@ class KernelWriter:
         elif kind == 'ld':
             self.emit(f'acc += GM_LD({r.choice("aaob")}, {self.index()});')
         elif kind == 'st':
-            self.emit(f'GM_ST({r.choice("oob")}, {self.index()}, {self.value()});')
+            p = r.choice('oob')
+            self.emit(f'GM_ST({p}, {self.index()}, {self.stored(p, self.value())});')
         elif kind == 'rmw':
-            self.emit(f'GM_RMW({r.choice("bo")}, {self.index()}, 0.5f);')
+            self.emit(f'GM_RMW({r.choice("bo")}, {self.index()}, 1.5f);')
         elif kind == 'ld2':
             self.emit(f'acc += GM_LD2({r.choice("aab")}, {self.index()}, {self.index()});')
         else:
-            self.emit(f'GM_ST2({r.choice("ob")}, {self.index()}, {self.index()}, {self.value()});')
+            p = r.choice('ob')
+            self.emit(f'GM_ST2({p}, {self.index()}, {self.index()}, '
+                      f'{self.stored(p, self.value())});')
 
     def early_exit(self, word):
         self.emit(f'if ({self.cond()}) {{')
         self.indent += 1
         if word == 'return':
-            self.emit('GM_ST(o, gid, acc);')
+            self.emit(f'GM_ST(o, gid, {self.stored("o", "acc")});')
         self.emit(f'{word};')
         self.indent -= 1
         self.emit('}')
@@ -204,7 +216,7 @@ class KernelWriter:
         q = f'q{self.pointers}'
         self.pointers += 1
         const = 'const ' if p == 'a' else ''
-        self.emit(f'{{ GM_PDECL({const}float, {q}, {p}, {self.index()});')
+        self.emit(f'{{ GM_PDECL({const}{self.types[p]}, {q}, {p}, {self.index()});')
         v = f'v{self.loop_depth}'
         hi, _ = self.expr(r.choice([0, 1, 1, 2]))
         self.emit(f'for (int {v} = 0; {v} < (int)({hi}); ++{v}) {{')
@@ -216,7 +228,7 @@ class KernelWriter:
         if p == 'a' or r.random() < 0.5:
             self.emit(f'acc += GM_PLD({p}, {q}, {i});')
         else:
-            self.emit(f'GM_PST({p}, {q}, {i}, {self.value()});')
+            self.emit(f'GM_PST({p}, {q}, {i}, {self.stored(p, self.value())});')
         if r.random() < 0.4:
             self.block(1)
         step = r.choice(['1', '32', 'blockDim.x', 'm', 'n', self.expr(1)[0]])
@@ -280,8 +292,10 @@ class KernelWriter:
 
 
 def kernel(rng, name):
+    """Returns (two_d, restrict, (o's, b's element type), source)."""
     two_d = rng.random() < 0.3
-    w = KernelWriter(rng, two_d)
+    types = {'o': rng.choice(ELEM_TYPES), 'a': 'float', 'b': rng.choice(ELEM_TYPES)}
+    w = KernelWriter(rng, two_d, types)
     w.emit('float acc = 0.0f;')
     w.emit('int tid = blockIdx.x * blockDim.x + threadIdx.x;')
     if two_d:
@@ -290,11 +304,11 @@ def kernel(rng, name):
     w.emit('unsigned gid = (blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + '
            'threadIdx.y * blockDim.x + threadIdx.x;')
     w.block(rng.randint(1, 4))
-    w.emit('GM_ST(o, gid, acc);')
+    w.emit(f'GM_ST(o, gid, {w.stored("o", "acc")});')
     restrict = '__restrict__ ' if rng.random() < 0.3 else ''
-    head = (f'__global__ void {name}(float *{restrict}o, const float *{restrict}a, '
-            f'float *{restrict}b, int n, int m, unsigned u, int s, gm_shape d) {{')
-    return two_d, restrict != '', '\n'.join([head] + w.lines + ['}'])
+    head = (f'__global__ void {name}({types["o"]} *{restrict}o, const float *{restrict}a, '
+            f'{types["b"]} *{restrict}b, int n, int m, unsigned u, int s, gm_shape d) {{')
+    return two_d, restrict != '', (types['o'], types['b']), '\n'.join([head] + w.lines + ['}'])
 
 
 DEVICE_PRELUDE = """// Generated by test/fuzz/random_kernels.py: device side of the GM_* accessors.
@@ -315,16 +329,22 @@ struct gm_shape { int rows; int cols; long long stride; }; // by value, as PyTor
 
 
 def write_sources(seed, count):
-    """Returns (device .cu text, host .cpp text, [(name, two_d, restrict)])."""
+    """Returns (device .cu text, host .cpp text, [(name, two_d, restrict, (To, Tb))])."""
     rng = random.Random(seed)
     kernels = [kernel(rng, f'k{i}') for i in range(count)]
-    bodies = '\n\n'.join(src for _, _, src in kernels)
-    names = [(f'k{i}', two_d, restrict) for i, (two_d, restrict, _) in enumerate(kernels)]
+    bodies = '\n\n'.join(k[3] for k in kernels)
+    names = [(f'k{i}', two_d, restrict, types)
+             for i, (two_d, restrict, types, _) in enumerate(kernels)]
     cu = f'{DEVICE_PRELUDE}\n{bodies}\n'
-    table = ', '.join(n for n, _, _ in names)
+    # The host calls each kernel through a wrapper of one type (gm_kernel).
+    wrappers = ''.join(
+        f'static void gm_w_{n}(void *o, const void *a, void *b, int n, int m, unsigned u, int s, '
+        f'gm_shape d) {{ {n}(({to} *)o, (const float *)a, ({tb} *)b, n, m, u, s, d); }}\n'
+        for n, _, _, (to, tb) in names)
+    table = ', '.join(f'gm_w_{n}' for n, _, _, _ in names)
     cpp = (f'// Generated by test/fuzz/random_kernels.py (seed {seed}): host emulation.\n'
            '#include "emu_shim.h"\n\n'
-           f'{bodies}\n\n'
+           f'{bodies}\n\n{wrappers}\n'
            f'static const gm_kernel gm_kernels[] = {{{table}}};\n'
            'int main(int argc, char **argv) {\n'
            f'  return gm_main(argc, argv, gm_kernels, {len(names)});\n'
