@@ -35,6 +35,17 @@ def arith(a, b):
 
 
 ELEM_TYPES = ['float', 'float', 'float', 'double', 'short', 'unsigned char']
+# Loop headers by shape (the body follows; `do` closes with its test).
+LOOP_HEADS = {
+    'up': 'for ({tn} {v} = {lo}; {v} < ({tn})({hi}); {v} += {step}) {{',
+    'le': 'for ({tn} {v} = {lo}; {v} <= ({tn})({hi}); {v} += {step}) {{',
+    'down': 'for ({tn} {v} = ({tn})({hi}) - 1; {v} >= ({tn})({lo}); {v} -= {step}) {{',
+    'ne': 'for ({tn} {v} = {lo}; {v} != ({tn})({hi}); ++{v}) {{',
+    'geo': 'for ({tn} {v} = 1; {v} < ({tn})({hi}); {v} *= 2) {{',
+    'halve': 'for ({tn} {v} = ({tn})({hi}); {v} > 0; {v} >>= 1) {{',
+    'do': '{{ {tn} {v} = {lo};\ndo {{',
+    'brk': 'for ({tn} {v} = {lo};; {v} += {step}) {{',
+}
 
 
 class KernelWriter:
@@ -249,23 +260,9 @@ class KernelWriter:
                          'm', self.expr(1)[0]])
         shape = r.choices(['up', 'le', 'down', 'ne', 'geo', 'halve', 'do', 'brk'],
                           [8, 2, 3, 1, 1, 1, 2, 2])[0]
-        if shape == 'up':
-            self.emit(f'for ({tn} {v} = {lo}; {v} < ({tn})({hi}); {v} += {step}) {{')
-        elif shape == 'le':
-            self.emit(f'for ({tn} {v} = {lo}; {v} <= ({tn})({hi}); {v} += {step}) {{')
-        elif shape == 'down':
-            self.emit(f'for ({tn} {v} = ({tn})({hi}) - 1; {v} >= ({tn})({lo}); {v} -= {step}) {{')
-        elif shape == 'ne':
-            self.emit(f'for ({tn} {v} = {lo}; {v} != ({tn})({hi}); ++{v}) {{')
-        elif shape == 'geo':
-            self.emit(f'for ({tn} {v} = 1; {v} < ({tn})({hi}); {v} *= 2) {{')
-        elif shape == 'halve':
-            self.emit(f'for ({tn} {v} = ({tn})({hi}); {v} > 0; {v} >>= 1) {{')
-        elif shape == 'do':
-            self.emit(f'{{ {tn} {v} = {lo};')
-            self.emit('do {')
-        else:
-            self.emit(f'for ({tn} {v} = {lo};; {v} += {step}) {{')
+        head = LOOP_HEADS[shape].format(tn=tn, v=v, lo=lo, hi=hi, step=step)
+        for line in head.split('\n'):
+            self.emit(line)
         self.indent += 1
         self.emit('GM_TICK();')
         self.atoms.append((v, t))
