@@ -127,6 +127,21 @@ void SymbolicRange::requireInType(const Bounds &B, unsigned Bits, bool Signed, C
 Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
   Bounds B = walk(S, C);
   unsigned Bits = SE.getTypeSizeInBits(S->getType());
+  // A min/max of the other signedness (`(int)max(rows, (unsigned)(lane -
+  // v))`) was bounded in its own reading; SCEV's no-wrap flags on it say
+  // nothing about this one. Its bounds hold here only while the value lies
+  // in this reading's range too (an unsigned max above INT32_MAX is a
+  // negative int): checked, and never assumed (that conversion is no UB).
+  const bool UnsignedMinMax = isa<SCEVUMaxExpr>(S) || isa<SCEVUMinExpr>(S) ||
+                              isa<SCEVSequentialUMinExpr>(S);
+  const bool SignedMinMax = isa<SCEVSMaxExpr>(S) || isa<SCEVSMinExpr>(S);
+  if (Bits < 63 && ((UnsignedMinMax && Signed) || (SignedMinMax && !Signed))) {
+    if (!B.bounded())
+      return {};
+    addCheck(C, B.Lo, typeMin(Bits, Signed), INT64_MAX, /*Assumed=*/false);
+    addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, Signed), /*Assumed=*/false);
+    return B;
+  }
   auto *NA = dyn_cast<SCEVNAryExpr>(S);
   bool NoWrap = NA && (Signed ? NA->hasNoSignedWrap() : NA->hasNoUnsignedWrap());
   // Machine values (parameters, loads, geometry) are in their type already.
@@ -376,6 +391,7 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
     bool First = true;
     for (const SCEV *Op : MM->operands()) {
       Bounds B = inType(Op, Signed, C);
+
       if (First) {
         R = B;
         First = false;
