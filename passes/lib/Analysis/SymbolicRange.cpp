@@ -106,8 +106,12 @@ void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max,
   Assumed |= onlyGeometry(E) && !E->isConst() && Min == INT64_MIN && Max >= INT32_MAX;
   for (std::vector<RangeCheck> *R : Recording)
     R->push_back({E, Min, Max, Assumed});
+  // A check already there on the same value that is at least as narrow
+  // implies this one. (A wider one does not: `stride >= -2^31` from a
+  // truncation took the place of `stride >= 0`, and a launch with stride =
+  // -1 kept a bound that needed it.)
   for (RangeCheck &R : C.Checks)
-    if (sameExpr(R.Value, E) && R.Min <= Min && R.Max >= Max) {
+    if (sameExpr(R.Value, E) && R.Min >= Min && R.Max <= Max) {
       R.Assumed &= Assumed; // one semantic use makes it semantic
       return;
     }
