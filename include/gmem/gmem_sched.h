@@ -140,6 +140,10 @@ typedef struct gmemSchedCloneStats {
   uint64_t free_launches;     /* persistent clone launches made with the
                                  barrier-free form (not in full_launches) */
   uint64_t switched_to_free;  /* launch shapes moved to the barrier-free form */
+  uint64_t capped_launches;   /* launches of kernels with a clone run as compiled
+                                 (not preemptible once started) because every
+                                 form cost more than GMEM_PREEMPT_MAX_OVERHEAD,
+                                 or to time the kernel for that cap */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -199,6 +199,14 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     E = &Entries[Last];
     E->Key = Key;
   }
+  CloneChoice C = chooseForm(*E, FreeOk, LightOk);
+  if (Opts.MaxOverhead > 0)
+    applyCap(*E, C);
+  return C;
+}
+
+CloneChoice CloneChooser::chooseForm(Entry &Ent, bool FreeOk, bool LightOk) {
+  Entry *E = &Ent;
   CloneChoice C;
   if (LightOk && E->TauUs > 0 && E->TauUs < Opts.LightOkMinTauUs)
     LightOk = false; // the twin would stop it no sooner (LightOkMinTauUs)
@@ -277,6 +285,60 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
   ++E->Launches;
   probeSpread(*E, C);
   return C;
+}
+
+void CloneChooser::applyCap(Entry &E, CloneChoice &C) {
+  // The time as compiled: the shape's 1st, 2nd, 4th, ... launch up to the
+  // FullTimingEvery-th, then every FullTimingEvery-th, runs the original,
+  // timed (warm times replace the cold first one; such launches cost
+  // nothing, the original is the fastest anyway, and a launch is never
+  // stopped inside, so its time comes).
+  const uint32_t N = ++E.CapSeen;
+  const uint32_t Every = std::max(Opts.FullTimingEvery, 1u);
+  if (((N & (N - 1)) == 0 && N <= Every) || N % Every == 0) {
+    C = CloneChoice();
+    C.Original = C.Timed = true;
+    return;
+  }
+  const double Limit = (1 + Opts.MaxOverhead) * E.OrigUs;
+  const double Us = E.Us[idx(C.Kind)];
+  // A form without a time runs (chooseForm times it); one within the cap too.
+  if (!(E.OrigUs > 0) || !(Us > 0) || Us <= Limit)
+    return;
+  // Over the cap. The first such launch and every FormRetimeEvery-th runs
+  // the form once more, timed: the verdict may rest on a cold first time,
+  // and the shape's launches may change.
+  const uint32_t R = ++E.CapRuns;
+  if (R == 1 || (Opts.FormRetimeEvery && R % Opts.FormRetimeEvery == 0)) {
+    C.Timed = true;
+    return;
+  }
+  if (C.Kind != CloneKind::Light && Opts.HasLight && !(E.Unfit & bit(CloneKind::Light))) {
+    const double LightUs = E.Us[idx(CloneKind::Light)];
+    const bool Ask = !(LightUs > 0) && countIsPowerOfTwo(E.LightAsks);
+    if (Ask || (LightUs > 0 && LightUs <= Limit)) {
+      C.Kind = CloneKind::Light;
+      C.Spread = E.Spread; // a light time is at the shape's spread
+      C.Timed = Ask || (Opts.LightTimingEvery && R % Opts.LightTimingEvery == 0);
+      return;
+    }
+  }
+  C = CloneChoice();
+  C.Original = true;
+}
+
+bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
+  Entry *E = find(Key);
+  if (!E)
+    return false;
+  if (ElapsedUs > 0)
+    E->OrigUs = ElapsedUs;
+  return true;
+}
+
+double CloneChooser::originalUs(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  return E ? E->OrigUs : 0;
 }
 
 CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double ElapsedUs,

@@ -71,6 +71,23 @@
 // faster by more than AltMargin; a shape's times are all at its current
 // spread (a switch forgets the others).
 //
+// Overhead cap (ChooserOptions::MaxOverhead, GMEM_PREEMPT_MAX_OVERHEAD; off
+// by default). Everything above puts the earliest stop first and speed
+// second. Some kernels pay for their loop checks more than a best-effort
+// job may want to pay (H200: gemm_naive +14%, tile_sum_async +26% as
+// launched; bench/preempt/RESULTS.md). With a cap, a shape also times the
+// kernel as compiled, and where the form chosen above is slower than that
+// by more than the cap, its launches run the light twin if the twin is
+// within the cap (stops between virtual CTAs only), else the kernel as
+// compiled (no stop once started: the launch is held back while not
+// started, as any launch without a clone). The trade is the user's: a
+// shape's stop latency grows from the loop checks' to a virtual CTA's or
+// the whole kernel's. The original is timed early (launches 1, 2, 4, ...)
+// and then every FullTimingEvery-th launch; the first capped launch and
+// every FormRetimeEvery-th one run the chosen form again, timed, so a
+// verdict never rests on a cold first time alone and a shape whose
+// launches change comes back.
+//
 // Pure logic, no driver: the scheduler feeds it shape keys and timings
 // (under the context's lock).
 #pragma once
@@ -95,6 +112,9 @@ struct CloneChoice {
   bool Timed = false; ///< record its run time (EvStart .. EvDrain) for record()
   /// P is this many times the resident CTAs (persistent clones; "Spread" above).
   uint8_t Spread = 1;
+  /// Run the kernel as compiled, not a clone ("Overhead cap" above); Timed
+  /// then asks for its time through recordOriginal.
+  bool Original = false;
 };
 
 /// The shortest virtual CTA that takes the light twin's late read: the
@@ -127,6 +147,9 @@ struct ChooserOptions {
   /// The spread a shape may try besides 1 (1: never; the scheduler passes
   /// GMEM_PREEMPT_SPREAD's, 4 by default).
   unsigned SpreadMax = 1;
+  /// "Overhead cap": the largest fraction a launch may run slower than the
+  /// kernel as compiled (GMEM_PREEMPT_MAX_OVERHEAD in percent; 0: no cap).
+  double MaxOverhead = 0;
 };
 
 class CloneChooser {
@@ -167,6 +190,11 @@ public:
   /// at once (P, or for a spread launch the CTAs the GPU keeps resident).
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total,
                  uint64_t Resident, unsigned Spread = 1);
+  /// A timed launch of shape Key run as compiled (CloneChoice::Original)
+  /// took ElapsedUs. Returns whether the shape is still remembered.
+  bool recordOriginal(uint64_t Key, double ElapsedUs);
+  /// Shape Key's latest time as compiled (0: none).
+  double originalUs(uint64_t Key) const;
   /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared
   /// memory only): never chosen again for it; a shape on that form goes
@@ -218,6 +246,10 @@ private:
     bool SpreadPending = false; ///< a form was decided: time it at the other spread
     uint8_t SpreadProbe = 0;    ///< the spread of the timing awaited (0: none)
     CloneKind SpreadProbeKind = CloneKind::Full;
+    double OrigUs = 0;       ///< latest time as compiled ("Overhead cap"; 0: none)
+    uint32_t CapSeen = 0;    ///< launches the cap has seen
+    uint32_t CapRuns = 0;    ///< launches whose form was over the cap
+    uint32_t LightAsks = 0;  ///< capped launches while the light twin had no time
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;
@@ -246,6 +278,11 @@ private:
   /// The comparison's verdict: the faster of the alternate and free forms,
   /// only when faster than FullRefUs by more than the margin; else Full.
   void decide(Entry &E, double FullRefUs);
+  /// choose() before the cap: the form by the rules above.
+  CloneChoice chooseForm(Entry &E, bool FreeOk, bool LightOk);
+  /// "Overhead cap": C, or the light twin or the original where C's form is
+  /// over the cap.
+  void applyCap(Entry &E, CloneChoice &C);
 };
 
 } // namespace sched

@@ -127,6 +127,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   }
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
   O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
+  O.MaxOverhead = envDecimal("GMEM_PREEMPT_MAX_OVERHEAD", O.MaxOverhead * 100) / 100;
   O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
   if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
     if (envIs(A, {"0", "no", "false", "off"}))
@@ -285,6 +286,7 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->switched_to_alt = Get(N.SwitchedTo[size_t(CloneKind::Alt)]);
   Out->free_launches = Get(N.FormLaunches[size_t(CloneKind::Free)]);
   Out->switched_to_free = Get(N.SwitchedTo[size_t(CloneKind::Free)]);
+  Out->capped_launches = Get(N.Capped);
 }
 
 } // namespace sched

@@ -28,6 +28,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   CO.LightOkMinTauUs = CI->loopStops() ? 0 : LateReadMinTauUs;
   CO.BatchUs = Opts.BatchUs;
   CO.SpreadMax = Opts.SpreadMax;
+  CO.MaxOverhead = Opts.MaxOverhead;
   CO.HasLight = Opts.Light && CI->hasLight();
   CO.HasAlt = Opts.Alt && CI->hasAlt();
   CO.HasFree = Opts.Free && CI->hasFree();
@@ -94,11 +95,14 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // faster; the chooser times it against the shape's own form (a balanced
   // tail may cost the twin its registers). Without a shape key it runs light.
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
-  if ((Light || Alt || FreeOk || Batched || Spread) &&
+  const bool Cap = Opts.MaxOverhead > 0;
+  if ((Light || Alt || FreeOk || Batched || Spread || Cap) &&
       launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key))
     Choice = CI.Chooser.choose(Key, FreeOk, LightOk);
   else if (LightOk)
     Choice.Kind = CloneKind::Light;
+  if (Choice.Original)
+    return false; // the overhead cap: the kernel as compiled (cappedLaunch)
   if (Choice.Kind == CloneKind::Free && !FreeOk)
     Choice = CloneChoice(); // (the chooser was told; whatever it says, never free here)
   auto Make = [&] {
@@ -133,6 +137,47 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
     log("launch of %s (%llu CTAs) not preemptible: no persistent grid (%d SMs)",
         Rec.Entry->Symbol.c_str(), (unsigned long long)ctaCount(L.Grid), Sms);
   return Planned;
+}
+
+CUresult Scheduler::cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
+                                 const OriginalLaunch &Original) {
+  N.Capped.fetch_add(1, std::memory_order_relaxed);
+  Context::OriginalTiming *T = nullptr;
+  if (Timed)
+    for (Context::OriginalTiming &O : C.Originals)
+      if (!O.Busy && (O.Start || D.eventCreate(&O.Start, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+          (O.End || D.eventCreate(&O.End, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
+        T = &O;
+        break;
+      }
+  // (All busy: this time is not taken; a later launch asks again.)
+  if (!T || D.eventRecord(T->Start, S) != CUDA_SUCCESS)
+    return Original();
+  const CUresult R = Original();
+  if (R == CUDA_SUCCESS && D.eventRecord(T->End, S) == CUDA_SUCCESS) {
+    T->CI = &CI;
+    T->Key = Key;
+    T->Busy = true;
+    N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
+  }
+  return R;
+}
+
+void Scheduler::sampleOriginals(Context &C) {
+  for (Context::OriginalTiming &T : C.Originals) {
+    if (!T.Busy)
+      continue;
+    const CUresult Q = D.eventQuery(T.End);
+    if (Q == CUDA_ERROR_NOT_READY)
+      continue;
+    T.Busy = false;
+    float Ms = 0;
+    if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, T.Start, T.End) != CUDA_SUCCESS || !(Ms >= 0))
+      continue;
+    const bool Known = T.CI->Chooser.recordOriginal(T.Key, double(Ms) * 1e3);
+    log("kernel %s shape %016llx: as compiled took %.1f us%s", T.CI->Symbol.c_str(),
+        (unsigned long long)T.Key, double(Ms) * 1e3, Known ? "" : " (shape forgotten)");
+  }
 }
 
 } // namespace sched

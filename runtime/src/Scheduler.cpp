@@ -428,6 +428,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   ClonePlan Plan;
   CloneChoice Choice;
   uint64_t Key = 0;
+  if (CI && Opts.MaxOverhead > 0)
+    sampleOriginals(C);
   if (CI && planLaunch(C, *CI, L, *Rec, Plan, Choice, Key)) {
     Sl = C.Pool->acquire(Plan.Words);
     if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
@@ -441,9 +443,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
-    // too large, no occupancy for a persistent clone, no control block):
-    // held back while not started, then runs to its end.
+    // too large, no occupancy for a persistent clone, no control block, or
+    // the overhead cap's choice): held back while not started, then runs
+    // to its end.
     D.streamWaitEq(S, Gate, 0);
+    if (CI && Choice.Original)
+      return cappedLaunch(C, *CI, Key, Choice.Timed, S, Original);
     return Original();
   }
 

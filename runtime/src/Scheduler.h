@@ -129,6 +129,10 @@ struct SchedOptions {
   /// SpreadMax times the resident CTAs where timing finds that faster
   /// (GMEM_PREEMPT_SPREAD, 1..64; 1: never).
   unsigned SpreadMax = 4;
+  /// Overhead cap (CloneChoice.h): a launch runs a form at most this
+  /// fraction slower than the kernel as compiled, else the light twin or the
+  /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
+  double MaxOverhead = 0;
   /// GMEM_SCHED_L2=persist: what top-priority launches read stays in L2
   /// (see Scheduler::keepUrgentReadsInL2). Off by default: it sets aside
   /// part of L2 for the whole context.
@@ -248,6 +252,15 @@ private:
     /// Chaos testing: the next synthetic preemption, the end of the current
     /// one's hold, and the context's random state.
     uint64_t ChaosNextNs = 0, ChaosUntilNs = 0, ChaosRandom = 0;
+    /// Launches the overhead cap ran as compiled and timed
+    /// (CloneChoice::Original), until their end event has passed.
+    struct OriginalTiming {
+      CloneInfo *CI = nullptr;
+      uint64_t Key = 0;
+      CUevent Start = nullptr, End = nullptr; // created once, kept
+      bool Busy = false;
+    };
+    OriginalTiming Originals[8];
     std::mutex Mu;
   };
 
@@ -308,6 +321,12 @@ private:
   bool relaunch(Context &C, StreamState &St, Slot &S);
   void sampleDrain(Context &C, Slot &S);
   void sampleTiming(Slot &S);
+  /// The overhead cap's launches as compiled (SchedClone.cpp): launch one,
+  /// timed when Timed and an OriginalTiming is free; feed the finished
+  /// timings to their choosers.
+  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
+                        const OriginalLaunch &Original);
+  void sampleOriginals(Context &C);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();
@@ -344,6 +363,7 @@ private:
     /// By CloneKind: persistent launches of each form, and shapes switched
     /// to it.
     std::atomic<uint64_t> FormLaunches[CloneKindCount] = {}, SwitchedTo[CloneKindCount] = {};
+    std::atomic<uint64_t> Capped{0}; ///< launches the overhead cap ran as compiled
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

@@ -379,8 +379,9 @@ TEST_F(FreeOnlyTest, CloneStatsFreeFieldsComeLast) {
   static_assert(offsetof(gmemSchedCloneStats, free_launches) ==
                     offsetof(gmemSchedCloneStats, switched_to_alt) + 8,
                 "appended after the alternate form's fields");
-  static_assert(offsetof(gmemSchedCloneStats, switched_to_free) + 8 == sizeof(gmemSchedCloneStats),
-                "the last field");
+  static_assert(offsetof(gmemSchedCloneStats, capped_launches) ==
+                    offsetof(gmemSchedCloneStats, switched_to_free) + 8,
+                "the overhead cap's field is appended after them");
   expectComparison();
   ASSERT_EQ(once(), freeForm(Pers));
   // A caller built before the free form's fields: nothing after
