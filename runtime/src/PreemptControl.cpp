@@ -227,9 +227,10 @@ Slot *SlotPool::acquire(uint64_t Words) {
     ++Class;
   if (Free.size() <= Class)
     Free.resize(Class + 1);
-  if (!Free[Class].empty()) {
-    Slot *S = Free[Class].back();
-    Free[Class].pop_back();
+  std::deque<Slot *> &F = Free[Class];
+  if (!F.empty() && (zeroed(*F.front()) || All.size() >= MaxSlots)) {
+    Slot *S = F.front();
+    F.pop_front();
     ++InUse;
     return S;
   }
@@ -260,7 +261,26 @@ Slot *SlotPool::acquire(uint64_t Words) {
   return P;
 }
 
-void SlotPool::release(Slot *S) {
+bool SlotPool::zeroed(Slot &S) {
+  if (S.ZeroQueued && D.eventQuery(S.EvZero) == CUDA_SUCCESS) {
+    S.ZeroQueued = false;
+    S.NeedsZero = false;
+  }
+  return !S.NeedsZero;
+}
+
+void SlotPool::release(Slot *S, CUstream ZeroOn) {
+  // Without ZeroOn (a launch that never got onto the GPU) the block is as
+  // the acquirer found it: ZeroQueued stays as it was (a pending side
+  // memset must still be waited for).
+  S->NeedsZero = true;
+  if (ZeroOn && (S->EvZero || D.eventCreate(&S->EvZero, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
+      D.memsetD32Async(S->Mem, 0, S->words(), ZeroOn) == CUDA_SUCCESS) {
+    S->ZeroQueued = D.eventRecord(S->EvZero, ZeroOn) == CUDA_SUCCESS;
+    // A memset nothing can wait for must be over before the block is used.
+    if (!S->ZeroQueued)
+      D.streamSynchronize(ZeroOn);
+  }
   S->Clone = nullptr;
   S->Fn = nullptr;
   S->Timed = false;

@@ -55,6 +55,7 @@
 #include "SchedDriver.h"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -185,9 +186,12 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E);
 /// clone's arguments (kept for relaunches), and its protocol state.
 ///
 /// Device memory: [request][reserved / next][Words: done bitmap or redo][hold],
-/// zeroed by a memset in the launch's stream before the first clone instance
-/// (relaunches only rewrite request: the bitmap, next and redo carry the
-/// progress). The launch's stream waits for hold == 0 after the clone; the
+/// all zero before the first clone instance (relaunches only rewrite
+/// request: the bitmap, next and redo carry the progress). A released slot
+/// is zeroed on a side stream (SlotPool::release), so that a launch that
+/// gets it back zeroed pays no memset in its own stream (H200: ~4.8 us of
+/// the program's stream per launch, bench/preempt/micro/RESULTS.md); else
+/// the launch's stream zeroes it first (NeedsZero). The launch's stream waits for hold == 0 after the clone; the
 /// scheduler sets hold = 1 before raising request and clears it only once a
 /// relaunch has finished every CTA.
 struct Slot {
@@ -198,6 +202,12 @@ struct Slot {
   /// EvDone: after the hold wait in the launch's stream; EvReq: after the
   /// latest stop request; EvCtl: after a relaunch's request = 0 write.
   CUevent EvDrain = nullptr, EvDone = nullptr, EvReq = nullptr, EvCtl = nullptr;
+  /// EvZero: after the side stream's memset of a released slot.
+  CUevent EvZero = nullptr;
+  /// That memset was issued and nothing has touched the block since: a
+  /// launch's stream waits for EvZero instead of zeroing it.
+  bool ZeroQueued = false;
+  bool NeedsZero = true; ///< not known to be zero: the launch's stream zeroes it
 
   std::vector<uint8_t> Args;
   size_t ArgSize = 0;
@@ -257,9 +267,13 @@ public:
 
   /// A slot with at least Words words for the bitmap or redo area, or null
   /// (too many in flight, more than MaxWords, or the driver refused memory
-  /// or events).
+  /// or events). The oldest released slot of the size class first; one
+  /// whose zeroing has not finished yet only when the pool may not grow
+  /// (its NeedsZero is then set).
   Slot *acquire(uint64_t Words);
-  void release(Slot *S);
+  /// S's launch is over. With ZeroOn, its memory is zeroed on that stream
+  /// (after work the stream already has: none that touches S).
+  void release(Slot *S, CUstream ZeroOn = nullptr);
   unsigned inUse() const { return InUse; }
   unsigned capacity() const { return MaxSlots; }
 
@@ -268,7 +282,9 @@ private:
   unsigned MaxSlots;
   unsigned InUse = 0;
   std::vector<std::unique_ptr<Slot>> All;
-  std::vector<std::vector<Slot *>> Free; ///< per size class
+  std::vector<std::deque<Slot *>> Free; ///< per size class, oldest release first
+  /// Whether S's side-stream zeroing has finished (then NeedsZero is off).
+  bool zeroed(Slot &S);
 };
 
 /// Fills S's parameter buffer for clone C: K's arguments, taken from

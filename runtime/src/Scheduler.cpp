@@ -215,7 +215,10 @@ void Scheduler::recycle(Context &C, StreamState &St) {
       break;
     if (S->Timed)
       sampleTiming(*S);
-    C.Pool->release(S);
+    // Zeroed on the side stream for its next launch (SlotPool::release).
+    if (!C.Zero && D.streamCreate(&C.Zero, CU_STREAM_NON_BLOCKING, C.PrioLeast) != CUDA_SUCCESS)
+      C.Zero = nullptr;
+    C.Pool->release(S, C.Zero);
   }
   St.Slots.erase(St.Slots.begin(), St.Slots.begin() + K);
 }
@@ -465,8 +468,16 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.Attrs = L.Attrs;
   K.NumAttrs = L.NumAttrs;
   // The whole block, once per launch: request, reserved / next, the bitmap
-  // or redo words and hold all start at 0.
-  CUresult R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
+  // or redo words and hold all start at 0. A slot zeroed on the side stream
+  // since its last launch costs this stream nothing, or a wait for that
+  // memset where it may still run (it must not land on the clone's words).
+  CUresult R = CUDA_SUCCESS;
+  if (Sl->ZeroQueued)
+    R = D.streamWaitEvent(S, Sl->EvZero);
+  else if (Sl->NeedsZero)
+    R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
+  Sl->ZeroQueued = false;
+  Sl->NeedsZero = true; // from here on the launch's words
   if (R == CUDA_SUCCESS)
     R = D.streamWaitEq(S, Gate, 0);
   // Only a launch picked for timing gets a start mark: after the gate (time

@@ -235,6 +235,9 @@ private:
     CUcontext Ctx = nullptr;
     bool Ready = false, Dead = false;
     CUstream Ctrl = nullptr;
+    /// Zeroes released control blocks off the programs' streams (created at
+    /// the first release; SlotPool::release).
+    CUstream Zero = nullptr;
     CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;

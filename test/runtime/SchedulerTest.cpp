@@ -402,20 +402,51 @@ TEST_F(SchedTest, ConcurrentLaunchesOfOneKernelEachHaveTheirOwnControlBlock) {
   EXPECT_EQ(D.Jobs.size(), 5u);
 }
 
-TEST_F(SchedTest, ControlBlocksAreReusedAndZeroedPerLaunch) {
+TEST_F(SchedTest, ControlBlocksAreReusedAndZeroedOffTheProgramsStream) {
   ASSERT_EQ(train(BE), CUDA_SUCCESS);
   finish();
   const uint64_t First = D.Jobs.at(0).Ctl;
   const unsigned Allocs = D.Allocs;
+  EXPECT_EQ(D.count("memset BE"), 1u); // a new block: zeroed in the launch's stream
+  // The first block is released at the next launch, its zeroing queued on
+  // the side stream: that launch takes a new block instead of waiting.
   ASSERT_EQ(train(BE), CUDA_SUCCESS);
   finish();
-  EXPECT_EQ(D.Jobs.at(1).Ctl, First); // same block, no new allocation
-  EXPECT_EQ(D.Allocs, Allocs);
-  expectExactlyOnce(); // the memset cleared the done bits of the first launch
+  const uint64_t Second = D.Jobs.at(1).Ctl;
+  EXPECT_NE(Second, First);
+  EXPECT_EQ(D.Allocs, Allocs + 1);
+  // From then on the two take turns, zeroed off the program's stream: no
+  // memset, no wait in it, no allocation.
+  for (int I = 0; I < 4; ++I) {
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    finish();
+    EXPECT_EQ(D.Jobs.at(2 + I).Ctl, I % 2 ? Second : First) << I;
+  }
+  EXPECT_EQ(D.Allocs, Allocs + 1);
+  EXPECT_EQ(D.count("memset BE"), 2u);
+  EXPECT_EQ(D.count("waitEvent BE"), 0u);
+  expectExactlyOnce(); // the side memsets cleared the done bits of earlier launches
   // A bigger grid needs a bigger block.
   ASSERT_EQ(train(BE, 1000), CUDA_SUCCESS);
   finish();
-  EXPECT_NE(D.Jobs.at(2).Ctl, First);
+  EXPECT_NE(D.Jobs.back().Ctl, First);
+  EXPECT_NE(D.Jobs.back().Ctl, Second);
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, AFullPoolReusesABlockWhoseZeroingIsStillQueuedAfterIt) {
+  O.MaxSlots = 1;
+  make();
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  // The one block's side memset is queued, not run: the launch's stream
+  // waits for it (else that memset could land on the clone's words).
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  EXPECT_EQ(D.Jobs.size(), 1u); // not started yet: behind the wait
+  finish();
+  EXPECT_EQ(D.Jobs.at(1).Ctl, D.Jobs.at(0).Ctl);
+  EXPECT_EQ(D.count("waitEvent BE"), 1u);
+  EXPECT_EQ(D.count("memset BE"), 1u);
   expectExactlyOnce();
 }
 
