@@ -300,8 +300,13 @@ void CloneChooser::applyCap(Entry &E, CloneChoice &C) {
     C.Original = C.Timed = true;
     return;
   }
+  // Held against the cap: a form's run plus what its launch path adds to
+  // the program's stream (the original's time has its own path in it).
   const double Limit = (1 + Opts.MaxOverhead) * E.OrigUs;
-  const double Us = E.Us[idx(C.Kind)];
+  auto Cost = [&](CloneKind K) {
+    return E.Us[idx(K)] > 0 ? E.Us[idx(K)] + E.StreamExtraUs[idx(K)] : 0;
+  };
+  const double Us = Cost(C.Kind);
   // A form without a time runs (chooseForm times it); one within the cap too.
   if (!(E.OrigUs > 0) || !(Us > 0) || Us <= Limit)
     return;
@@ -314,7 +319,7 @@ void CloneChooser::applyCap(Entry &E, CloneChoice &C) {
     return;
   }
   if (C.Kind != CloneKind::Light && Opts.HasLight && !(E.Unfit & bit(CloneKind::Light))) {
-    const double LightUs = E.Us[idx(CloneKind::Light)];
+    const double LightUs = Cost(CloneKind::Light);
     const bool Ask = !(LightUs > 0) && countIsPowerOfTwo(E.LightAsks);
     if (Ask || (LightUs > 0 && LightUs <= Limit)) {
       C.Kind = CloneKind::Light;
@@ -342,7 +347,8 @@ double CloneChooser::originalUs(uint64_t Key) const {
 }
 
 CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double ElapsedUs,
-                                           uint64_t Total, uint64_t Resident, unsigned Spread) {
+                                           uint64_t Total, uint64_t Resident, unsigned Spread,
+                                           double StreamUs) {
   Outcome O;
   O.TauUs = tauUs(ElapsedUs, Total, Resident);
   Entry *E = find(Key);
@@ -350,6 +356,8 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     return O; // forgotten since: the sample has no shape to decide
   O.Used = true;
   O.From = O.To = E->St;
+  if (StreamUs >= ElapsedUs)
+    E->StreamExtraUs[idx(Kind)] = StreamUs - ElapsedUs;
   E->TauUs = O.TauUs;
   if (Spread != E->Spread) {
     // Not comparable with the shape's times: only the probe's own timing

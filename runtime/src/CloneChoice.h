@@ -188,8 +188,12 @@ public:
   /// A timed launch of shape Key, made with Kind at Spread, ran ElapsedUs
   /// without being preempted, over Total virtual CTAs of which Resident ran
   /// at once (P, or for a spread launch the CTAs the GPU keeps resident).
+  /// StreamUs (0: not timed): the same launch's time in the program's
+  /// stream, from the clone's start to the stream passing it (its trailing
+  /// hold wait and events): what the overhead cap holds against the
+  /// original, beside ElapsedUs.
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total,
-                 uint64_t Resident, unsigned Spread = 1);
+                 uint64_t Resident, unsigned Spread = 1, double StreamUs = 0);
   /// A timed launch of shape Key run as compiled (CloneChoice::Original)
   /// took ElapsedUs. Returns whether the shape is still remembered.
   bool recordOriginal(uint64_t Key, double ElapsedUs);
@@ -250,6 +254,10 @@ private:
     uint32_t CapSeen = 0;    ///< launches the cap has seen
     uint32_t CapRuns = 0;    ///< launches whose form was over the cap
     uint32_t LightAsks = 0;  ///< capped launches while the light twin had no time
+    /// By CloneKind: what a launch of the form costs the program's stream
+    /// beyond its own run (record's StreamUs - ElapsedUs, latest; a property
+    /// of the launch path, kept across comparisons).
+    double StreamExtraUs[CloneKindCount] = {};
   };
   ChooserOptions Opts;
   std::vector<Entry> Entries;

@@ -283,7 +283,7 @@ void SlotPool::release(Slot *S, CUstream ZeroOn) {
   }
   S->Clone = nullptr;
   S->Fn = nullptr;
-  S->Timed = false;
+  S->Timed = S->TimedEnd = false;
   S->Preempted = S->Relaunching = false;
   S->Sampled = true;
   S->PreemptGen = S->RelaunchGen = 0;

@@ -240,6 +240,10 @@ struct Slot {
   // right before the clone of a timed launch (created at the slot's first).
   CUevent EvStart = nullptr;
   bool Timed = false; ///< EvStart .. EvDrain still to be sampled
+  /// EvEnd: after EvDone on a timed launch (EvStart .. EvEnd: the program's
+  /// stream's time for the launch).
+  CUevent EvEnd = nullptr;
+  bool TimedEnd = false;
   uint64_t ShapeKey = 0;
 
   /// Whether this launch runs its kernel's light twin.

@@ -55,13 +55,21 @@ void Scheduler::sampleTiming(Slot &S) {
   // A stopped launch's time holds its stop and its wait for a relaunch:
   // it says nothing about how long a virtual CTA takes.
   if (S.PreemptGen != 0) {
-    S.Timed = false;
+    S.Timed = S.TimedEnd = false;
     return;
   }
   const CUresult Q = D.eventQuery(S.EvDrain);
   if (Q == CUDA_ERROR_NOT_READY)
     return; // still running: asked again at the next poll or recycle
-  S.Timed = false;
+  float EndMs = -1;
+  if (S.TimedEnd) {
+    const CUresult QE = D.eventQuery(S.EvEnd);
+    if (QE == CUDA_ERROR_NOT_READY)
+      return;
+    if (QE != CUDA_SUCCESS || D.eventElapsed(&EndMs, S.EvStart, S.EvEnd) != CUDA_SUCCESS)
+      EndMs = -1;
+  }
+  S.Timed = S.TimedEnd = false;
   float Ms = 0;
   if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, S.EvStart, S.EvDrain) != CUDA_SUCCESS || !(Ms >= 0))
     return;
@@ -69,7 +77,8 @@ void Scheduler::sampleTiming(Slot &S) {
   const uint64_t Total = ctaCount(S.UserGrid);
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(
-      S.ShapeKey, Kind, Us, Total, S.Resident ? S.Resident : S.Grid[0], S.Spread);
+      S.ShapeKey, Kind, Us, Total, S.Resident ? S.Resident : S.Grid[0], S.Spread,
+      EndMs >= Ms ? double(EndMs) * 1e3 : 0);
   if (O.switched())
     N.SwitchedTo[size_t(CloneChooser::kindOf(O.To))].fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u (spread "

@@ -510,6 +510,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     error("cannot track a launch of %s; it is not preemptible", Rec->Entry->Symbol.c_str());
     return CUDA_SUCCESS;
   }
+  // A timed launch also times what the program's stream pays for it, up to
+  // the stream passing it (the overhead cap, CloneChoice.h).
+  Sl->TimedEnd = Timed &&
+                 (Sl->EvEnd || D.eventCreate(&Sl->EvEnd, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+                 D.eventRecord(Sl->EvEnd, S) == CUDA_SUCCESS;
   Sl->Clone = CI;
   Sl->Timed = Timed;
   Sl->Resident = Plan.Resident;

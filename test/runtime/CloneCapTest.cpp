@@ -140,6 +140,25 @@ TEST(CloneCap, TheCapIsAFractionOfTheOriginal) {
   EXPECT_LT(run(Tight, 300).Full, 2u);
 }
 
+TEST(CloneCap, WhatTheLaunchPathAddsToTheStreamCounts) {
+  // +2% in the clone's own run, but +4% in the program's stream (hold
+  // wait and events after it): over a 3% cap.
+  CloneChooser C(capped(0.03));
+  ASSERT_TRUE(C.choose(Shape, true).Original);
+  C.recordOriginal(Shape, OrigUs);
+  ASSERT_TRUE(C.choose(Shape, true).Original);
+  ASSERT_FALSE(C.choose(Shape, true).Original);
+  C.record(Shape, CloneKind::Full, 1.02 * OrigUs, Total, P, 1, 1.04 * OrigUs);
+  ASSERT_TRUE(C.choose(Shape, true).Original); // the 4th: an original timing
+  C.choose(Shape, true);                       // the first capped launch: re-time
+  C.record(Shape, CloneKind::Full, 1.02 * OrigUs, Total, P); // (no stream time: kept)
+  EXPECT_GT(run(C, 200).Original, 195u);
+  // Without the stream's share it would have stayed.
+  CloneChooser D(capped(0.03));
+  timeBoth(D, 1.02 * OrigUs);
+  EXPECT_GT(run(D, 200).Full, 190u);
+}
+
 TEST(CloneCap, TheLightTwinRunsWhereItIsWithinTheCap) {
   CloneChooser C(capped(0.03, /*Light=*/true));
   timeBoth(C, 1.20 * OrigUs); // tau 25 us: the shape stays on the full clone

@@ -129,10 +129,11 @@ TEST_F(LightTest, FirstLaunchOfAShapeIsFullAndTimed) {
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
   EXPECT_EQ(last().Name, pre(Pers));
   EXPECT_EQ(last().Grid[0], 8u);
-  // memset, gate, start mark, clone, drain, hold, done: the start mark
-  // after the gate, right before the clone.
-  ASSERT_GE(D.Calls.size(), 7u);
-  const std::vector<std::string> Tail(D.Calls.end() - 7, D.Calls.end());
+  // memset, gate, start mark, clone, drain, hold, done, end mark: the start
+  // mark after the gate, right before the clone; the end mark (the stream's
+  // time, for the overhead cap) after the done event.
+  ASSERT_GE(D.Calls.size(), 8u);
+  const std::vector<std::string> Tail(D.Calls.end() - 8, D.Calls.end());
   EXPECT_EQ(Tail[0].rfind("memset BE", 0), 0u) << Tail[0];
   EXPECT_EQ(Tail[1].rfind("wait BE", 0), 0u) << Tail[1];
   EXPECT_EQ(Tail[2], "record BE");
@@ -140,6 +141,7 @@ TEST_F(LightTest, FirstLaunchOfAShapeIsFullAndTimed) {
   EXPECT_EQ(Tail[4], "record BE");
   EXPECT_EQ(Tail[5].rfind("wait BE", 0), 0u) << Tail[5];
   EXPECT_EQ(Tail[6], "record BE");
+  EXPECT_EQ(Tail[7], "record BE");
   gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.full_launches, 1u);
   EXPECT_EQ(St.timed_launches, 1u);
