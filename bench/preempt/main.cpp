@@ -259,7 +259,7 @@ int dry_run(const PartOptions &o) {
 
 void usage() {
   fprintf(stderr,
-          "usage: preempt_bench correctness|overhead|latency|stops|dry-run|self-test\n"
+          "usage: preempt_bench correctness|overhead|latency|stops|aslaunched|dry-run|self-test\n"
           "       [--manifest M] [--kernels K.ptx] [--variant NAME=PATH]... [--json OUT]\n"
           "       [--trials N] [--budget SECONDS] [--device N] [--seed S]\n"
           "       latency: [--victim victim_loop|victim_tiled|victim_accum] [--row VARIANT]...\n");
@@ -322,7 +322,8 @@ int main(int argc, char **argv) {
     return self_test();
   if (mode == "dry-run")
     return o.manifest.empty() ? (usage(), 2) : dry_run(o);
-  bool needs_manifest = mode == "correctness" || mode == "overhead" || mode == "stops";
+  bool needs_manifest = mode == "correctness" || mode == "overhead" || mode == "stops" ||
+                        mode == "aslaunched";
   if ((mode != "latency" && !needs_manifest) || o.kernels.empty() || o.json.empty() ||
       (needs_manifest && o.manifest.empty()) || o.trials < 1 || !(o.budget_s > 0)) {
     usage();
@@ -334,5 +335,7 @@ int main(int argc, char **argv) {
     return run_overhead(o);
   if (mode == "stops")
     return run_stops(o);
+  if (mode == "aslaunched")
+    return run_aslaunched(o);
   return run_latency(o);
 }

@@ -29,6 +29,7 @@ int run_correctness(const PartOptions &o);
 int run_overhead(const PartOptions &o);
 int run_latency(const PartOptions &o);
 int run_stops(const PartOptions &o); // stop latency of the overhead table's kernels
+int run_aslaunched(const PartOptions &o); // overhead through libgmemrt (LD_PRELOAD)
 
 /// Writes {"part", "command", "date", "items": [...]} (items not run are
 /// objects with an "error"). Returns 0, or 1 when the file cannot be written.

@@ -17,6 +17,8 @@ Writes OUT/:
                libgmemrt would launch depends on it);
   preempt_bench          the harness (g++, static libstdc++), checked here with
                self-test and dry runs against the stub libcuda;
+  lib/libgmemrt.so       the build's runtime, for part aslaunched
+               (bench/preempt/aslaunched_on_device.sh);
   stage.json   commands and what was staged, with the clones' info versions
                (the harness speaks clone ABI version 2 and reports an
                instance whose clone is of another version as an error).
@@ -36,7 +38,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CUDA = "/usr/local/cuda"
-SOURCES = ["main.cpp", "harness.cpp", "part_correctness.cpp", "part_overhead.cpp",
+SOURCES = ["main.cpp", "harness.cpp", "part_correctness.cpp", "part_overhead.cpp", "part_aslaunched.cpp",
            "part_latency.cpp", "part_stops.cpp"]
 
 
@@ -261,10 +263,11 @@ def main():
         print("warning: " + p, file=sys.stderr)
 
     exe = os.path.join(out, "preempt_bench")
-    cmd = ["g++", "-O2", "-std=c++17", "-I" + os.path.join(CUDA, "include")] + \
+    cmd = ["g++", "-O2", "-std=c++17", "-I" + os.path.join(CUDA, "include"),
+           "-I" + os.path.join(REPO, "include")] + \
         [os.path.join(HERE, s) for s in SOURCES] + \
         ["-L" + os.path.join(CUDA, "lib64", "stubs"), "-lcuda", "-static-libstdc++",
-         "-static-libgcc", "-o", exe]
+         "-static-libgcc", "-ldl", "-o", exe]
     run(cmd)
     stage["steps"].append({"harness": exe, "command": " ".join(cmd)})
     with tempfile.TemporaryDirectory() as td:
@@ -274,6 +277,13 @@ def main():
         run([exe, "self-test"], env=env)
         for m in (manifest, overhead):
             print(run([exe, "dry-run", "--manifest", m], env=env, check=False).stdout.strip())
+    # Part aslaunched runs under LD_PRELOAD of the build's libgmemrt.
+    librt = os.path.join(build, "lib", "libgmemrt.so")
+    if os.path.exists(librt):
+        os.makedirs(os.path.join(out, "lib"), exist_ok=True)
+        shutil.copy2(librt, os.path.join(out, "lib", "libgmemrt.so"))
+    else:
+        print("warning: %s not built: part aslaunched cannot run" % librt, file=sys.stderr)
     stage["corpus_manifest"] = manifest
     stage["overhead_manifest"] = overhead
     stage["overhead_problems"] = problems

@@ -1,0 +1,157 @@
+// Part 5: the overhead as libgmemrt launches, not as part 2 predicts it.
+//
+// Run under LD_PRELOAD=libgmemrt.so with GMEM_SCHED=1 (bench/preempt/
+// aslaunched_on_device.sh). Per instance of the overhead manifest the
+// original kernel is launched with cuLaunchKernel, alternately
+//  * on the legacy default stream, which libgmemrt passes through untouched
+//    (the kernel as compiled: the baseline), and
+//  * on the harness's best-effort stream, where the scheduler picks the form
+//    by its own timings (CloneChoice.h) and gates it, as any program's
+//    launch: the control block reset, the gate wait and the form together
+//    are what the program pays;
+// each launch timed alone with events recorded by this program around its
+// cuLaunchKernel, the two kinds side by side in one process, in two ways:
+//  * sync: the stream is idle when the launch is made, so the time also
+//    holds the host's work on the launch path (libgmemrt's decision and
+//    driver calls): what a program that waits for each kernel sees;
+//  * queued: behind a 100 us delay kernel on the same stream, so the host's
+//    work is done before the kernel could start: the GPU-side cost alone,
+//    what a program that runs ahead of the GPU (most do) sees.
+// The first
+// kWarmup launches of each kind are left out (the scheduler's form
+// comparisons run then); reported: medians and P99 of both, their ratio,
+// and how many scheduled launches ran each form (gmemSchedGetCloneStats
+// deltas, found with dlsym), so a cap's effect (GMEM_PREEMPT_MAX_OVERHEAD)
+// shows as capped launches.
+#include "parts.h"
+
+#include "gmem/gmem_sched.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pb {
+
+namespace {
+
+constexpr int kWarmup = 24;
+
+using CloneStatsFn = int (*)(gmemSchedCloneStats *);
+
+bool clone_stats(CloneStatsFn f, gmemSchedCloneStats &s) {
+  s = gmemSchedCloneStats();
+  s.size = sizeof s;
+  return f && f(&s) == 0;
+}
+
+std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
+                    std::map<std::string, std::unique_ptr<Module>> &mods, CloneStatsFn stats) {
+  Json j;
+  j.str("name", in.name).str("symbol", in.sym).str("pred", in.pred)
+      .integer("ctas", (long long)in.ctas());
+  if (!in.error.empty())
+    return j.str("error", "manifest: " + in.error).text();
+  auto &mod = mods[in.ptx];
+  if (!mod) {
+    mod.reset(new Module());
+    mod->load(in.ptx);
+  }
+  CUfunction f = mod->fn(in.sym);
+  Launch L;
+  L.setup(in, h, gpu.lo);
+  CU(cuCtxSynchronize());
+  CUevent e0, e1;
+  CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+  CUdeviceptr scratch = 0;
+  CU(cuMemAlloc(&scratch, 4));
+  auto run = [&](CUstream s, bool queued = false) {
+    if (queued) {
+      unsigned value = 0;
+      unsigned long long delay_ns = 100000;
+      void *args[] = {&scratch, &value, &delay_ns};
+      CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr));
+    }
+    CU(cuEventRecord(e0, s));
+    launch(f, in, L.params(false), s);
+    CU(cuEventRecord(e1, s));
+    CU(cuEventSynchronize(e1));
+    float ms = 0;
+    CU(cuEventElapsedTime(&ms, e0, e1));
+    return (double)ms;
+  };
+  CUstream plain = nullptr, sched = gpu.lo; // legacy: passed through
+  double first = run(plain);
+  // Rounds: as many as fit in ~0.6 s, 61 to 201 (four launches each; the
+  // chooser re-times a form every 64th launch, which the median must
+  // outvote).
+  const int rounds = (int)std::clamp(0.6 / std::max(4e-3 * first + 2e-4, 1e-6), 61.0, 201.0);
+  gmemSchedCloneStats s0, s1;
+  for (int r = 0; r < kWarmup; ++r) {
+    run(plain);
+    run(sched);
+  }
+  const bool have = clone_stats(stats, s0);
+  // 0 plain sync, 1 scheduled sync, 2 plain queued, 3 scheduled queued; the
+  // order rotates every round.
+  std::vector<double> t[4];
+  for (int r = 0; r < rounds; ++r)
+    for (int k = 0; k < 4; ++k) {
+      const int v = (r + k) % 4;
+      t[v].push_back(run(v & 1 ? sched : plain, v >= 2));
+    }
+  auto &tp = t[0], &ts = t[1];
+  if (have && clone_stats(stats, s1)) {
+    Json forms;
+    forms.integer("full", (long long)(s1.full_launches - s0.full_launches))
+        .integer("light", (long long)(s1.light_launches - s0.light_launches))
+        .integer("alt", (long long)(s1.alt_launches - s0.alt_launches))
+        .integer("free", (long long)(s1.free_launches - s0.free_launches))
+        .integer("capped", (long long)(s1.capped_launches - s0.capped_launches));
+    j.raw("forms", forms.text());
+  }
+  const double mp = percentile(tp, 50), ms = percentile(ts, 50);
+  j.integer("rounds", rounds).num("orig_ms", mp).num("gmem_ms", ms)
+      .num("orig_p99_ms", percentile(tp, 99)).num("gmem_p99_ms", percentile(ts, 99))
+      .num("overhead", ms / mp - 1.0);
+  const double qp = percentile(t[2], 50), qs = percentile(t[3], 50);
+  j.num("orig_queued_ms", qp).num("gmem_queued_ms", qs)
+      .num("orig_queued_p99_ms", percentile(t[2], 99)).num("gmem_queued_p99_ms", percentile(t[3], 99))
+      .num("overhead_queued", qs / qp - 1.0);
+  cuMemFree(scratch);
+  cuEventDestroy(e0);
+  cuEventDestroy(e1);
+  return j.text();
+}
+
+} // namespace
+
+int run_aslaunched(const PartOptions &o) {
+  std::vector<Instance> ins;
+  std::string err;
+  if (!read_manifest(o.manifest, ins, err)) {
+    fprintf(stderr, "aslaunched: %s\n", err.c_str());
+    return 2;
+  }
+  auto stats = reinterpret_cast<CloneStatsFn>(dlsym(RTLD_DEFAULT, "gmemSchedGetCloneStats"));
+  if (!stats)
+    fprintf(stderr, "aslaunched: libgmemrt is not loaded (LD_PRELOAD): both kinds of launch "
+                    "run the kernel as compiled\n");
+  const int n = (int)ins.size();
+  const double deadline = now_s() + o.budget_s;
+  printf("aslaunched: %d instances from %s, budget %.0f s, libgmemrt %s\n", n,
+         o.manifest.c_str(), o.budget_s, stats ? "loaded" : "NOT loaded");
+  return run_part(
+      o, "aslaunched", n, 40.0,
+      [&](int i, Worker &w) {
+        std::string json = measure(ins[i], w.gpu, w.h, w.mods, stats);
+        w.mods.clear(); // one module at a time: big instances need the memory
+        return json;
+      },
+      [&](int i) { return Json().str("name", ins[i].name); },
+      [&](int i) { return ins[i].name; }, [&] { return now_s() >= deadline; });
+}
+
+} // namespace pb
