@@ -242,14 +242,18 @@ Slot *SlotPool::acquire(uint64_t Words) {
   size_t Bytes = (S->words() * 4 + 255) / 256 * 256;
   if (D.memAlloc(&S->Mem, Bytes) != CUDA_SUCCESS)
     return nullptr;
-  // Drain and request events carry timestamps (drain latency); the others
-  // only order and signal.
-  bool Ok = D.eventCreate(&S->EvDrain, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+  // The request event and one of the two drain events carry timestamps
+  // (drain latency, the choice's timings); the others only order and
+  // signal (a timing event costs the stream ~1.2 us on the H200, one
+  // without timing nothing measurable: bench/preempt/micro/stream_ops.cu).
+  bool Ok = D.eventCreate(&S->EvDrainTimed, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+            D.eventCreate(&S->EvDrainPlain, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
             D.eventCreate(&S->EvReq, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
             D.eventCreate(&S->EvDone, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
             D.eventCreate(&S->EvCtl, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS;
+  S->EvDrain = S->EvDrainTimed;
   if (!Ok) {
-    for (CUevent E : {S->EvDrain, S->EvReq, S->EvDone, S->EvCtl})
+    for (CUevent E : {S->EvDrainTimed, S->EvDrainPlain, S->EvReq, S->EvDone, S->EvCtl})
       if (E)
         D.eventDestroy(E);
     D.memFree(S->Mem);

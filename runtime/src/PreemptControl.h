@@ -201,7 +201,11 @@ struct Slot {
   /// EvDrain: after the latest clone instance (first launch or relaunch);
   /// EvDone: after the hold wait in the launch's stream; EvReq: after the
   /// latest stop request; EvCtl: after a relaunch's request = 0 write.
+  /// EvDrain is one of EvDrainTimed and EvDrainPlain (no timing), chosen
+  /// per launch: only a timed launch or one whose stop would be sampled
+  /// (SchedOptions::DrainSampleEvery) needs its timestamp.
   CUevent EvDrain = nullptr, EvDone = nullptr, EvReq = nullptr, EvCtl = nullptr;
+  CUevent EvDrainTimed = nullptr, EvDrainPlain = nullptr;
   /// EvZero: after the side stream's memset of a released slot.
   CUevent EvZero = nullptr;
   /// That memset was issued and nothing has touched the block since: a

@@ -504,6 +504,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // After this point the clone is on the stream; if tracking fails the
   // slot is dropped (never reused, never preempted): the clone runs to its
   // end like any kernel.
+  // The drain is timestamped for a timed launch and for one launch in
+  // DrainSampleEvery (a stop of it is then timed: flushStops).
+  Sl->EvDrain = Timed || N.Preemptible.load(std::memory_order_relaxed) % Opts.DrainSampleEvery == 0
+                    ? Sl->EvDrainTimed
+                    : Sl->EvDrainPlain;
   if (D.eventRecord(Sl->EvDrain, S) != CUDA_SUCCESS ||
       D.streamWaitEq(S, Sl->hold(), 0) != CUDA_SUCCESS ||
       D.eventRecord(Sl->EvDone, S) != CUDA_SUCCESS) {
@@ -599,8 +604,9 @@ void Scheduler::flushStops(Context &C, const StopBatch &B, Slot *const *Victims,
   }
   for (unsigned I = 0; I < NV; ++I) {
     Slot &S = *Victims[I];
-    // The drain is timed from here, for one preemption in DrainSampleEvery.
-    const bool Time = N.Preemptions.load(std::memory_order_relaxed) % Opts.DrainSampleEvery == 0;
+    // The drain is timed from here where the launch's drain event has a
+    // timestamp: one launch in DrainSampleEvery, chosen when it was made.
+    const bool Time = S.EvDrain == S.EvDrainTimed;
     if (Time) {
       GMEM_PROF_SCOPE(ReqRecord);
       D.eventRecord(S.EvReq, C.Ctrl);

@@ -104,9 +104,11 @@ struct SchedOptions {
   /// GMEM_SCHED_WATCH_US): each poll's driver queries share the driver with
   /// the program's launches.
   uint64_t WatchIntervalNs = 80'000;
-  /// Time the drain of one preemption in DrainSampleEvery (GMEM_SCHED_DRAIN_SAMPLE):
-  /// the event that starts the timing costs the urgent launch a driver
-  /// call (~3 us on the H200's host), so not every preemption pays it.
+  /// Time the drain of the preemptions of one launch in DrainSampleEvery
+  /// (GMEM_SCHED_DRAIN_SAMPLE), chosen when it is made: such a launch's
+  /// drain event has a timestamp (~1.2 us of its stream on the H200), and
+  /// the event that starts the timing costs the urgent launch a driver call
+  /// (~3 us on the H200's host), so not every launch pays them.
   unsigned DrainSampleEvery = 8;
   /// Light twins of persistent clones (CloneChoice.h): GMEM_PREEMPT_LIGHT=0
   /// keeps every launch on the full clone; a shape whose virtual CTAs take
