@@ -60,29 +60,67 @@ int main(int argc, char **argv) {
   CK(cuMemAlloc(&Hold, 4));
   CK(cuMemsetD32(Gate, 0, 1));
   CK(cuMemsetD32(Hold, 0, 1));
-  cudaEvent_t A, B, In0, In1, In2;
-  for (cudaEvent_t *E : {&A, &B, &In0, &In1, &In2})
+  cudaEvent_t A, B, In0, In1, In2, NoTiming;
+  for (cudaEvent_t *E : {&A, &B, &In0, &In1})
     CK(cudaEventCreate(E));
-  enum { Kernel, Memset, GateWait, Events, HoldWait, All, NV };
+  // The done event, as libgmemrt's: no timing.
+  CK(cudaEventCreateWithFlags(&In2, cudaEventDisableTiming));
+  CK(cudaEventCreateWithFlags(&NoTiming, cudaEventDisableTiming));
+  enum {
+    Kernel, Memset, GateWait, Events, HoldWait, All, // libgmemrt's pieces (c82d353 and before)
+    TimingEvent, PlainEvent, HoldOnly, WriteOnly, Batch3, Now, NV
+  };
   const char *Names[NV] = {"kernel alone", "+ memset of the control block",
                            "+ gate wait before", "+ start/drain events",
-                           "+ hold wait and done event after", "all (libgmemrt's gated launch)"};
+                           "+ hold wait and done event after", "all (the gated launch before c82d353)",
+                           "+ one timing event after", "+ one event without timing after",
+                           "+ hold wait alone after", "+ one value write after",
+                           "+ one batch: write, hold wait, write", "gate + drain/hold/done (c82d353)"};
+  // Host-mapped words for the batch variant's writes (drained, done).
+  unsigned *HostWords = nullptr;
+  CK(cudaHostAlloc(&HostWords, 64, cudaHostAllocMapped));
+  CUdeviceptr HostDev = 0;
+  CK(cuMemHostGetDevicePointer(&HostDev, HostWords, 0));
   for (unsigned long long Ns : {50000ull, 200000ull, 1000000ull}) {
     std::vector<double> T[NV];
     auto Run = [&](int V) {
       CK(cudaEventRecord(A, S));
       if (V == Memset || V == All)
         CK(cuMemsetD32Async(Ctl, 0, Words, CS));
-      if (V == GateWait || V == All)
+      if (V == GateWait || V == All || V == Now)
         CK(cuStreamWaitValue32(CS, Gate, 0, CU_STREAM_WAIT_VALUE_EQ));
       if (V == Events || V == All)
         CK(cudaEventRecord(In0, S));
       spin<<<Sms, 32, 0, S>>>(Ns);
       if (V == Events || V == All)
         CK(cudaEventRecord(In1, S));
-      if (V == HoldWait || V == All) {
+      if (V == HoldWait || V == All || V == Now) {
+        if (V == Now)
+          CK(cudaEventRecord(In1, S)); // the drain event
         CK(cuStreamWaitValue32(CS, Hold, 0, CU_STREAM_WAIT_VALUE_EQ));
         CK(cudaEventRecord(In2, S));
+      }
+      if (V == TimingEvent)
+        CK(cudaEventRecord(In1, S));
+      if (V == PlainEvent)
+        CK(cudaEventRecord(NoTiming, S));
+      if (V == HoldOnly)
+        CK(cuStreamWaitValue32(CS, Hold, 0, CU_STREAM_WAIT_VALUE_EQ));
+      if (V == WriteOnly)
+        CK(cuStreamWriteValue32(CS, HostDev, 1, CU_STREAM_WRITE_VALUE_DEFAULT));
+      if (V == Batch3) {
+        CUstreamBatchMemOpParams P[3] = {};
+        P[0].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+        P[0].writeValue.address = HostDev;
+        P[0].writeValue.value = 1;
+        P[1].waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+        P[1].waitValue.address = Hold;
+        P[1].waitValue.value = 0;
+        P[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+        P[2].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+        P[2].writeValue.address = HostDev + 4;
+        P[2].writeValue.value = 1;
+        CK(cuStreamBatchMemOp(CS, 3, P, 0));
       }
       CK(cudaEventRecord(B, S));
       CK(cudaEventSynchronize(B));
@@ -98,7 +136,7 @@ int main(int argc, char **argv) {
         T[V].push_back(Run(V));
       }
     const double Base = pct(T[Kernel], 50);
-    std::printf("kernel of %llu us, %d rounds:\n", Ns / 1000, Rounds);
+    std::printf("kernel of %llu us, %d rounds (interleaved):\n", Ns / 1000, Rounds);
     for (int V = 0; V < NV; ++V)
       std::printf("  %-34s median %9.2f us (%+6.2f us)  p99 %9.2f us\n", Names[V], pct(T[V], 50),
                   pct(T[V], 50) - Base, pct(T[V], 99));
