@@ -1,4 +1,4 @@
-// Host emulation of the barrier-free kernels random_kernels.py writes: the
+// Host emulation of the kernels random_kernels.py writes: the
 // same source compiled as C++ runs every thread of a launch one after the
 // other and logs the bytes each access touches (elements of float, double,
 // short or unsigned char). Without barriers, warp
@@ -7,6 +7,12 @@
 // device touches (less loads the compiler forwards from the thread's own
 // stores, see gm_read). The run is also one legal schedule, so a launch
 // whose second run changes memory is not idempotent.
+//
+// Kernels with atomics, __shared__ arrays, barriers or shuffles
+// (random_sync.py) use the accessors of emu_sync.h; with barriers or
+// shuffles a block's threads run as coroutines in barrier phases there.
+// Exits go through std::_Exit: no static destructor may free the stack of
+// the coroutine that exits.
 //
 // Undefined behaviour (signed overflow, bad shifts, division by zero) traps
 // (clang -fsanitize=...,-fsanitize-trap=all): the driver skips such
@@ -66,7 +72,7 @@ static int gm_which(const char *name, const void *p) {
   int k = name[0] == 'o' ? 0 : name[0] == 'a' ? 1 : 2;
   if (name[1] || p != gm_param[k]) {
     std::fprintf(stderr, "emu_shim: an access not through a pointer parameter\n");
-    std::exit(3);
+    std::_Exit(3);
   }
   return k;
 }
@@ -77,7 +83,7 @@ template <class T> static long long gm_bytes(int k, long long i, long long size)
   long long off = i * (long long)sizeof(T);
   long long at = (gm_param[k] - gm_base[k]) + off;
   if (at < 0 || at + size > GM_BYTES)
-    std::exit(4);
+    std::_Exit(4);
   return off;
 }
 
@@ -144,7 +150,7 @@ template <class T, class V> static void gm_rmw(const char *name, T *p, long long
 #define GM_TICK()                                                                                  \
   do {                                                                                             \
     if (++gm_ticks > GM_TICK_LIMIT)                                                                \
-      std::exit(5);                                                                                \
+      std::_Exit(5);                                                                                \
   } while (0)
 
 struct gm_shape {
@@ -156,11 +162,20 @@ struct gm_shape {
 // of this type for each.
 typedef void (*gm_kernel)(void *, const void *, void *, int, int, unsigned, int, gm_shape);
 
+#include "emu_sync.h" // atomics, __shared__, barriers and shuffles
+
+// fibers: the kernel has barriers or shuffles, and a block runs in their
+// phases (emu_sync.h); else each thread runs to its end in turn.
 static void gm_launch(gm_kernel k, void *o, const void *a, void *b, int n, int m, unsigned u, int s,
-                      gm_shape d) {
+                      gm_shape d, bool fibers) {
+  gm_call_now = {k, o, a, b, n, m, u, s, d};
+  gm_syncs = 0;
   for (blockIdx.z = 0; blockIdx.z < gridDim.z; ++blockIdx.z)
     for (blockIdx.y = 0; blockIdx.y < gridDim.y; ++blockIdx.y)
       for (blockIdx.x = 0; blockIdx.x < gridDim.x; ++blockIdx.x)
+        if (fibers)
+          gm_block_fibers();
+        else
         for (threadIdx.z = 0; threadIdx.z < blockDim.z; ++threadIdx.z)
           for (threadIdx.y = 0; threadIdx.y < blockDim.y; ++threadIdx.y)
             for (threadIdx.x = 0; threadIdx.x < blockDim.x; ++threadIdx.x) {
@@ -174,7 +189,8 @@ static void gm_launch(gm_kernel k, void *o, const void *a, void *b, int n, int m
 // (ALIAS: "-" for b in an allocation of its own, else b = o + ALIAS bytes)
 // prints "R|W PTR LO HI" byte intervals of the first run, then
 // "idempotent yes|no" (a second run left memory as the first did or not).
-static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
+static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count,
+                   const bool *fibers = nullptr) {
   if (argc != 14) {
     std::fprintf(stderr, "usage: %s KERNEL GX GY BX BY N M U S ROWS COLS STRIDE ALIAS\n", argv[0]);
     return 2;
@@ -208,13 +224,14 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count) {
   }
   void *o = gm_param[0], *b = gm_param[2];
   const void *a = gm_param[1];
-  gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
+  bool fib = fibers && fibers[ki];
+  gm_launch(kernels[ki], o, a, b, n, m, u, s, d, fib);
   std::vector<unsigned char> first[GM_NPTR];
   for (int k = 0; k < GM_NPTR; ++k)
     first[k] = mem[k];
   gm_logging = false;
   gm_ticks = 0;
-  gm_launch(kernels[ki], o, a, b, n, m, u, s, d);
+  gm_launch(kernels[ki], o, a, b, n, m, u, s, d, fib);
   bool same = true;
   for (int k = 0; k < GM_NPTR; ++k)
     same &= first[k] == mem[k];

@@ -18,7 +18,13 @@ within the trip limit) are skipped: the compiled kernel need not do what
 the source says there.
 
 usage: region_fuzz.py --analyze GMEM_ANALYZE --plugin PLUGIN --clang CLANG
-         [--opt OPT] [--pipeline plugin|plain] [--seed N] [--kernels N] [--launches N] [--work DIR] [--keep]
+         [--opt OPT] [--pipeline plugin|plain] [--seed N] [--kernels N] [--launches N]
+         [--features atomics,shared,shuffle|all|none] [--work DIR] [--keep]
+--features adds kernels with global atomics, __shared__ arrays with
+__syncthreads() and warp shuffles (random_sync.py; emu_sync.h runs a
+block's threads in barrier phases); launches whose emulation meets a
+divergent barrier or a shared-memory race are skipped (never drawn on
+purpose).
 Prints one line per finding and a summary; exit 1 on any finding.
 """
 import argparse
@@ -38,7 +44,8 @@ WINDOW, HALF = 1 << 23, 1 << 22           # bytes; emu_shim.h's GM_BYTES / GM_HA
 BASES = [0x100000000 * (k + 1) for k in range(3)]
 RANGE = re.compile(r'(read|write) \[0x([0-9a-f]+), 0x([0-9a-f]+)\)')
 SCALARS = [0, 1, 2, 3, 5, 7, 8, 13, 16, 31, 32, 33, 64, 100, 127, 200, -1, -5]
-SKIPS = {132: 'undefined behaviour', 4: 'outside the allocation', 5: 'trip limit'}
+SKIPS = {132: 'undefined behaviour', 4: 'outside the allocation', 5: 'trip limit',
+         6: 'divergent barrier', 7: 'shared-memory race'}
 # Signals a sanitizer trap raises (SIGILL; SIGTRAP on some targets).
 TRAP_RCS = {132, 133, -4, -5}
 
@@ -83,7 +90,11 @@ def compile_sources(args, work, cu, cpp):
     return bc, emu, invalid
 
 
-def launch_shape(r, two_d):
+def launch_shape(r, two_d, flags):
+    if 'warp' in flags:  # shuffles with a full mask: whole warps
+        if two_d:
+            return (r.randint(1, 3), r.randint(1, 3)), (32, r.randint(1, 4))
+        return (r.choice([1, 1, 2, 3, 5]), 1), (r.choice([32, 32, 64, 96, 128]), 1)
     if two_d:
         return (r.randint(1, 3), r.randint(1, 3)), (r.choice([1, 2, 4, 8, 16]), r.randint(1, 4))
     return (r.choice([1, 1, 2, 3, 5]), 1), (r.choice([1, 2, 7, 32, 33, 64, 100]), 1)
@@ -165,21 +176,31 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--kernels', type=int, default=40)
     ap.add_argument('--launches', type=int, default=8, help='random launches per kernel')
+    ap.add_argument('--features', default='none',
+                    help='comma-separated subset of atomics,shared,shuffle (or all, none): '
+                    'kernels may also use global atomics, __shared__ arrays with '
+                    '__syncthreads(), warp shuffles (random_sync.py)')
     ap.add_argument('--work', help='folder for the generated sources (default: a temporary one)')
     ap.add_argument('--keep', action='store_true', help='keep the temporary folder')
     args = ap.parse_args()
+    features = [] if args.features == 'none' else (
+        list(random_kernels.FEATURES) if args.features == 'all' else args.features.split(','))
+    for f in features:
+        if f not in random_kernels.FEATURES:
+            ap.error(f'unknown feature {f!r} (known: {", ".join(random_kernels.FEATURES)})')
 
     work = args.work or tempfile.mkdtemp(prefix='gmem-fuzz-')
     os.makedirs(work, exist_ok=True)
-    cu, cpp, names = random_kernels.write_sources(args.seed, args.kernels)
+    cu, cpp, names = random_kernels.write_sources(args.seed, args.kernels, features)
     bc, emu, invalid = compile_sources(args, work, cu, cpp)
     for line in invalid:
         print(f'INVALID-CLONE {line}')
     r = random.Random(args.seed * 7919 + 1)
     runs, skipped, findings, wholes, idem_yes = 0, {}, len(invalid), 0, 0
-    for ki, (name, two_d, restrict, types) in enumerate(names):
+    used = {}  # feature: launches checked of kernels that use it
+    for ki, (name, two_d, restrict, types, flags) in enumerate(names):
         for _ in range(args.launches):
-            grid, block = launch_shape(r, two_d)
+            grid, block = launch_shape(r, two_d, flags)
             sc = [r.choice(SCALARS), r.choice(SCALARS), r.choice(SCALARS + [1000, 4294967295]),
                   r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(SCALARS), r.choice(SCALARS),
                   r.choice(SCALARS + [1 << 33])]
@@ -195,6 +216,8 @@ def main():
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
             runs += 1
+            for f in flags & set(features):
+                used[f] = used.get(f, 0) + 1
             ranges, said_idem, whole, cmd = decide(args, bc, name, grid, block, sc, alias)
             wholes += whole
             idem_yes += said_idem
@@ -210,8 +233,11 @@ def main():
                 findings += 1
                 print(f'FALSE-IDEMPOTENT {where}: a second run changed memory\n  {cmd}')
     skips = ', '.join(f'{v} {k}' for k, v in sorted(skipped.items())) or 'none'
-    print(f'{len(names)} kernels (seed {args.seed}, {args.pipeline}), {runs} launches checked, {findings} findings; '
-          f'{idem_yes} decided idempotent, {wholes} with a whole allocation; skipped: {skips}')
+    feat = f', features {",".join(features)}' if features else ''
+    uses = ''.join(f', {used.get(f, 0)} with {f}' for f in features)
+    print(f'{len(names)} kernels (seed {args.seed}, {args.pipeline}{feat}), {runs} launches checked, '
+          f'{findings} findings; '
+          f'{idem_yes} decided idempotent, {wholes} with a whole allocation{uses}; skipped: {skips}')
     if findings:
         print(f'sources: {work}')
     elif not args.work and not args.keep:
