@@ -51,9 +51,11 @@ int main(int argc, char **argv) {
   const int N = argc > 3 ? std::atoi(argv[3]) : 20000;
   bool Preloaded = dlsym(RTLD_DEFAULT, "gmemGetLastLaunchInfo") != nullptr;
   const char *Memo = getenv("GMEM_MEMO");
+  const char *Sched = getenv("GMEM_SCHED");
   const char *Label = !Preloaded                             ? "plain"
                       : getenv("GMEM_DISABLE")               ? "gmemrt-disabled"
                       : Memo && std::string(Memo) == "0"     ? "gmemrt-nomemo"
+                      : Sched && std::string(Sched) == "1"   ? "gmemrt-sched"
                                                              : "gmemrt";
 
   CU(cuInit(0));

@@ -16,7 +16,8 @@
 #   4. buffer checksums after every launch, without and with libgmemrt;
 #      4b. with GMEM_SCHED_CHAOS (synthetic preemptions) on a stream of its own
 #   5. cudart_test (nvcc, -cudart shared and static) without and with libgmemrt
-#   6. gpu_bench plain / LD_PRELOAD, alternated, and with GMEM_DISABLE=1
+#   6. gpu_bench plain / LD_PRELOAD, alternated, with GMEM_DISABLE=1,
+#      GMEM_MEMO=0 and GMEM_SCHED=1 (the scheduler's gated launch path)
 #   7. gmemrt-bench (CPU cost of the decision) on this machine's CPU
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 2
@@ -108,6 +109,9 @@ grep -q "^FAIL" "$OUT/suite.txt" && FAIL=1
   done
   LD_PRELOAD=$RT GMEM_DISABLE=1 timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
   LD_PRELOAD=$RT GMEM_MEMO=0 timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
+  # The scheduler's launch path (gated clones on the bench's best-effort
+  # stream; enough room on the GPU that no launch waits on the host).
+  LD_PRELOAD=$RT GMEM_SCHED=1 GMEM_SCHED_MAX_QUEUED=1024 timeout 60 $PIN $S/bin/gpu_bench $S/kernels/bench.ptx $S/kernels/bench_plain.ptx 20000
 } 2>&1 | tee -a "$LOG" | tee "$OUT/bench_gpu.txt"
 
 {
