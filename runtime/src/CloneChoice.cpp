@@ -238,6 +238,17 @@ CloneChoice CloneChooser::chooseForm(Entry &Ent, bool FreeOk, bool LightOk) {
     if (RunLight) {
       ++E->Launches;
       C.Spread = E->Spread;
+      // The twin at the other spread, once after its first time at this
+      // one (as probeSpread does for a shape's own form; H200:
+      // gemm_polybench's twin +10% at 1x, about +0% at 4x its resident CTAs).
+      if (C.Kind == CloneKind::Light && !C.Timed && E->LightSpreadPending && Opts.SpreadMax > 1 &&
+          E->Us[idx(CloneKind::Light)] > 0) {
+        E->LightSpreadPending = false;
+        E->SpreadProbe = uint8_t(E->Spread == 1 ? std::min(Opts.SpreadMax, 255u) : 1);
+        E->SpreadProbeKind = CloneKind::Light;
+        C.Spread = E->SpreadProbe;
+        C.Timed = true;
+      }
       return C;
     }
   }
@@ -385,6 +396,8 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
         Us = 0; // from before it ran light: another regime
       enterFullForms(*E);
     }
+    if (!(E->Us[idx(CloneKind::Light)] > 0))
+      E->LightSpreadPending = true; // its first time at this spread
     E->Us[idx(CloneKind::Light)] = ElapsedUs; // what LightOk launches compare
     // A shape just sent light by its tau: the twin must not be slower than
     // the full forms it replaces. Twins move with ptxas's choices as any

@@ -250,6 +250,9 @@ private:
     bool SpreadPending = false; ///< a form was decided: time it at the other spread
     uint8_t SpreadProbe = 0;    ///< the spread of the timing awaited (0: none)
     CloneKind SpreadProbeKind = CloneKind::Full;
+    /// LightOk launches: the twin has its first time at the shape's spread,
+    /// so the next one runs it at the other spread, timed (chooseForm).
+    bool LightSpreadPending = false;
     double OrigUs = 0;       ///< latest time as compiled ("Overhead cap"; 0: none)
     uint32_t CapSeen = 0;    ///< launches the cap has seen
     uint32_t CapRuns = 0;    ///< launches whose form was over the cap

@@ -170,3 +170,47 @@ TEST(CloneSpread, OffWithSpreadMaxOne) {
   for (int I = 0; I < 200; ++I)
     EXPECT_EQ(Default.choose(Shape).Spread, 1u);
 }
+
+// Launches that stop between virtual CTAs only (LightOk) run the light twin
+// by timing against the shape's own form; the twin too is timed once at the
+// other spread after its first time, and the shape moves there when that is
+// faster by the margin (H200: gemm_polybench's twin, not idempotent, +10%
+// at 1x against about +0% at 4x its resident CTAs).
+TEST(CloneSpread, LightOkLaunchesProbeTheTwinAtTheOtherSpread) {
+  for (const bool Faster : {true, false}) {
+    CloneChooser C(spreading(/*Light=*/true));
+    CloneChoice Ch = C.choose(Shape, false, true);
+    ASSERT_EQ(Ch.Kind, CloneKind::Light); // the twin first, timed
+    ASSERT_TRUE(Ch.Timed);
+    ASSERT_EQ(Ch.Spread, 1u);
+    C.record(Shape, CloneKind::Light, 2000, Total, Resident, 1);
+    Ch = C.choose(Shape, false, true); // the own form's time, asked for
+    ASSERT_EQ(Ch.Kind, CloneKind::Full);
+    C.record(Shape, CloneKind::Full, 2100, Total, Resident, 1);
+    // The decision of the own form is followed by its own spread probe.
+    Ch = C.choose(Shape, false, true);
+    if (Ch.Kind == CloneKind::Full) {
+      EXPECT_EQ(Ch.Spread, 4u);
+      C.record(Shape, CloneKind::Full, 2200, Total, Resident, 4); // slower: stays
+      Ch = C.choose(Shape, false, true);
+    }
+    // The twin at 4x, once.
+    ASSERT_EQ(Ch.Kind, CloneKind::Light);
+    EXPECT_EQ(Ch.Spread, 4u) << Faster;
+    EXPECT_TRUE(Ch.Timed);
+    CloneChoice Next = C.choose(Shape, false, true); // before its timing: 1x, no second probe
+    EXPECT_EQ(Next.Kind, CloneKind::Light);
+    EXPECT_EQ(Next.Spread, 1u);
+    EXPECT_FALSE(Next.Timed);
+    CloneChooser::Outcome O =
+        C.record(Shape, CloneKind::Light, Faster ? 1800 : 1990, Total, Resident, 4);
+    EXPECT_EQ(O.SpreadSwitched, Faster);
+    for (int I = 0; I < 5; ++I) {
+      Ch = C.choose(Shape, false, true);
+      if (Ch.Timed)
+        continue; // (the own form's time at the new spread, asked for)
+      EXPECT_EQ(Ch.Kind, CloneKind::Light);
+      EXPECT_EQ(Ch.Spread, Faster ? 4u : 1u);
+    }
+  }
+}
