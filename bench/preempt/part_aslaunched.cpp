@@ -20,9 +20,9 @@
 // The first
 // kWarmup launches of each kind are left out (the scheduler's form
 // comparisons run then); reported: medians and P99 of both, their ratio,
-// and how many scheduled launches ran each form (gmemSchedGetCloneStats
-// deltas, found with dlsym), so a cap's effect (GMEM_PREEMPT_MAX_OVERHEAD)
-// shows as capped launches.
+// and how many of the kernel's scheduled launches ran each form
+// (gmemSchedGetCloneStats deltas around each of them, found with dlsym), so
+// a cap's effect (GMEM_PREEMPT_MAX_OVERHEAD) shows as capped launches.
 #include "parts.h"
 
 #include "gmem/gmem_sched.h"
@@ -65,6 +65,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CUevent e0, e1;
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+  bool counting = false;
+  uint64_t forms[5] = {};
   CUdeviceptr scratch = 0;
   CU(cuMemAlloc(&scratch, 4));
   auto run = [&](CUstream s, bool queued = false) {
@@ -75,7 +77,18 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr));
     }
     CU(cuEventRecord(e0, s));
+    // Forms counted around the kernel's own launch only (the delay kernel
+    // is scheduled too).
+    gmemSchedCloneStats b, a;
+    const bool count = counting && clone_stats(stats, b);
     launch(f, in, L.params(false), s);
+    if (count && clone_stats(stats, a)) {
+      forms[0] += a.full_launches - b.full_launches;
+      forms[1] += a.light_launches - b.light_launches;
+      forms[2] += a.alt_launches - b.alt_launches;
+      forms[3] += a.free_launches - b.free_launches;
+      forms[4] += a.capped_launches - b.capped_launches;
+    }
     CU(cuEventRecord(e1, s));
     CU(cuEventSynchronize(e1));
     float ms = 0;
@@ -88,12 +101,11 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   // chooser re-times a form every 64th launch, which the median must
   // outvote).
   const int rounds = (int)std::clamp(0.6 / std::max(4e-3 * first + 2e-4, 1e-6), 61.0, 201.0);
-  gmemSchedCloneStats s0, s1;
   for (int r = 0; r < kWarmup; ++r) {
     run(plain);
     run(sched);
   }
-  const bool have = clone_stats(stats, s0);
+  counting = stats != nullptr;
   // 0 plain sync, 1 scheduled sync, 2 plain queued, 3 scheduled queued; the
   // order rotates every round.
   std::vector<double> t[4];
@@ -103,14 +115,12 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       t[v].push_back(run(v & 1 ? sched : plain, v >= 2));
     }
   auto &tp = t[0], &ts = t[1];
-  if (have && clone_stats(stats, s1)) {
-    Json forms;
-    forms.integer("full", (long long)(s1.full_launches - s0.full_launches))
-        .integer("light", (long long)(s1.light_launches - s0.light_launches))
-        .integer("alt", (long long)(s1.alt_launches - s0.alt_launches))
-        .integer("free", (long long)(s1.free_launches - s0.free_launches))
-        .integer("capped", (long long)(s1.capped_launches - s0.capped_launches));
-    j.raw("forms", forms.text());
+  if (counting) {
+    Json fj;
+    fj.integer("full", (long long)forms[0]).integer("light", (long long)forms[1])
+        .integer("alt", (long long)forms[2]).integer("free", (long long)forms[3])
+        .integer("capped", (long long)forms[4]);
+    j.raw("forms", fj.text());
   }
   const double mp = percentile(tp, 50), ms = percentile(ts, 50);
   j.integer("rounds", rounds).num("orig_ms", mp).num("gmem_ms", ms)
