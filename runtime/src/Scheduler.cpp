@@ -471,13 +471,13 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // or redo words and hold all start at 0. A slot zeroed on the side stream
   // since its last launch costs this stream nothing, or a wait for that
   // memset where it may still run (it must not land on the clone's words).
+  // (The slot's flags change only once the clone is on the stream: a slot
+  // released after a failure here may still have its side memset pending.)
   CUresult R = CUDA_SUCCESS;
   if (Sl->ZeroQueued)
     R = D.streamWaitEvent(S, Sl->EvZero);
   else if (Sl->NeedsZero)
     R = D.memsetD32Async(Sl->Mem, 0, Sl->words(), S);
-  Sl->ZeroQueued = false;
-  Sl->NeedsZero = true; // from here on the launch's words
   if (R == CUDA_SUCCESS)
     R = D.streamWaitEq(S, Gate, 0);
   // Only a launch picked for timing gets a start mark: after the gate (time
@@ -497,6 +497,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
         int(R));
     return Original();
   }
+  Sl->ZeroQueued = false;
+  Sl->NeedsZero = true; // from here on the launch's words
   if (CI->persistent())
     N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
   if (Timed)
