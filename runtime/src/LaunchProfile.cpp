@@ -15,7 +15,9 @@ constexpr unsigned Step = 64, Buckets = 1025;
 const char *const Names[NumStages] = {"hook (top level)", "hook (gated)", "decide",
                                       "scheduler pre-launch", "suppress", "  stop writes",
                                       "  victim query", "  drain event", "  wake monitor",
-                                      "driver launch call", "after"};
+                                      "driver launch call", "after", "recycle",
+                                      "gated: plan", "gated: zero+gate", "gated: clone call",
+                                      "gated: tracking"};
 
 struct Table {
   std::atomic<uint64_t> Count[NumStages] = {}, Sum[NumStages] = {};

@@ -28,6 +28,11 @@ enum Stage : unsigned {
   Wake,        ///< ... waking the monitor
   Driver,      ///< the real launch call of an ungated launch
   After,       ///< Runtime::after
+  Recycle,     ///< Scheduler::recycle (finished slots, their side-stream zeroing)
+  GatedPlan,   ///< gated launch: clone choice, slot, arguments
+  GatedPre,    ///< ... zeroing (or its wait), gate wait, start mark
+  GatedClone,  ///< ... the clone's launch call
+  GatedTrack,  ///< ... drain, hold, done (and end mark)
   NumStages
 };
 

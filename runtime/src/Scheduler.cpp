@@ -208,6 +208,7 @@ int Scheduler::levelOf(CUstream Raw, CUstream Normalized) const {
 }
 
 void Scheduler::recycle(Context &C, StreamState &St) {
+  GMEM_PROF_SCOPE(Recycle);
   size_t K = 0;
   for (; K < St.Slots.size(); ++K) {
     Slot *S = St.Slots[K];
@@ -431,6 +432,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   ClonePlan Plan;
   CloneChoice Choice;
   uint64_t Key = 0;
+  [[maybe_unused]] uint64_t ProfT = GMEM_PROF_NOW();
   if (CI && Opts.MaxOverhead > 0)
     sampleOriginals(C);
   if (CI && planLaunch(C, *CI, L, *Rec, Plan, Choice, Key)) {
@@ -473,6 +475,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // memset where it may still run (it must not land on the clone's words).
   // (The slot's flags change only once the clone is on the stream: a slot
   // released after a failure here may still have its side memset pending.)
+  GMEM_PROF_ADD(GatedPlan, GMEM_PROF_NOW() - ProfT);
+  ProfT = GMEM_PROF_NOW();
   CUresult R = CUDA_SUCCESS;
   if (Sl->ZeroQueued)
     R = D.streamWaitEvent(S, Sl->EvZero);
@@ -486,8 +490,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   if (R == CUDA_SUCCESS && Choice.Timed)
     Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
             D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+  GMEM_PROF_ADD(GatedPre, GMEM_PROF_NOW() - ProfT);
+  ProfT = GMEM_PROF_NOW();
   if (R == CUDA_SUCCESS)
     R = D.launch(K);
+  GMEM_PROF_ADD(GatedClone, GMEM_PROF_NOW() - ProfT);
+  ProfT = GMEM_PROF_NOW();
   if (R != CUDA_SUCCESS) {
     // The original gets the caller's launch as asked (and its error, if
     // the configuration itself is wrong).
@@ -522,6 +530,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->TimedEnd = Timed &&
                  (Sl->EvEnd || D.eventCreate(&Sl->EvEnd, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
                  D.eventRecord(Sl->EvEnd, S) == CUDA_SUCCESS;
+  GMEM_PROF_ADD(GatedTrack, GMEM_PROF_NOW() - ProfT);
   Sl->Clone = CI;
   Sl->Timed = Timed;
   Sl->Resident = Plan.Resident;
