@@ -360,6 +360,17 @@ void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
   appendToUsed(M, {GV});
 }
 
+/// Kernel gets no clone (Why, in its preemption notes): it runs as compiled,
+/// stopped at most at its launch boundary, and its info says so.
+void emitNoClone(Module &M, StringRef Kernel, const SyncSummary &Sync, const Twine &Why) {
+  notePreemption(M, Kernel, "no clone: " + Why);
+  CheckpointInfo Info;
+  if (Sync.Barriers)
+    Info.Flags |= CheckpointInfo::UsesBarriers;
+  Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
+  emitInfo(M, Kernel, Info);
+}
+
 /// Another persistent clone of K named Symbol, next to the main one (same
 /// parameters and control block): with loop checkpoints or not, its loop
 /// state in registers or in shared memory, or the free form.
@@ -463,11 +474,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       });
     }
     if (Sync.Unsupported || !NoCloneWhy.empty()) {
-      notePreemption(M, K->getName(), "no clone: " + (Sync.Unsupported ? Sync.Why : NoCloneWhy));
       if (Function *D = reservedClone(M, *K))
         dropReservation(M, D);
-      Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
-      emitInfo(M, K->getName(), Info);
+      emitNoClone(M, K->getName(), Sync, Sync.Unsupported ? Sync.Why : NoCloneWhy);
       Changed = true;
       continue;
     }
@@ -603,12 +612,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                                       checkpointFreeSymbol(K->getName())})
         if (Function *T = M.getFunction(Twin))
           dropReservation(M, T);
-      notePreemption(M, K->getName(), "no clone: the clone failed verification (a bug)");
-      Info = CheckpointInfo();
-      if (Sync.Barriers)
-        Info.Flags |= CheckpointInfo::UsesBarriers;
-      Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
-      emitInfo(M, K->getName(), Info);
+      emitNoClone(M, K->getName(), Sync, "the clone failed verification (a bug)");
       continue;
     }
     appendToUsed(M, {C});
