@@ -359,13 +359,7 @@ def kernel(rng, name, features):
     elems = ATOMIC_ELEMS if 'atomics' in feats else rk.ELEM_TYPES
     types = {'o': rng.choice(elems), 'a': 'float', 'b': rng.choice(elems)}
     w = SyncWriter(rng, two_d, types, feats)
-    w.emit('float acc = 0.0f;')
-    w.emit('int tid = blockIdx.x * blockDim.x + threadIdx.x;')
-    if two_d:
-        w.emit('int row = blockIdx.y * blockDim.y + threadIdx.y;')
-    w.emit('int lane = threadIdx.x & 31, warp = tid >> 5;')
-    w.emit('unsigned gid = (blockIdx.y * gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y) + '
-           'threadIdx.y * blockDim.x + threadIdx.x;')
+    rk.emit_prologue(w, two_d)
     flags = set(feats)
     if feats & {'shared', 'shuffle'}:
         flags.add('fibers')
@@ -384,8 +378,4 @@ def kernel(rng, name, features):
     for i, k in enumerate(sections):
         w.allow_return = i > last
         w.section(k)
-    w.emit(f'GM_ST(o, gid, {w.stored("o", "acc")});')
-    restrict = '__restrict__ ' if rng.random() < 0.3 else ''
-    head = (f'__global__ void {name}({types["o"]} *{restrict}o, const float *{restrict}a, '
-            f'{types["b"]} *{restrict}b, int n, int m, unsigned u, int s, gm_shape d) {{')
-    return two_d, restrict != '', (types['o'], types['b']), '\n'.join([head] + w.lines + ['}']), flags
+    return rk.finish_kernel(rng, w, name, two_d, types) + (flags,)
