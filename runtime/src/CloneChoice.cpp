@@ -97,6 +97,10 @@ void CloneChooser::probeSpread(Entry &E, CloneChoice &C) {
   // Once per decision: a probe whose timing never comes (the launch was
   // preempted) is not asked again until the next decision.
   E.SpreadPending = false;
+  startSpreadProbe(E, C);
+}
+
+void CloneChooser::startSpreadProbe(Entry &E, CloneChoice &C) {
   E.SpreadProbe = uint8_t(E.Spread == 1 ? std::min(Opts.SpreadMax, 255u) : 1);
   E.SpreadProbeKind = C.Kind;
   C.Spread = E.SpreadProbe;
@@ -244,10 +248,7 @@ CloneChoice CloneChooser::chooseForm(Entry &Ent, bool FreeOk, bool LightOk) {
       if (C.Kind == CloneKind::Light && !C.Timed && E->LightSpreadPending && Opts.SpreadMax > 1 &&
           E->Us[idx(CloneKind::Light)] > 0) {
         E->LightSpreadPending = false;
-        E->SpreadProbe = uint8_t(E->Spread == 1 ? std::min(Opts.SpreadMax, 255u) : 1);
-        E->SpreadProbeKind = CloneKind::Light;
-        C.Spread = E->SpreadProbe;
-        C.Timed = true;
+        startSpreadProbe(*E, C);
       }
       return C;
     }

@@ -289,6 +289,9 @@ private:
   /// After a decision: the launch that times the decided form at the other
   /// spread (C already made for the shape's own form).
   void probeSpread(Entry &E, CloneChoice &C);
+  /// C (of E's shape) becomes the timed launch of its form at the spread
+  /// other than E's, and E waits for that timing (record).
+  void startSpreadProbe(Entry &E, CloneChoice &C);
   /// The comparison's verdict: the faster of the alternate and free forms,
   /// only when faster than FullRefUs by more than the margin; else Full.
   void decide(Entry &E, double FullRefUs);
