@@ -209,6 +209,29 @@ private:
 
 } // namespace
 
+Value *segmentBarrierStop(const CloneContext &Ctx, Instruction *AtSegmentStart,
+                          Instruction *AtSegmentEnd, bool Aligned) {
+  // Thread 0's read is issued at the segment's start and its value is
+  // first used at the segment's end: the phi carries the loaded word, not
+  // a compare of it, so nothing waits for the load until the reduction
+  // (as with the read between virtual CTAs). A request that lands after
+  // the read is seen one segment later: a stop waits for up to two
+  // segments of K iterations, where the per-iteration form's fresh read
+  // waited for one; the extra barrier per segment is what halving K would
+  // have doubled.
+  BasicBlock *Head = AtSegmentStart->getParent();
+  Instruction *ThenTerm = SplitBlockAndInsertIfThen(Ctx.Tid0, AtSegmentStart, false);
+  IRBuilder<> TB(ThenTerm);
+  Value *Read = loadRequest(TB, Ctx.Ctl);
+  PHINode *Req = PHINode::Create(TB.getInt32Ty(), 2, "gmem.seg.request",
+                                 AtSegmentStart->getIterator());
+  Req->addIncoming(Read, ThenTerm->getParent());
+  Req->addIncoming(TB.getInt32(0), Head);
+  IRBuilder<> EB(AtSegmentEnd);
+  Value *Mine = EB.CreateICmpEQ(Req, EB.getInt32(2), "gmem.seg.mine");
+  return Aligned ? barrierOr(EB, Mine) : unalignedBarrierOr(EB, Mine, "gmem.seg.stop");
+}
+
 void joinBarrier(Function &Clone, CloneContext &Ctx, CallInst *Bar, BasicBlock *Header,
                  uint64_t Weight) {
   BarrierJoiner J(Clone, Ctx);

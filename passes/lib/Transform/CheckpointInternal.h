@@ -27,6 +27,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -235,6 +236,30 @@ private:
   bool ReadRequest;
   llvm::DenseMap<llvm::Instruction *, Point> Points;
   llvm::SmallVector<llvm::BasicBlock *, 8> Jumps;
+};
+
+/// The CTA barrier check of a joined loop that is strip-mined (NVPTX, Limit
+/// kind; CheckpointLoops.cpp): thread 0 reads the request right before
+/// \p AtSegmentStart (the segment block's branch to the loop), and the CTA
+/// decides with one barrier reduction right before \p AtSegmentEnd (the
+/// check between two segments). \p Aligned: `bar.red.or` (the loop's
+/// barrier is `barrier0`), else the non-.aligned form. Returns the i1 stop.
+llvm::Value *segmentBarrierStop(const CloneContext &Ctx, llvm::Instruction *AtSegmentStart,
+                                llvm::Instruction *AtSegmentEnd, bool Aligned);
+
+/// CTA-level uniformity of one function's values, with the rules
+/// persistentBlocker uses (CheckpointPersistentSafety.cpp, CtaDivergence).
+class CtaUniformValues {
+public:
+  explicit CtaUniformValues(llvm::Function &F);
+  ~CtaUniformValues();
+  /// Whether every thread of a CTA that computes \p V gets the same value
+  /// (constants and kernel parameters included).
+  bool isUniform(const llvm::Value *V) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
 };
 
 /// Makes the CTA barrier \p Bar, which runs in every iteration of the loop

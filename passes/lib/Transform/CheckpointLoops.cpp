@@ -182,7 +182,7 @@ public:
     BranchInst *ToHeaderBr = CB.CreateBr(Header);
     // A paced segment's check reads what its start prefetched: built with
     // the segment (stripMine).
-    Value *Stop = ByLimit && S.Paced
+    Value *Stop = ByLimit && (S.Paced || S.Barrier)
                       ? nullptr
                       : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true);
     BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
@@ -203,6 +203,9 @@ public:
       Segment Seg = stripMine(S, Entries, Latch, Check, CheckEnd);
       Resume = Seg.Start;
       Cont = B.CreateICmp(S.ContPred, S.IVNext, Seg.Limit, "gmem.cont");
+      if (S.Barrier)
+        Stop = segmentBarrierStop(Ctx, Seg.Start->getTerminator(), ToHeaderBr,
+                                  S.Barrier->getIntrinsicID() == Intrinsic::nvvm_barrier0);
       if (S.Paced) {
         Stop = emitPacedRequestTest(ToHeaderBr, Ctx, Seg.Pending);
         if (BasicBlock *End = ToHeaderBr->getParent(); End != CheckEnd)
@@ -336,6 +339,13 @@ private:
   CloneContext &Ctx;
   LLVMContext &LC;
 };
+
+/// Back to the per-iteration form of a site's check: no induction variable
+/// to strip-mine by.
+void unsegment(Site &S) {
+  S.IV = nullptr;
+  S.Form = LatchForm::None;
+}
 
 /// An analysis remark about loop \p L (`-pass-remarks-analysis=
 /// gmem-checkpoint`), where the clone reports them.
@@ -480,15 +490,38 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   // Work per iteration counted by each site: its loop's own blocks, plus
   // subloops times their trip count unless they decrease the work counter
   // themselves (an IV-counted subloop restarts its count at every entry).
-  for (Site &S : Sites)
-    if (!S.Barrier) {
-      findInduction(S);
-      matchLimit(S);
+  // A joined barrier's loop is strip-mined like a latch check where every
+  // thread of the CTA computes the same segments: its induction variable,
+  // step and bound CTA-uniform (NVPTX; GMEM_CHECKPOINT_JOIN_SEGMENT=0 keeps
+  // the per-iteration counter). The loop's own barriers stay as they were
+  // and one reduction between segments decides (segmentBarrierStop): the
+  // counter and the choice of barrier in every iteration cost
+  // tile_sum_async's two-barrier loop ~26% (H200, session 28).
+  const bool SegmentJoined =
+      Ctx.Arch == GpuArch::NVPTX && !envSaysOff("GMEM_CHECKPOINT_JOIN_SEGMENT");
+  std::optional<CtaUniformValues> Uniform;
+  for (Site &S : Sites) {
+    if (S.Barrier && !SegmentJoined)
+      continue;
+    findInduction(S);
+    matchLimit(S);
+    if (!S.Barrier || !S.IV)
+      continue;
+    bool Ok = S.Form != LatchForm::None && S.Latches.size() == 1 &&
+              Builder::checkable(S, S.Latches.front());
+    if (Ok) {
+      if (!Uniform)
+        Uniform.emplace(F);
+      Ok = Uniform->isUniform(S.IV) && Uniform->isUniform(S.Step) &&
+           Uniform->isUniform(S.Bound);
     }
+    if (!Ok)
+      unsegment(S);
+  }
   DenseSet<const Loop *> Counting, SiteLoops;
   for (Site &S : Sites) {
     SiteLoops.insert(S.L);
-    if (S.Barrier || !S.IV)
+    if (!S.IV) // the work counter, or a joined barrier's own counter
       Counting.insert(S.L);
   }
   std::function<uint64_t(Loop *)> OwnCost = [&](Loop *L) -> uint64_t {
@@ -511,17 +544,18 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       unsigned Bits = Step.getBitWidth();
       APInt Mag = Step.abs().zext(Bits + 24), Span = Mag * APInt(Bits + 24, S.K);
       APInt Far = Span + Span.lshr(1); // limitFrom's 1.5 K
-      if (Far.getActiveBits() >= Bits - 1 || Far.getActiveBits() > 63)
-        S.Form = LatchForm::None;
-      else
+      if (Far.getActiveBits() >= Bits - 1 || Far.getActiveBits() > 63) {
+        if (S.Barrier)
+          unsegment(S);
+        else
+          S.Form = LatchForm::None;
+      } else
         S.KSpan = Span.getZExtValue();
     }
     S.KDyn = dynamicK(S, LI, SE, Ctx.Budget);
     if (!S.KDyn && (S.Weight >= Ctx.Budget || (S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
-                                               S.K >= (1u << 14)))) {
-      S.IV = nullptr; // every iteration checks; or the bound would wrap too soon
-      S.Form = LatchForm::None;
-    }
+                                               S.K >= (1u << 14))))
+      unsegment(S); // every iteration checks; or the bound would wrap too soon
     // Loops that count with `!=` (LLVM's unrolled loops) are paced only
     // where they touch no memory: there a segment's end costs a few ALU
     // operations, while the time of an iteration depends on how many warps
@@ -537,7 +571,9 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     // it counts the static K; but a grid-stride loop's entry covers the
     // data divided by the grid, as any other paced grid-stride loop's.
     const bool GridStride = S.IV && stridesByGrid(S.Step);
-    S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && (isMinMaxForm(S.Form) || PaceStride) &&
+    // (Never a barrier's segments: %clock differs between the CTA's warps.)
+    S.Paced = Ctx.PaceCycles && !S.KDyn && S.IV && !S.Barrier &&
+              (isMinMaxForm(S.Form) || PaceStride) &&
               (!S.Deferred || deferredStopsPaced() || GridStride);
     // A warp-vote site's segment end costs a shuffle and a vote besides the
     // read: such sites take the longer target of grid-stride loops (H200,
@@ -556,6 +592,10 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     // enclosing site, which then counts it. (Sites come innermost first, so
     // this loop's subloops are decided when its weight is taken.)
     unsigned MaxTrip = maxTripCount(S.L, SE);
+    // A joined barrier's loop that never runs a whole segment: its counter,
+    // which goes on across entries, and the rule below for barrier loops.
+    if (S.Barrier && S.IV && MaxTrip && MaxTrip <= S.K)
+      unsegment(S);
     if (S.IV) {
       S.NeverDue = MaxTrip && MaxTrip <= S.K;
     } else if (MaxTrip && uint64_t(MaxTrip) * S.Weight <= Ctx.Budget) {
@@ -638,7 +678,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       ++Stats.SkippedLoops;
       continue;
     }
-    if (S.Barrier) {
+    if (S.Barrier && !S.IV) {
       joinBarrier(F, Ctx, S.Barrier, S.Header, S.Weight);
       ++Stats.Merged;
       ++Stats.Sites;
@@ -652,6 +692,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       B.Vote = S.WarpVote;
       B.checkLatch(S, Latch);
       ++Stats.Sites;
+      Stats.Merged += S.Barrier != nullptr; // a segmented joined barrier
       Stats.WarpVoted += S.WarpVote;
       Stats.MaxInterval = std::max(Stats.MaxInterval, K);
     }

@@ -214,6 +214,25 @@ struct CtaUniformity {
   }
 };
 
+} // namespace
+
+struct CtaUniformValues::Impl {
+  CtaUniformity U;
+  explicit Impl(Function &F) : U(F) {}
+};
+
+CtaUniformValues::CtaUniformValues(Function &F) : P(std::make_unique<Impl>(F)) {}
+CtaUniformValues::~CtaUniformValues() = default;
+
+bool CtaUniformValues::isUniform(const Value *V) const {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  return I && P->U.UI->isUniform(I);
+}
+
+namespace {
+
 /// Calls Visit on every block the branch ending A decides whether a thread
 /// reaches: each block on a path from A's successors to A's immediate
 /// post-dominator (the blocks control dependent on A, and those control

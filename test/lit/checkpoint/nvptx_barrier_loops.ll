@@ -3,8 +3,8 @@
 ; (when the work counter runs out) and the barrier itself decides for the
 ; whole CTA (bar.red.or), so all threads leave together and none is left
 ; waiting in a barrier.
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
+; RUN: env GMEM_CHECKPOINT_JOIN_SEGMENT=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_JOIN_SEGMENT=0 GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -4,12 +4,12 @@
 ; reads that word after the barrier and leaves on 1. The word alternates by
 ; barrier instance (a parity carried through the clone, like AMDGPU's), and
 ; thread 0 zeroes both words before the clone's entry barrier.
-; RUN: env GMEM_CHECKPOINT_JOIN=flag opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN: env GMEM_CHECKPOINT_JOIN=flag GMEM_CHECKPOINT_JOIN_SEGMENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s
-; RUN: env GMEM_CHECKPOINT_JOIN=flag opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - \
+; RUN: env GMEM_CHECKPOINT_JOIN=flag GMEM_CHECKPOINT_JOIN_SEGMENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - \
 ; RUN:   | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
-; Default: the reduction form, no stop words.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=DEFAULT
+; Without the flag (and without segments): the reduction form, no stop words.
+; RUN: env GMEM_CHECKPOINT_JOIN_SEGMENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=DEFAULT
 
 ; DEFAULT-NOT: __gmem_stop_
 ; DEFAULT: call i32 @llvm.nvvm.barrier0.or(
