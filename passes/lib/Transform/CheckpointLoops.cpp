@@ -42,7 +42,12 @@
 //    one compare per iteration;
 //  * the per-thread work counter (gmem.work.left, starts at the budget, each
 //    iteration subtracts W, the check comes below zero): one subtract and
-//    one compare. Joined barriers use the counter too.
+//    one compare.
+// Joined barriers (NVPTX) are strip-mined by Limit too where every thread
+// computes the same segments (a CTA-uniform IV, step and bound): the loop's
+// barriers stay as they were and one reduction between segments decides
+// (segmentBarrierStop). Elsewhere, and on AMDGPU, a counter of the site
+// that every thread steps alike picks the iterations whose barrier decides.
 //
 //===----------------------------------------------------------------------===//
 
