@@ -144,6 +144,10 @@ typedef struct gmemSchedCloneStats {
                                  (not preemptible once started) because every
                                  form cost more than GMEM_PREEMPT_MAX_OVERHEAD,
                                  or to time the kernel for that cap */
+  uint64_t ungated_launches;  /* clone launches put on their stream without a
+                                 wait on their level's gate: a stop request
+                                 finds them or a launch in front of them
+                                 (GMEM_SCHED_GATE=always: none) */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

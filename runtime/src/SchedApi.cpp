@@ -119,6 +119,12 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.DrainSampleEvery = unsigned(
       std::clamp<uint64_t>(envNumber("GMEM_SCHED_DRAIN_SAMPLE", O.DrainSampleEvery), 1, 1u << 20));
   O.MaxSlots = unsigned(std::min<uint64_t>(envNumber("GMEM_SCHED_MAX_SLOTS", O.MaxSlots), 1u << 20));
+  if (const char *G = std::getenv("GMEM_SCHED_GATE"); G && *G) {
+    if (envIs(G, {"always"}))
+      O.GateAlways = true;
+    else if (!envIs(G, {"auto"}))
+      std::fprintf(stderr, "gmem: GMEM_SCHED_GATE=%s is not auto or always; ignored\n", G);
+  }
   if (const char *L = std::getenv("GMEM_PREEMPT_LIGHT"); L && *L) {
     if (envIs(L, {"0", "no", "false", "off"}))
       O.Light = false;
@@ -287,6 +293,7 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->free_launches = Get(N.FormLaunches[size_t(CloneKind::Free)]);
   Out->switched_to_free = Get(N.SwitchedTo[size_t(CloneKind::Free)]);
   Out->capped_launches = Get(N.Capped);
+  Out->ungated_launches = Get(N.Ungated);
 }
 
 } // namespace sched

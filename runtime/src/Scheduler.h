@@ -110,6 +110,10 @@ struct SchedOptions {
   /// the event that starts the timing costs the urgent launch a driver call
   /// (~3 us on the H200's host), so not every launch pays them.
   unsigned DrainSampleEvery = 8;
+  /// Whether every clone launch waits on its level's gate
+  /// (GMEM_SCHED_GATE=always); else only those a stop request could miss
+  /// (Scheduler::gatedLaunch).
+  bool GateAlways = false;
   /// Light twins of persistent clones (CloneChoice.h): GMEM_PREEMPT_LIGHT=0
   /// keeps every launch on the full clone; a shape whose virtual CTAs take
   /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.
@@ -369,6 +373,7 @@ private:
     /// to it.
     std::atomic<uint64_t> FormLaunches[CloneKindCount] = {}, SwitchedTo[CloneKindCount] = {};
     std::atomic<uint64_t> Capped{0}; ///< launches the overhead cap ran as compiled
+    std::atomic<uint64_t> Ungated{0}; ///< clone launches without a gate wait
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;
