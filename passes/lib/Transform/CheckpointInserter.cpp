@@ -93,6 +93,9 @@ struct BatchMode {
   /// Read the request again at the end of a long virtual CTA (CTA protocol;
   /// PersistentParts::LateReadCycles).
   bool LateRead = false;
+  /// With Batch: two copies of the kernel's shared memory, one per parity
+  /// of the virtual CTA (CheckpointSharedDoubling.cpp).
+  bool DoubleShared = false;
 };
 
 /// Shared/LDS words of one clone: NVPTX only the exit counter (i32), AMDGPU
@@ -286,7 +289,12 @@ struct CloneBuild {
     Parts.OldEntry = OldEntry;
     Parts.Exit = Exit;
     Parts.Aborted = Aborted;
+    AllocaInst *Parity = nullptr;
+    if (Parts.Batch && Mode.DoubleShared)
+      Parity = doubleSharedMemory(C, *NewEntry, *OldEntry);
     ExtraSlots = buildPersistentLoop(C, Ctx, Parts);
+    if (Parity)
+      ExtraSlots.push_back(Parity);
   }
 
   SmallVector<AllocaInst *, 8> ExtraSlots;
@@ -527,7 +535,14 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       const bool EmitFree = freeClonesEnabled() && freeBlocker(*K, Sync).empty();
       BatchMode Mode;
       const bool SharedMemory = !sharedMemoryBlocker(*K).empty();
-      Mode.Batch = batchingEnabled() && !SharedMemory;
+      // A kernel with shared memory batches in its main clone with two
+      // copies of it (CheckpointSharedDoubling.cpp), where virtual CTAs may
+      // be short: without loop checkpoints (with them a virtual CTA is long
+      // enough to need them, and the runtime's interval would be 1).
+      const bool DoubleShared = SharedMemory && !HasLoops && batchingEnabled() &&
+                                sharedDoublingBlocker(*K).empty();
+      Mode.Batch = batchingEnabled() && (!SharedMemory || DoubleShared);
+      Mode.DoubleShared = DoubleShared;
       // Kernels that share memory across a barrier cannot batch; they are
       // the barrier-heavy ones whose CTAs static ticket order leaves
       // unevenly loaded (scan, bitonic sort, tiled GEMM). The twins hand out
@@ -553,7 +568,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       // form batches: the mask alone changed ptxas's registers for a
       // kernel that could not batch (transpose_tiled 30 -> 32, +3.6% ->
       // +18.9% on the H200), and a flagged shape is timed by the runtime.
-      Mode.Mask = MainMode.Batch || (EmitLight && Mode.Batch) || (EmitFree && batchingEnabled());
+      Mode.Mask = MainMode.Batch || (EmitLight && Mode.Batch && !SharedMemory) ||
+                  (EmitFree && batchingEnabled());
       if (Mode.Mask)
         Info.Flags |= CheckpointInfo::Batched;
       MainMode.Mask = Mode.Mask;
@@ -573,7 +589,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // transpose_tiled +3% -> +20%).
         if (emitPersistentTwin(M, Arch, *K, checkpointLightSymbol(K->getName()), Budget,
                                /*LoopStops=*/false, /*StateInShared=*/false,
-                               BatchMode{Mode.Mask, Mode.Batch, LightTail, /*LateRead=*/true},
+                               BatchMode{Mode.Mask, Mode.Batch && !SharedMemory, LightTail,
+                                         /*LateRead=*/true},
                                /*Free=*/false, Stamped != StampedForms::None))
           Info.Flags |= CheckpointInfo::HasLight;
       }

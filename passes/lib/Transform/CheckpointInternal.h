@@ -326,6 +326,26 @@ std::string freeBlocker(llvm::Function &K, const SyncSummary &Sync);
 /// inline asm (which might touch it) in K or anything it calls.
 std::string sharedMemoryBlocker(llvm::Function &K);
 
+/// Inline asm that computes on registers and immediates only (allowlisted
+/// PTX arithmetic, no side effects, no memory operand or clobber): it can
+/// neither share nor synchronise anything (CheckpointPersistentSafety.cpp).
+bool registerOnlyAsm(const llvm::InlineAsm &IA);
+
+/// Why K's shared memory may not be doubled for check intervals, or "" when
+/// it may (CheckpointSharedDoubling.cpp): static shared globals used by K
+/// alone (no callee touches shared memory), no pointer made from an integer
+/// or cast into shared memory, no inline asm but register arithmetic, a CTA
+/// barrier on every path through K, and twice the shared bytes within
+/// GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (16 KiB; 0 turns it off).
+std::string sharedDoublingBlocker(llvm::Function &K);
+
+/// In clone C before it becomes persistent (NVPTX): a second copy of each
+/// static shared global of the kernel's, and at the body's entry (run once
+/// per virtual CTA) a parity that flips every time and picks the copy the
+/// body uses. Returns the parity's slot, for promotion.
+llvm::AllocaInst *doubleSharedMemory(llvm::Function &C, llvm::BasicBlock &NewEntry,
+                                     llvm::BasicBlock &OldEntry);
+
 /// For the special-register reads a persistent clone rewrites
 /// (%ctaid.x/y/z, %nctaid.x/y/z): the axis, and in IsCount whether it is a
 /// count; -1 for any other intrinsic.

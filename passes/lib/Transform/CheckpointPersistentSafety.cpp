@@ -368,7 +368,7 @@ static bool isRegisterArithmetic(StringRef Op) {
 /// address in brackets: not). Such asm (CUDA's tanhf `rcp.approx.ftz.f32`,
 /// cuda_fp16.h's conversions) can neither share nor synchronise anything.
 /// The text is read by an allowlist: what it does not know is not pure.
-static bool registerOnlyAsm(const InlineAsm &IA) {
+bool registerOnlyAsm(const InlineAsm &IA) {
   if (IA.hasSideEffects())
     return false;
   for (const InlineAsm::ConstraintInfo &CI : IA.ParseConstraints()) {
