@@ -536,9 +536,11 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       BatchMode Mode;
       const bool SharedMemory = !sharedMemoryBlocker(*K).empty();
       // A kernel with shared memory batches in its main clone with two
-      // copies of it (CheckpointSharedDoubling.cpp), where virtual CTAs may
-      // be short: without loop checkpoints (with them a virtual CTA is long
-      // enough to need them, and the runtime's interval would be 1).
+      // copies of it (CheckpointSharedDoubling.cpp; off unless
+      // GMEM_CHECKPOINT_DOUBLE_SHARED_MAX is set: measured a loss as the
+      // main clone), where virtual CTAs may be short: without loop
+      // checkpoints (with them a virtual CTA is long enough to need them,
+      // and the runtime's interval would be 1).
       const bool DoubleShared = SharedMemory && !HasLoops && batchingEnabled() &&
                                 sharedDoublingBlocker(*K).empty();
       Mode.Batch = batchingEnabled() && (!SharedMemory || DoubleShared);

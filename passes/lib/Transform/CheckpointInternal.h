@@ -336,7 +336,7 @@ bool registerOnlyAsm(const llvm::InlineAsm &IA);
 /// alone (no callee touches shared memory), no pointer made from an integer
 /// or cast into shared memory, no inline asm but register arithmetic, a CTA
 /// barrier on every path through K, and twice the shared bytes within
-/// GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (16 KiB; 0 turns it off).
+/// GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (unset or 0: off, the default).
 std::string sharedDoublingBlocker(llvm::Function &K);
 
 /// In clone C before it becomes persistent (NVPTX): a second copy of each

@@ -25,8 +25,18 @@
 // pointer, a cast into the shared address space, inline asm other than
 // register arithmetic, or a device function that touches shared memory
 // itself. So do dynamic shared memory (its size is the launch's), and twice
-// the static bytes over GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (default 16 KiB:
-// more could cost the clone its occupancy, which the runtime cannot undo).
+// the static bytes over GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (more could cost
+// the clone its occupancy, which the runtime cannot undo).
+//
+// Off by default (the variable unset or 0; 16384 was measured): it replaces
+// the main clone, and on the H200 (bench/preempt/results/session29/
+// double-shared, same call) reduce<256> went +8.5% -> +6.1% as launched
+// (check interval 2) while transpose_tiled went +3.6% -> +19.2% (interval
+// 1: its virtual CTAs of ~2.9 us gain nothing, and the grid_z mask and
+// counter cost ptxas's schedule what they cost it before, see
+// CheckpointInserter.cpp) and scan_hillis_steele's chosen alternate form
+// stayed as it was. It wants to be a form of its own that the runtime
+// times against the main clone, as the alternate and free forms are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,14 +82,15 @@ bool collectSharedGlobals(const Value *V, SmallPtrSetImpl<GlobalVariable *> &Out
   return true;
 }
 
-/// Twice the shared bytes a clone may hold (GMEM_CHECKPOINT_DOUBLE_SHARED_MAX).
+/// Twice the shared bytes a clone may hold (GMEM_CHECKPOINT_DOUBLE_SHARED_MAX;
+/// unset: 0, the form is off).
 uint64_t doubledBytesLimit() {
   const char *V = std::getenv("GMEM_CHECKPOINT_DOUBLE_SHARED_MAX");
   if (!V || !*V)
-    return 16 * 1024;
+    return 0;
   char *End = nullptr;
   unsigned long long N = std::strtoull(V, &End, 10);
-  return End && *End == '\0' ? N : 16 * 1024;
+  return End && *End == '\0' ? N : 0;
 }
 
 /// Whether some CTA barrier of K runs on every path through it.

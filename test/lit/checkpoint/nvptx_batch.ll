@@ -13,12 +13,10 @@
 ; without shared memory.)
 ; (GMEM_CHECKPOINT_LATE=0: the late read at the end of a virtual CTA has its
 ; own test, nvptx_late_read.ll.)
-; (GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0: one copy of shared memory, as the
-; twins keep; the main clone's two-copy form is nvptx_double_shared.ll.)
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -5,13 +5,13 @@
 ; (CheckpointSharedDoubling.cpp). Only where a CTA barrier runs on every
 ; path (a thread can come back to a copy only past a barrier of the next
 ; virtual CTA), the shared memory is static, and twice its size is within
-; GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (16 KiB). The twins keep one copy and
-; the barrier after every virtual CTA.
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
-; RUN:   | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 opt -load-pass-plugin=%gmem_plugin \
-; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=OFF
+; GMEM_CHECKPOINT_DOUBLE_SHARED_MAX (bytes; unset or 0, the default: off).
+; The twins keep one copy and the barrier after every virtual CTA.
+; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=16384 opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s
+; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=16384 opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=OFF
 
 ; One second copy, of mirror's tile; none of the dynamic, conditional-barrier
 ; or 16 KiB kernels' memory.
@@ -140,7 +140,7 @@ done:
   ret void
 }
 
-; 16 KiB of shared memory: doubled it would be over the 16 KiB default.
+; 16 KiB of shared memory: doubled it would be over the 16 KiB asked for.
 define void @_Z7bigtilePKfPf(ptr %in, ptr %out) {
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

@@ -9,14 +9,12 @@
 ; same (bit 10, LightTail); such a kernel without loop checkpoints gets an
 ; alternate form for the tail alone, its state in registers. The full clone
 ; keeps static order (the runtime times the forms against each other).
-; (GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0: the main clone with one copy of
-; shared memory and no check intervals, nvptx_double_shared.ll has the other.)
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 GMEM_CHECKPOINT_TAIL=10 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_TAIL=10 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=TEN
-; RUN: env GMEM_CHECKPOINT_DOUBLE_SHARED_MAX=0 GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

@@ -27,11 +27,10 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; Flags: 2048 WarpAlignedBlock on top of what any persistent clone has
 ; (16 persistent, 32 light twin, 256 batched; block_reduce: 4 barriers, 64
-; alternate form, 512 / 1024 balanced tails of 25% in bits 16..23, and
-; batched too: its main clone has two copies of its shared memory).
+; alternate form, 512 / 1024 balanced tails of 25% in bits 16..23).
 ; CHECK-DAG: @__gmem_pre_info_gemv_rows = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_rows_y = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
-; CHECK-DAG: @__gmem_pre_info_block_reduce = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1642356,
+; CHECK-DAG: @__gmem_pre_info_block_reduce = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1642100,
 ; CHECK-DAG: @__gmem_pre_info_warp_gt = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_masked_eq = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2352,
 ; CHECK-DAG: @__gmem_pre_info_offset_warp = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
