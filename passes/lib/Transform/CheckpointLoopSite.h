@@ -59,6 +59,47 @@ struct Site {
   DeferredStopPoint Deferred;
 };
 
+/// Builds a site's check on its latch (CheckpointLatchCheck.cpp): the
+/// Limit kind strip-mines the loop, IV and counter kinds add a compare; the
+/// check stops (aborts, or jumps to a deferred stop's meeting point) or goes
+/// back to the loop. A joined barrier's site with an induction variable
+/// gets the Limit kind's segments and decides between them with a barrier
+/// reduction.
+class LatchCheckBuilder {
+public:
+  LatchCheckBuilder(llvm::Function &F, CloneContext &Ctx);
+
+  /// Where the checks being built go when they stop: the clone's abort
+  /// block, or for a deferred stop a jump to its meeting point.
+  llvm::BasicBlock *AbortTo = nullptr;
+  /// The site's lanes leave by a warp vote (Site::WarpVote).
+  bool Vote = false;
+
+  /// Whether \p Latch ends in a branch that goes back to the header once.
+  static bool checkable(const Site &S, llvm::BasicBlock *Latch);
+  /// The check on \p Latch, of the kind the site says; false where the
+  /// latch is not checkable.
+  bool checkLatch(const Site &S, llvm::BasicBlock *Latch);
+
+private:
+  struct Segment {
+    llvm::BasicBlock *Start;        ///< gmem.ckpt.seg, where a check goes on
+    llvm::Value *Limit;             ///< the segment's limit
+    llvm::Value *Pending = nullptr; ///< paced: the request read at the start
+  };
+  void finishCheck(llvm::BranchInst *ToHeaderBr, llvm::Value *Stop, llvm::BasicBlock *Header);
+  static llvm::Value *continueCond(llvm::IRBuilder<> &B, llvm::BranchInst *Br,
+                                   llvm::BasicBlock *Header);
+  static llvm::Value *limitFrom(llvm::IRBuilder<> &B, const Site &S, llvm::Value *Start);
+  Segment stripMine(const Site &S, llvm::ArrayRef<llvm::BasicBlock *> Entries,
+                    llvm::BasicBlock *Latch, llvm::BasicBlock *Check,
+                    llvm::BasicBlock *CheckEnd);
+
+  llvm::Function &F;
+  CloneContext &Ctx;
+  llvm::LLVMContext &LC;
+};
+
 bool isMinMaxForm(LatchForm F);
 /// The min/max intrinsic that picks, of two limits, the one the loop
 /// reaches first.

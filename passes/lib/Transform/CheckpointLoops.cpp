@@ -80,271 +80,6 @@ namespace gmem::ckpt {
 
 namespace {
 
-class Builder {
-public:
-  Builder(Function &F, CloneContext &Ctx) : F(F), Ctx(Ctx), LC(F.getContext()) {}
-
-  /// Where the checks being built go when they stop: the clone's abort
-  /// block, or for a deferred stop a jump to its meeting point.
-  BasicBlock *AbortTo = nullptr;
-  /// The site's lanes leave by a warp vote (Site::WarpVote).
-  bool Vote = false;
-
-  /// The check's last block: stop (abort) or back to the header.
-  void finishCheck(BranchInst *ToHeaderBr, Value *Stop, BasicBlock *Header) {
-    if (Vote) {
-      IRBuilder<> VB(ToHeaderBr);
-      Stop = VB.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {},
-                                {VB.getInt32(-1), Stop}, nullptr, "gmem.warp.stop");
-    }
-    BranchInst::Create(AbortTo ? AbortTo : Ctx.AbortBlock, Header, Stop,
-                       ToHeaderBr->getIterator());
-    ToHeaderBr->eraseFromParent();
-  }
-
-  /// i1 "the original latch goes back to the header".
-  static Value *continueCond(IRBuilder<> &B, BranchInst *Br, BasicBlock *Header) {
-    return Br->getSuccessor(0) == Header ? Br->getCondition() : B.CreateNot(Br->getCondition());
-  }
-
-  /// The Limit of a segment starting at Start: K steps ahead, or the real
-  /// bound itself when that is at most 1.5 K steps away, so that a loop a
-  /// little longer than K runs as one segment instead of K plus a short
-  /// remainder (each segment start costs a check and ptxas's unrolled loop
-  /// its prologue). Continuing on the Limit always implies continuing on
-  /// the real bound, whatever the values (wraps included): a wrong guess
-  /// only moves where the checks fall.
-  static Value *limitFrom(IRBuilder<> &B, const Site &S, Value *Start) {
-    Type *Ty = S.Step->getType();
-    uint64_t KFar = uint64_t(S.K) + S.K / 2;
-    Value *KV = S.KDyn ? S.KDyn : ConstantInt::get(Ty, S.K);
-    Value *Ahead = B.CreateAdd(Start, B.CreateMul(S.Step, KV));
-    switch (S.Form) {
-    case LatchForm::MinSigned:
-    case LatchForm::MinUnsigned:
-    case LatchForm::MaxSigned:
-    case LatchForm::MaxUnsigned: {
-      Intrinsic::ID Nearer = nearerOf(S.Form);
-      Value *KFarV = S.KDyn ? B.CreateAdd(S.KDyn, B.CreateLShr(S.KDyn, 1))
-                            : static_cast<Value *>(ConstantInt::get(Ty, KFar));
-      Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, KFarV));
-      Value *Far = B.CreateICmp(S.ContPred, Probe, S.Bound, "gmem.ckpt.far");
-      return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, S.Bound, Ahead), S.Bound);
-    }
-    case LatchForm::NeUp:
-    case LatchForm::NeDown: {
-      // Constant step s: the bound is (Bound - Start) away (modular). If that
-      // exceeds 1.5 K*|s|, none of the next K values can equal it (j*|s| <
-      // K*|s| < distance, no wrap), so stopping K steps ahead is safe;
-      // otherwise the bound itself comes first.
-      Value *Dist = S.Form == LatchForm::NeUp ? B.CreateSub(S.Bound, Start)
-                                              : B.CreateSub(Start, S.Bound);
-      Value *Far = B.CreateICmpUGT(Dist, ConstantInt::get(Dist->getType(), S.KSpan + S.KSpan / 2),
-                                   "gmem.ckpt.far");
-      return B.CreateSelect(Far, Ahead, S.Bound);
-    }
-    case LatchForm::None:
-      break;
-    }
-    return S.Bound;
-  }
-
-  /// Per-thread check on the latch branch back to the header. Kinds, best
-  /// first (all leave the loop's real exit test to a new block `sel`, which
-  /// tells a real exit from a due check):
-  ///  Limit: the loop is strip-mined (stripMine); the exit compare itself
-  ///    runs against the segment's Limit, the nearer of the real bound and
-  ///    K steps ahead: no extra instruction per iteration. Continuing on the
-  ///    Limit compare implies continuing on the real one, so leaving early
-  ///    only ever means "check now".
-  ///  IV: IV.next != Bound (a header phi K steps ahead) joins the exit
-  ///    test: one compare per iteration.
-  ///  Counter: the work counter, one subtract and one compare.
-  /// Whether \p Latch ends in a branch that goes back to the header once.
-  static bool checkable(const Site &S, BasicBlock *Latch) {
-    auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
-    return Br && count(Br->successors(), S.Header) == 1;
-  }
-
-  bool checkLatch(const Site &S, BasicBlock *Latch) {
-    BasicBlock *Header = S.Header;
-    if (!checkable(S, Latch))
-      return false;
-    auto *Br = cast<BranchInst>(Latch->getTerminator());
-    bool Always = S.Weight >= Ctx.Budget && !S.KDyn;
-    bool ByLimit = !Always && S.Form != LatchForm::None;
-    bool ByIV = !Always && !ByLimit && S.IV;
-    SmallVector<BasicBlock *, 4> Entries;
-    for (BasicBlock *P : predecessors(Header))
-      if (P != Latch)
-        Entries.push_back(P);
-
-    // The check: reset the counter, read the request, stop or go on.
-    BasicBlock *Check = BasicBlock::Create(LC, "gmem.ckpt", &F);
-    IRBuilder<> CB(Check);
-    if (!Always && !ByIV && !ByLimit)
-      CB.CreateStore(CB.getInt32(int32_t(Ctx.Budget)), Ctx.WorkLeft);
-    BranchInst *ToHeaderBr = CB.CreateBr(Header);
-    // A paced segment's check reads what its start prefetched: built with
-    // the segment (stripMine).
-    Value *Stop = ByLimit && (S.Paced || S.Barrier)
-                      ? nullptr
-                      : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true);
-    BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
-
-    if (Always) {
-      // Every trip back goes through the check.
-      for (unsigned I = 0; I < Br->getNumSuccessors(); ++I)
-        if (Br->getSuccessor(I) == Header)
-          Br->setSuccessor(I, Check);
-      Header->replacePhiUsesWith(Latch, CheckEnd);
-      finishCheck(ToHeaderBr, Stop, Header);
-      return true;
-    }
-    IRBuilder<> B(Br);
-    Value *Cont; // continue this trip around the loop
-    BasicBlock *Resume = Header; // where a check that does not stop goes
-    if (ByLimit) {
-      Segment Seg = stripMine(S, Entries, Latch, Check, CheckEnd);
-      Resume = Seg.Start;
-      Cont = B.CreateICmp(S.ContPred, S.IVNext, Seg.Limit, "gmem.cont");
-      if (S.Barrier)
-        Stop = segmentBarrierStop(Ctx, Seg.Start->getTerminator(), ToHeaderBr,
-                                  S.Barrier->getIntrinsicID() == Intrinsic::nvvm_barrier0);
-      if (S.Paced) {
-        Stop = emitPacedRequestTest(ToHeaderBr, Ctx, Seg.Pending);
-        if (BasicBlock *End = ToHeaderBr->getParent(); End != CheckEnd)
-          for (PHINode &PN : Resume->phis())
-            PN.replaceIncomingBlockWith(CheckEnd, End);
-      }
-    } else {
-      for (PHINode &PN : Header->phis())
-        PN.addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
-    }
-    if (ByIV) {
-      // A header phi per segment of K iterations: the bound K steps ahead.
-      auto Next = [&](IRBuilder<> &IB, Value *Start) -> Value * {
-        return IB.CreateAdd(Start, IB.CreateMul(S.Step, ConstantInt::get(S.Step->getType(), S.K)));
-      };
-      PHINode *Seg =
-          PHINode::Create(S.IV->getType(), Entries.size() + 2, "gmem.ckpt.at", Header->begin());
-      for (BasicBlock *P : Entries) {
-        IRBuilder<> PB(P->getTerminator());
-        Seg->addIncoming(Next(PB, S.IV->getIncomingValueForBlock(P)), P);
-      }
-      Seg->addIncoming(Seg, Latch);
-      IRBuilder<> EB(ToHeaderBr);
-      Seg->addIncoming(Next(EB, S.IVNext), CheckEnd);
-      Value *NotDue = B.CreateICmpNE(S.IVNext, Seg, "gmem.not.due");
-      Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
-    } else if (!ByLimit) {
-      Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Ctx.WorkLeft),
-                                B.getInt32(uint32_t(S.Weight)));
-      B.CreateStore(Left, Ctx.WorkLeft);
-      Value *NotDue = B.CreateICmpSGE(Left, B.getInt32(0), "gmem.not.due");
-      Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
-    }
-    BranchInst *New;
-    if (Br->isUnconditional()) {
-      New = B.CreateCondBr(Cont, Header, Check);
-    } else {
-      // sel: the real exit test, now off the hot path.
-      bool HeaderOnTrue = Br->getSuccessor(0) == Header;
-      BasicBlock *Out = Br->getSuccessor(HeaderOnTrue ? 1 : 0);
-      BasicBlock *Sel = BasicBlock::Create(LC, "gmem.ckpt.sel", &F);
-      BranchInst::Create(HeaderOnTrue ? Check : Out, HeaderOnTrue ? Out : Check,
-                         Br->getCondition(), Sel);
-      Out->replacePhiUsesWith(Latch, Sel);
-      New = B.CreateCondBr(Cont, Header, Sel);
-    }
-    New->copyMetadata(*Br, {LLVMContext::MD_loop});
-    Br->eraseFromParent();
-    finishCheck(ToHeaderBr, Stop, Resume);
-    return true;
-  }
-
-  /// Limit kind: strip-mines the loop. A new block `gmem.ckpt.seg` in front
-  /// of the header starts each segment of at most K iterations: it takes
-  /// over the header's phis from the loop's entries and from the check, and
-  /// computes the segment's Limit once. The header then keeps only two
-  /// incoming edges (the segment start and the latch), so the inner loop
-  /// compares against a value that does not change inside it: a counted
-  /// loop ptxas can unroll as it would the original, where a header phi
-  /// for the limit (the earlier Limit kind) made it give up. Returns the
-  /// segment block and the segment's Limit. \p Entries: the header's
-  /// predecessors outside the loop (one per edge); \p Check and \p CheckEnd:
-  /// the check's first and last block.
-  struct Segment {
-    BasicBlock *Start;          ///< gmem.ckpt.seg, where a check goes on
-    Value *Limit;               ///< the segment's limit
-    Value *Pending = nullptr;   ///< paced: the request read at the start
-  };
-  Segment stripMine(const Site &S, ArrayRef<BasicBlock *> Entries, BasicBlock *Latch,
-                    BasicBlock *Check, BasicBlock *CheckEnd) {
-    BasicBlock *Header = S.Header;
-    BasicBlock *Seg = BasicBlock::Create(LC, "gmem.ckpt.seg", &F, Header);
-    PHINode *IV0 = nullptr;
-    for (PHINode &PN : Header->phis()) {
-      PHINode *Outer = PHINode::Create(PN.getType(), PN.getNumIncomingValues() + 1,
-                                       PN.getName() + ".seg", Seg);
-      for (unsigned I = 0; I < PN.getNumIncomingValues(); ++I)
-        if (PN.getIncomingBlock(I) != Latch)
-          Outer->addIncoming(PN.getIncomingValue(I), PN.getIncomingBlock(I));
-      Outer->addIncoming(PN.getIncomingValueForBlock(Latch), CheckEnd);
-      for (BasicBlock *E : Entries)
-        while (PN.getBasicBlockIndex(E) >= 0) // a switch may enter twice
-          PN.removeIncomingValue(E, /*DeletePHIIfEmpty=*/false);
-      PN.addIncoming(Outer, Seg);
-      if (&PN == S.IV)
-        IV0 = Outer;
-    }
-    for (BasicBlock *E : Entries)
-      E->getTerminator()->replaceSuccessorWith(Header, Seg);
-    IRBuilder<> SB(Seg);
-    Value *Limit;
-    if (S.Paced) {
-      // The segment's start time and length travel in one register.
-      PHINode *Pace = SB.CreatePHI(SB.getInt32Ty(), Entries.size() + 1, "gmem.pace");
-      SmallPtrSet<BasicBlock *, 4> Seen;
-      for (BasicBlock *E : Entries) {
-        if (!Seen.insert(E).second)
-          continue;
-        IRBuilder<> EB(E->getTerminator());
-        Value *Start = emitPaceAtEntry(EB, S.K);
-        for (unsigned N = 0, Edges = count(successors(E), Seg); N < Edges; ++N)
-          Pace->addIncoming(Start, E);
-      }
-      IRBuilder<> UB(&*Check->getFirstInsertionPt());
-      Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles), CheckEnd);
-      // Each lane times its segments on its own %clock; a warp-vote site
-      // needs one segment length for the whole warp (every lane at the vote
-      // on the same trip): lane 0's, by a shuffle at the segment's start.
-      Value *SegPace = Pace;
-      if (S.WarpVote)
-        SegPace = SB.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                                     {SB.getInt32(-1), Pace, SB.getInt32(0), SB.getInt32(31)},
-                                     nullptr, "gmem.pace.warp");
-      Limit = isMinMaxForm(S.Form)
-                  ? emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, SegPace),
-                                   nearerOf(S.Form), S.ContPred)
-                  : emitPacedStrideLimit(SB, IV0, cast<ConstantInt>(S.Step), S.Bound,
-                                         paceShift(SB, SegPace));
-      Limit->setName("gmem.ckpt.limit");
-      Value *Pending = emitPacedPrefetch(SB.CreateBr(Header), Ctx, Pace);
-      return {Seg, Limit, Pending};
-    }
-    Limit = limitFrom(SB, S, IV0);
-    Limit->setName("gmem.ckpt.limit");
-    SB.CreateBr(Header);
-    return {Seg, Limit};
-  }
-
-private:
-  Function &F;
-  CloneContext &Ctx;
-  LLVMContext &LC;
-};
-
 /// Back to the per-iteration form of a site's check: no induction variable
 /// to strip-mine by.
 void unsegment(Site &S) {
@@ -513,7 +248,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     if (!S.Barrier || !S.IV)
       continue;
     bool Ok = S.Form != LatchForm::None && S.Latches.size() == 1 &&
-              Builder::checkable(S, S.Latches.front());
+              LatchCheckBuilder::checkable(S, S.Latches.front());
     if (Ok) {
       if (!Uniform)
         Uniform.emplace(F);
@@ -675,7 +410,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   for (auto &[S, T] : ToVersion)
     versionShortEntries(F, *S->L, S->IV, T);
 
-  Builder B(F, Ctx);
+  LatchCheckBuilder B(F, Ctx);
   DeferredStops Deferred(meetingPointsRead());
   for (Site &S : Sites) {
     unsigned K = S.K;
@@ -691,7 +426,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       continue;
     }
     for (BasicBlock *Latch : S.Latches) {
-      if (!Builder::checkable(S, Latch))
+      if (!LatchCheckBuilder::checkable(S, Latch))
         continue;
       B.AbortTo = S.Deferred ? Deferred.abortTarget(S.Deferred, F, Ctx) : nullptr;
       B.Vote = S.WarpVote;
