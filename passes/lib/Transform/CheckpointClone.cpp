@@ -11,9 +11,11 @@
 #include "CheckpointInternal.h"
 #include "gmem/passes/CheckpointInserter.h"
 
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -133,6 +135,66 @@ void notePreemption(Module &M, StringRef KernelSymbol, const Twine &Note) {
   LLVMContext &LC = M.getContext();
   NamedMDNode *N = M.getOrInsertNamedMetadata(PreemptionNotesMD);
   N->addOperand(MDNode::get(LC, {MDString::get(LC, KernelSymbol), MDString::get(LC, Note.str())}));
+}
+
+/// `-pass-remarks-analysis=gmem-checkpoint` says which clones loop over
+/// virtual CTAs and, for the others, why not.
+void remarkPersistent(Function &K, FunctionAnalysisManager &FAM, const std::string &Why) {
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(K);
+  ORE.emit([&] {
+    OptimizationRemarkAnalysis R("gmem-checkpoint", Why.empty() ? "Persistent" : "NotPersistent",
+                                 &K);
+    if (Why.empty())
+      R << "persistent clone: loops over virtual CTAs";
+    else
+      R << "clone not persistent: " << Why;
+    return R;
+  });
+}
+
+/// A clone the backend would choke on (or miscompile) is a bug of this
+/// pass. It must not cost the user the build: the clone is dropped (the
+/// kernel then runs as compiled, stopping at most at its launch boundary)
+/// and a warning names it, to be reported. False if C was dropped.
+bool keepValidClone(Module &M, Function &C) {
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (!verifyFunction(C, &OS))
+    return true;
+  errs() << "gmem-checkpoint: warning: dropped the invalid clone " << C.getName()
+         << " (a bug of the pass, please report it with the kernel): "
+         << StringRef(OS.str()).take_front(400) << "\n";
+  dropReservation(M, &C);
+  return false;
+}
+
+void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
+  Type *I32 = Type::getInt32Ty(M.getContext());
+  auto *Ty = ArrayType::get(I32, 5);
+  uint32_t Words[5] = {CheckpointInfo::Magic, CheckpointInfo::Version, Info.Flags,
+                       Info.LoopCheckpoints, Info.IntervalK};
+  Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Words));
+  std::string Name = checkpointInfoSymbol(KernelSymbol);
+  if (GlobalVariable *Old = M.getGlobalVariable(Name, /*AllowInternal=*/true)) {
+    removeFromUsedLists(M, [&](Constant *C) { return C == Old; });
+    Old->eraseFromParent();
+  }
+  constexpr unsigned GlobalAS = 1; // the runtime reads it with cuModuleGetGlobal
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/true, GlobalValue::ExternalLinkage, Init,
+                                Name, nullptr, GlobalValue::NotThreadLocal, GlobalAS);
+  GV->setAlignment(Align(4));
+  appendToUsed(M, {GV});
+}
+
+/// Kernel gets no clone (Why, in its preemption notes): it runs as compiled,
+/// stopped at most at its launch boundary, and its info says so.
+void emitNoClone(Module &M, StringRef Kernel, const SyncSummary &Sync, const Twine &Why) {
+  notePreemption(M, Kernel, "no clone: " + Why);
+  CheckpointInfo Info;
+  if (Sync.Barriers)
+    Info.Flags |= CheckpointInfo::UsesBarriers;
+  Info.Flags |= CheckpointInfo::EntryOnly | CheckpointInfo::NoClone;
+  emitInfo(M, Kernel, Info);
 }
 
 } // namespace gmem::ckpt

@@ -38,6 +38,10 @@ class LoopInfo;
 class ScalarEvolution;
 } // namespace llvm
 
+namespace gmem {
+struct CheckpointInfo; // gmem/passes/CheckpointInserter.h
+}
+
 namespace gmem::ckpt {
 
 /// What an instruction means for thread synchronisation.
@@ -441,6 +445,17 @@ void dropReservation(llvm::Module &M, llvm::Function *D);
 /// A copy of K with the clone's parameters, named Name (the reserved
 /// declaration of that name, if any, becomes it).
 llvm::Function *createClone(llvm::Module &M, llvm::Function &K, const std::string &Name);
+/// `-pass-remarks-analysis=gmem-checkpoint`: whether K's clone loops over
+/// virtual CTAs, or why not (\p Why empty: it does).
+void remarkPersistent(llvm::Function &K, llvm::FunctionAnalysisManager &FAM,
+                      const std::string &Why);
+/// False (and C dropped, with a warning) where clone C does not verify.
+bool keepValidClone(llvm::Module &M, llvm::Function &C);
+/// K's info global `__gmem_pre_info_<K>` (replacing an earlier one).
+void emitInfo(llvm::Module &M, llvm::StringRef KernelSymbol, const CheckpointInfo &Info);
+/// Info and preemption note of a kernel that gets no clone.
+void emitNoClone(llvm::Module &M, llvm::StringRef Kernel, const SyncSummary &Sync,
+                 const llvm::Twine &Why);
 
 /// Paced segments (CheckpointLoopPace.cpp). The i32 `pace` holds the
 /// segment's start clock and its shift s (K = 2^s).
