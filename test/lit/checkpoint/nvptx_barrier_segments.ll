@@ -63,6 +63,23 @@
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
 ; CHECK:       }
 
+; Eight trips whose whole run fits the budget: no check in the loop (as
+; before segments; the virtual CTA's or the CTA's own checks cover it).
+; CHECK-LABEL: define void @__gmem_pre__Z5shortPfPKf(
+; CHECK:       loop:
+; CHECK-NOT:     barrier0.or
+; CHECK-NOT:     gmem.ckpt
+; CHECK:         call void @llvm.nvvm.barrier0()
+; CHECK:       exit:
+
+; A body over the budget alone: its barrier reduces in every iteration, no
+; segments.
+; CHECK-LABEL: define void @__gmem_pre__Z5heavyPfPKfi(
+; CHECK-NOT:   gmem.ckpt.seg
+; CHECK:       latch:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; CHECK:       }
+
 ; OFF-LABEL: define void @__gmem_pre__Z5tiledPfPKfi(
 ; OFF-NOT:     gmem.ckpt.seg
 ; OFF:         %gmem.site.due = icmp slt i32
@@ -169,11 +186,74 @@ exit:
   ret void
 }
 
+; Eight trips of a light body, n unknown: fewer than a segment.
+define void @_Z5shortPfPKf(ptr %a, ptr %b) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %t to i64
+  %slot = getelementptr [256 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
+  br label %loop
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  %k64 = zext i32 %k to i64
+  %pb = getelementptr float, ptr %b, i64 %k64
+  %v = load float, ptr %pb
+  store float %v, ptr addrspace(3) %slot
+  call void @llvm.nvvm.barrier0()
+  %k.next = add i32 %k, 1
+  %ck = icmp ult i32 %k.next, 8
+  br i1 %ck, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+; A body of 64 global loads: over the budget alone.
+define void @_Z5heavyPfPKfi(ptr %a, ptr %b, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %t to i64
+  %slot = getelementptr [256 x float], ptr addrspace(3) @tile, i64 0, i64 %t64
+  %c0 = icmp sgt i32 %n, 0
+  br i1 %c0, label %loop, label %exit
+
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  %s = phi float [ 0.0, %entry ], [ %s.in, %latch ]
+  br label %inner
+
+inner:
+  %j = phi i32 [ 0, %loop ], [ %j.next, %inner ]
+  %acc = phi float [ %s, %loop ], [ %acc.next, %inner ]
+  %kj = add i32 %k, %j
+  %kj64 = zext i32 %kj to i64
+  %pb = getelementptr float, ptr %b, i64 %kj64
+  %x = load volatile float, ptr %pb
+  %acc.next = fadd float %acc, %x
+  %j.next = add i32 %j, 1
+  %cj = icmp ult i32 %j.next, 64
+  br i1 %cj, label %inner, label %latch
+
+latch:
+  %s.in = phi float [ %acc.next, %inner ]
+  store float %s.in, ptr addrspace(3) %slot
+  call void @llvm.nvvm.barrier0()
+  %k.next = add i32 %k, 1
+  %ck = icmp slt i32 %k.next, %n
+  br i1 %ck, label %loop, label %exit
+
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.barrier.sync(i32)
 
-!nvvm.annotations = !{!0, !1, !2}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
 !0 = !{ptr @_Z5tiledPfPKfi, !"kernel", i32 1}
 !1 = !{ptr @_Z7cgtiledPfPKfi, !"kernel", i32 1}
 !2 = !{ptr @_Z7divloopPfPKfi, !"kernel", i32 1}
+!3 = !{ptr @_Z5shortPfPKf, !"kernel", i32 1}
+!4 = !{ptr @_Z5heavyPfPKfi, !"kernel", i32 1}
