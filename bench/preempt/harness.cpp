@@ -285,6 +285,14 @@ bool parse_arg(const std::string &tok, Arg &a, std::string &err) {
   return true;
 }
 
+bool load_manifest(const char *part, const std::string &path, std::vector<Instance> &out) {
+  std::string err;
+  if (read_manifest(path, out, err))
+    return true;
+  fprintf(stderr, "%s: %s\n", part, err.c_str());
+  return false;
+}
+
 bool read_manifest(const std::string &path, std::vector<Instance> &out, std::string &err) {
   std::ifstream in(path);
   if (!in) {

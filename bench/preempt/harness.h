@@ -94,6 +94,9 @@ struct Instance {
 /// Reads a manifest (one instance per line, KEY=VALUE fields, args= last).
 /// Paths are made relative to the manifest's folder.
 bool read_manifest(const std::string &path, std::vector<Instance> &out, std::string &err);
+/// read_manifest for a part's entry: on failure prints "<part>: <why>" to
+/// stderr (the part then exits 2).
+bool load_manifest(const char *part, const std::string &path, std::vector<Instance> &out);
 bool parse_arg(const std::string &tok, Arg &a, std::string &err);
 
 // ---------------------------------------------------------------- device

@@ -236,11 +236,8 @@ int self_test() {
 
 int dry_run(const PartOptions &o) {
   std::vector<Instance> ins;
-  std::string e;
-  if (!read_manifest(o.manifest, ins, e)) {
-    fprintf(stderr, "%s\n", e.c_str());
+  if (!load_manifest("dry-run", o.manifest, ins))
     return 2;
-  }
   int bad = 0;
   uint64_t bytes = 0;
   for (const Instance &in : ins) {

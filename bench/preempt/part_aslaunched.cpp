@@ -140,11 +140,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
 
 int run_aslaunched(const PartOptions &o) {
   std::vector<Instance> ins;
-  std::string err;
-  if (!read_manifest(o.manifest, ins, err)) {
-    fprintf(stderr, "aslaunched: %s\n", err.c_str());
+  if (!load_manifest("aslaunched", o.manifest, ins))
     return 2;
-  }
   auto stats = reinterpret_cast<CloneStatsFn>(dlsym(RTLD_DEFAULT, "gmemSchedGetCloneStats"));
   if (!stats)
     fprintf(stderr, "aslaunched: libgmemrt is not loaded (LD_PRELOAD): both kinds of launch "

@@ -305,11 +305,8 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
 
 int run_correctness(const PartOptions &o) {
   std::vector<Instance> ins;
-  std::string err;
-  if (!read_manifest(o.manifest, ins, err)) {
-    fprintf(stderr, "correctness: %s\n", err.c_str());
+  if (!load_manifest("correctness", o.manifest, ins))
     return 2;
-  }
   int n = (int)ins.size();
   double deadline = now_s() + o.budget_s;
   printf("correctness: %d instances from %s, %d trials each, budget %.0f s\n", n,

@@ -229,11 +229,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
 
 int run_overhead(const PartOptions &o) {
   std::vector<Instance> ins;
-  std::string err;
-  if (!read_manifest(o.manifest, ins, err)) {
-    fprintf(stderr, "overhead: %s\n", err.c_str());
+  if (!load_manifest("overhead", o.manifest, ins))
     return 2;
-  }
   int n = (int)ins.size();
   double deadline = now_s() + o.budget_s;
   printf("overhead: %d instances from %s, budget %.0f s\n", n, o.manifest.c_str(), o.budget_s);

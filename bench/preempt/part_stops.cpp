@@ -176,11 +176,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &hl,
 
 int run_stops(const PartOptions &o) {
   std::vector<Instance> ins;
-  std::string err;
-  if (!read_manifest(o.manifest, ins, err)) {
-    fprintf(stderr, "stops: %s\n", err.c_str());
+  if (!load_manifest("stops", o.manifest, ins))
     return 2;
-  }
   const int n = (int)ins.size();
   const double start = now_s(), deadline = start + o.budget_s;
   printf("stops: %d instances from %s, %d stops per form, budget %.0f s\n", n, o.manifest.c_str(),
