@@ -217,10 +217,7 @@ void Scheduler::recycle(Context &C, StreamState &St) {
       break;
     if (S->Timed)
       sampleTiming(*S);
-    // Zeroed on the side stream for its next launch (SlotPool::release).
-    if (!C.Zero && D.streamCreate(&C.Zero, CU_STREAM_NON_BLOCKING, C.PrioLeast) != CUDA_SUCCESS)
-      C.Zero = nullptr;
-    C.Pool->release(S, C.Zero);
+    C.Finished.push_back(S);
   }
   St.Slots.erase(St.Slots.begin(), St.Slots.begin() + K);
 }
@@ -228,6 +225,18 @@ void Scheduler::recycle(Context &C, StreamState &St) {
 void Scheduler::recycleAll(Context &C) {
   for (auto &KV : C.Streams)
     recycle(C, *KV.second);
+  releaseFinished(C);
+}
+
+void Scheduler::releaseFinished(Context &C) {
+  if (C.Finished.empty())
+    return;
+  // Zeroed on the side stream for its next launch (SlotPool::release).
+  if (!C.Zero && D.streamCreate(&C.Zero, CU_STREAM_NON_BLOCKING, C.PrioLeast) != CUDA_SUCCESS)
+    C.Zero = nullptr;
+  for (Slot *S : C.Finished)
+    C.Pool->release(S, C.Zero);
+  C.Finished.clear();
 }
 
 void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
@@ -353,6 +362,11 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     holdOnHost(*C, St, P, Lock);
     R = gatedLaunch(*C, St, L, S, P, Rec, Original);
   }
+  // Blocks of launches recycle() found finished go back to the pool only
+  // now, behind this launch: their side-stream zeroing cost a program that
+  // waits for each kernel ~2.5 us before its kernel could start (H200,
+  // bench/runtime/RESULTS.md). This launch takes another block meanwhile.
+  releaseFinished(*C);
   // Work above best effort is watched per stream (the monitor asks whether
   // the stream is idle); only needed when lower levels exist to suppress.
   if (R == CUDA_SUCCESS && P > 0 && (C->View.UsedLevels & levelsBelow(P))) {

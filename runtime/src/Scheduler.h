@@ -247,6 +247,12 @@ private:
     CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
+    /// Finished launches found by recycle(), whose blocks go back to Pool
+    /// (zeroed on Zero) only once the launch in progress is on its stream
+    /// (releaseFinished): the side memset and its event are two driver
+    /// calls a program that waits for each kernel would otherwise see
+    /// before its kernel starts.
+    std::vector<Slot *> Finished;
     std::unordered_map<const KernelEntry *, std::unique_ptr<CloneInfo>> Clones;
     int Sms = -1; ///< the device's multiprocessors (persistent clones); -1 not asked yet
     std::unordered_map<StreamKey, std::unique_ptr<StreamState>, StreamKeyHash> Streams;
@@ -292,8 +298,14 @@ private:
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
                        const LaunchRecord *Rec, OriginalLaunch Original);
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
+  /// Moves St's finished launches (oldest first, up to the first that is
+  /// not) to C.Finished.
   void recycle(Context &C, StreamState &St);
+  /// recycle() for every stream, then releaseFinished(): for a launch that
+  /// needs a block now.
   void recycleAll(Context &C);
+  /// Gives C.Finished's blocks back to the pool, each zeroed on C.Zero.
+  void releaseFinished(Context &C);
   /// Control-stream writes of one suppression, issued as one batch.
   struct StopBatch {
     static constexpr unsigned Max = 16;

@@ -434,6 +434,28 @@ TEST_F(SchedTest, ControlBlocksAreReusedAndZeroedOffTheProgramsStream) {
   expectExactlyOnce();
 }
 
+TEST_F(SchedTest, AFinishedLaunchsBlockIsZeroedOnlyAfterTheNextCloneIsLaunched) {
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  D.Calls.clear();
+  // The next launch finds the first finished: its block's side memset and
+  // event come after this launch's clone, not on the way to it.
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  size_t Launch = D.Calls.size(), Side = D.Calls.size();
+  for (size_t I = D.Calls.size(); I-- > 0;) {
+    const std::string &C = D.Calls[I];
+    if (C.rfind("launch BE", 0) == 0)
+      Launch = I;
+    else if (C.rfind("memset ", 0) == 0 && C.find(" BE ") == std::string::npos)
+      Side = I;
+  }
+  ASSERT_LT(Launch, D.Calls.size());
+  ASSERT_LT(Side, D.Calls.size()) << "the first block was not zeroed off the program's stream";
+  EXPECT_GT(Side, Launch);
+  finish();
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, AFullPoolReusesABlockWhoseZeroingIsStillQueuedAfterIt) {
   O.MaxSlots = 1;
   make();
