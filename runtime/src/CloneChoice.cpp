@@ -189,7 +189,7 @@ unsigned CloneChooser::batchFor(uint64_t Key) const {
   return unsigned(std::clamp(std::floor(Opts.BatchUs / E->TauUs), 1.0, 65535.0));
 }
 
-CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
+CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool Varying) {
   Entry *E = find(Key);
   if (!E) {
     if (Entries.size() < MaxShapes) {
@@ -202,6 +202,7 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk) {
     }
     E = &Entries[Last];
     E->Key = Key;
+    E->Varying = Varying;
   }
   CloneChoice C = chooseForm(*E, FreeOk, LightOk);
   if (Opts.MaxOverhead > 0)
@@ -370,7 +371,16 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
   O.From = O.To = E->St;
   if (StreamUs >= ElapsedUs)
     E->StreamExtraUs[idx(Kind)] = StreamUs - ElapsedUs;
-  E->TauUs = O.TauUs;
+  // The tau that decides: this timing's, or for a shape of varying
+  // launches the largest recent one (its check interval and light verdict
+  // then hold for the slowest of them).
+  double Tau = O.TauUs;
+  if (E->Varying) {
+    E->RecentTau[E->NextTau] = O.TauUs;
+    E->NextTau = uint8_t((E->NextTau + 1) % VaryingTaus);
+    Tau = *std::max_element(E->RecentTau, E->RecentTau + VaryingTaus);
+  }
+  E->TauUs = Tau;
   if (Spread != E->Spread) {
     // Not comparable with the shape's times: only the probe's own timing
     // counts, against the same form's latest time at the shape's spread.
@@ -392,7 +402,7 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     // A light launch only ever sends a shape back: a margin of 2x keeps a
     // shape near the limit from flipping on noise (its latency stays within
     // the goal's slack above the signalling floor).
-    if (O.TauUs > 2 * Opts.LightMaxUs && (E->St == State::Light || E->St == State::Unknown)) {
+    if (Tau > 2 * Opts.LightMaxUs && (E->St == State::Light || E->St == State::Unknown)) {
       for (double &Us : E->Us)
         Us = 0; // from before it ran light: another regime
       enterFullForms(*E);
@@ -421,7 +431,7 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     double &Latest = E->Us[idx(Kind)];
     const double Prev = Latest;
     Latest = ElapsedUs;
-    if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && O.TauUs <= Opts.LightMaxUs) {
+    if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && Tau <= Opts.LightMaxUs) {
       // Any full form's time decides both ways: its stops are no earlier
       // than the light clone's on such a shape.
       if (E->St != State::Light) {

@@ -162,6 +162,8 @@ public:
   /// robin): programs launch few shapes, and a forgotten one only costs a
   /// timed full launch.
   static constexpr size_t MaxShapes = 64;
+  /// A varying shape's tau: the largest of this many latest timings.
+  static constexpr size_t VaryingTaus = 4;
 
   /// What a timing did to its shape.
   struct Outcome {
@@ -187,7 +189,11 @@ public:
   /// proved idempotent, or no loop checkpoints to arm): light by timing
   /// (above) even where the shape's tau does not send it light, unless the
   /// shape's latest tau is below LightOkMinTauUs.
-  CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false);
+  /// Varying: Key stands for launches of differing scalar arguments
+  /// (VaryingShapes.h), taken into account when the shape is first seen:
+  /// its tau is then the largest of its latest VaryingTaus timings.
+  CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false,
+                     bool Varying = false);
   /// A timed launch of shape Key, made with Kind at Spread, ran ElapsedUs
   /// without being preempted, over Total virtual CTAs of which Resident ran
   /// at once (P, or for a spread launch the CTAs the GPU keeps resident).
@@ -249,6 +255,11 @@ private:
     bool CheckLight = false;
     uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
+    /// Launches of differing scalar arguments share the shape (choose's
+    /// Varying): TauUs is the largest of RecentTau, the latest timings'.
+    bool Varying = false;
+    uint8_t NextTau = 0;
+    double RecentTau[VaryingTaus] = {};
     uint8_t Spread = 1;         ///< the spread of the shape's launches
     bool SpreadPending = false; ///< a form was decided: time it at the other spread
     uint8_t SpreadProbe = 0;    ///< the spread of the timing awaited (0: none)

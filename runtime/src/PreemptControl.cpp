@@ -337,11 +337,14 @@ struct Fnv {
 } // namespace
 
 bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
-                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key) {
+                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
+                    uint64_t *Coarse) {
   Fnv H;
   H.add(Grid, 3 * sizeof(unsigned));
   H.add(Block, 3 * sizeof(unsigned));
   H.add(&Shmem, sizeof Shmem);
+  if (Coarse)
+    *Coarse = H.H;
   // Fixed sizes per parameter: the byte string parses one way only.
   if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
         if (C.ShapeParam.empty() || (I < C.ShapeParam.size() && C.ShapeParam[I]))

@@ -141,6 +141,12 @@ SchedOptions SchedOptions::fromEnvironment() {
     else if (!envIs(A, {"1", "yes", "true", "on"}))
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_ALT=%s is not 0 or 1; ignored\n", A);
   }
+  if (const char *V = std::getenv("GMEM_PREEMPT_VARYING"); V && *V) {
+    if (envIs(V, {"0", "no", "false", "off"}))
+      O.Varying = false;
+    else if (!envIs(V, {"1", "yes", "true", "on"}))
+      std::fprintf(stderr, "gmem: GMEM_PREEMPT_VARYING=%s is not 0 or 1; ignored\n", V);
+  }
   if (const char *F = std::getenv("GMEM_PREEMPT_FREE"); F && *F) {
     if (envIs(F, {"0", "no", "false", "off"}))
       O.Free = false;

@@ -135,6 +135,11 @@ struct SchedOptions {
   /// SpreadMax times the resident CTAs where timing finds that faster
   /// (GMEM_PREEMPT_SPREAD, 1..64; 1: never).
   unsigned SpreadMax = 4;
+  /// Launches of a kernel whose scalar arguments change on every launch
+  /// share one chooser shape per grid, block and shared memory
+  /// (VaryingShapes.h; GMEM_PREEMPT_VARYING=0: every argument set is a
+  /// shape of its own).
+  bool Varying = true;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).

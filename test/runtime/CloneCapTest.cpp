@@ -221,8 +221,9 @@ TEST_F(CapTest, CappedLaunchesRunTheKernelAsCompiledTimed) {
     EXPECT_EQ(pers(BE, {400, 1, 1}), CUDA_SUCCESS);
     const bool Clone = D.CloneLaunches.size() > Clones;
     Clones = D.CloneLaunches.size();
-    if (Clone)
+    if (Clone) {
       EXPECT_EQ(last().Name, pre(Pers));
+    }
     finish(); // (polls: the timings are read)
     return Clone;
   };

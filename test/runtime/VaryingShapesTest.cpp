@@ -1,0 +1,174 @@
+// Launch shapes of kernels whose scalar arguments change on every launch
+// (VaryingShapes.h): a coarse shape (grid, block, shared memory) turns
+// varying only when its launches keep bringing exact shapes not among the
+// last 16 (more than 16 of them, and more than half of its launches); its
+// launches then share one chooser shape, whose tau is the largest of its
+// latest timings; against the simulated GPU, such launches stop being
+// timed first launches and get the chooser's verdict (the light twin), and
+// GMEM_PREEMPT_VARYING=0 keeps every argument set apart.
+#include "SchedulerTestFixture.h"
+#include "VaryingShapes.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+constexpr uint64_t Coarse = 0xc0a25e, Other = 0x07e2;
+
+/// Feeds VS Launches launches of coarse shape C, exact shape Key(I) for the
+/// I-th; the index of the first launch given the shared key (-1: none).
+template <typename KeyFn> int firstShared(VaryingShapes &VS, uint64_t C, int Launches, KeyFn Key) {
+  for (int I = 0; I < Launches; ++I) {
+    bool Varying = false;
+    const uint64_t K = VS.keyFor(C, Key(I), Varying);
+    if (Varying) {
+      EXPECT_EQ(K, VaryingShapes::sharedKey(C));
+      return I;
+    }
+    EXPECT_EQ(K, Key(I)) << I;
+  }
+  return -1;
+}
+
+} // namespace
+
+TEST(VaryingShapes, ACoarseShapeWhoseEveryLaunchIsNewTurnsVaryingAfterSeventeen) {
+  VaryingShapes VS;
+  // Launches 0..16 are 17 exact shapes, none among the last 16 before it:
+  // the 17th arrival marks the coarse shape; launch 17 gets the shared key.
+  EXPECT_EQ(firstShared(VS, Coarse, 100, [](int I) { return uint64_t(1000 + I); }), 17);
+  EXPECT_TRUE(VS.varying(Coarse));
+  bool Varying = false;
+  EXPECT_EQ(VS.keyFor(Coarse, 5, Varying), VaryingShapes::sharedKey(Coarse)); // for good
+  EXPECT_TRUE(Varying);
+  EXPECT_FALSE(VS.varying(Other)); // per coarse shape
+  EXPECT_EQ(VS.keyFor(Other, 5, Varying), 5u);
+  EXPECT_FALSE(Varying);
+}
+
+TEST(VaryingShapes, ACycleOfSixteenShapesOrMostlyRepeatedOnesStaysApart) {
+  VaryingShapes VS;
+  EXPECT_EQ(firstShared(VS, Coarse, 2000, [](int I) { return uint64_t(I % 16); }), -1);
+  // One new shape in every third launch, the others one repeated shape:
+  // new ones are a third of the launches, never more than half.
+  EXPECT_EQ(firstShared(VS, Other, 3000, [](int I) { return I % 3 ? 7u : uint64_t(100 + I); }),
+            -1);
+  EXPECT_FALSE(VS.varying(Coarse));
+  EXPECT_FALSE(VS.varying(Other));
+  // A cycle one longer than the memory looks new on every launch.
+  VaryingShapes Seventeen;
+  EXPECT_EQ(firstShared(Seventeen, Coarse, 100, [](int I) { return uint64_t(I % 17); }), 17);
+}
+
+TEST(VaryingShapes, CoarseShapesBeyondTheMemoryAreForgottenRoundRobin) {
+  VaryingShapes VS;
+  firstShared(VS, Coarse, 40, [](int I) { return uint64_t(I); });
+  ASSERT_TRUE(VS.varying(Coarse));
+  for (uint64_t C = 1; C <= VaryingShapes::MaxCoarse; ++C) {
+    bool Varying = false;
+    VS.keyFor(C, 1, Varying);
+  }
+  EXPECT_FALSE(VS.varying(Coarse)); // its entry was reused: seen afresh
+}
+
+// A varying chooser shape sizes its check interval from the largest of its
+// latest four timings; an exact shape from its latest.
+TEST(CloneChooserVarying, TauIsTheLargestOfTheLatestFourTimings) {
+  ChooserOptions O;
+  O.HasLight = false;
+  O.BatchUs = 4.0;
+  CloneChooser C(O);
+  constexpr uint64_t Shared = 0x5a, Exact = 0xe7;
+  C.choose(Shared, false, false, /*Varying=*/true);
+  C.choose(Exact);
+  auto Both = [&](double TauUs) {
+    C.record(Shared, CloneKind::Full, TauUs, 1, 1);
+    C.record(Exact, CloneKind::Full, TauUs, 1, 1);
+  };
+  Both(0.5);
+  EXPECT_EQ(C.batchFor(Shared), 8u);
+  Both(2.0); // a launch of more work
+  EXPECT_EQ(C.batchFor(Shared), 2u);
+  for (int I = 0; I < 3; ++I) {
+    Both(0.5);
+    EXPECT_EQ(C.batchFor(Shared), 2u) << I; // 2 us is among the latest four
+    EXPECT_EQ(C.batchFor(Exact), 8u) << I;
+  }
+  Both(0.5);
+  EXPECT_EQ(C.batchFor(Shared), 8u);
+}
+
+TEST(CloneChooserVarying, OneSlowTimingAmongTheLatestKeepsAVaryingShapeOffTheLightTwin) {
+  CloneChooser C; // light twin available, LightMaxUs 3
+  constexpr uint64_t Shared = 0x5a;
+  C.choose(Shared, false, false, true);
+  C.record(Shared, CloneKind::Full, 10.0, 1, 1);
+  EXPECT_EQ(C.state(Shared), CloneChooser::State::Full);
+  C.record(Shared, CloneKind::Full, 1.0, 1, 1); // would send an exact shape light
+  EXPECT_EQ(C.state(Shared), CloneChooser::State::Full);
+}
+
+namespace {
+
+constexpr float FastMs = 0.004f; // tau under 1 us on the fake clone's P
+
+struct VaryingTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
+    L.LoopCheckpoints = false;
+    L.Occupancy = 3;
+    D.addKernel(FPersLight, Mod, light(Pers), L);
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
+    make();
+  }
+  /// Launches of pers(BE) with scalar argument First, First + 1, ...: how
+  /// many ran the light twin.
+  unsigned launchWithArguments(int First, int Count) {
+    D.ElapsedMs = FastMs;
+    unsigned Light = 0;
+    for (int I = 0; I < Count; ++I) {
+      N = First + I;
+      EXPECT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+      Light += last().Name == light(Pers);
+      finish();
+    }
+    return Light;
+  }
+};
+
+} // namespace
+
+TEST_F(VaryingTest, LaunchesOfEverChangingArgumentsGetTheChoosersVerdict) {
+  // 17 new argument sets: each a shape's first launch, full and timed.
+  EXPECT_EQ(launchWithArguments(100, 17), 0u);
+  EXPECT_EQ(cloneStats().timed_launches, 17u);
+  // Then one shape: its first launch full and timed (fast: light), then
+  // light, the first light launch timed, and later ones every 16th.
+  EXPECT_EQ(launchWithArguments(200, 40), 39u);
+  const gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.timed_launches, 17u + 1 + 1 + 2);
+  EXPECT_EQ(St.light_launches, 39u);
+  expectExactlyOnce();
+}
+
+TEST_F(VaryingTest, VaryingOffKeepsEveryArgumentSetAShapeOfItsOwn) {
+  O.Varying = false;
+  make();
+  EXPECT_EQ(launchWithArguments(100, 40), 0u);
+  EXPECT_EQ(cloneStats().timed_launches, 40u);
+  expectExactlyOnce();
+}
+
+TEST_F(VaryingTest, VaryingFromTheEnvironment) {
+  ::setenv("GMEM_PREEMPT_VARYING", "0", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().Varying);
+  ::setenv("GMEM_PREEMPT_VARYING", "1", 1);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Varying);
+  ::unsetenv("GMEM_PREEMPT_VARYING");
+  EXPECT_TRUE(SchedOptions::fromEnvironment().Varying);
+}
