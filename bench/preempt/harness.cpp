@@ -330,6 +330,17 @@ bool read_manifest(const std::string &path, std::vector<Instance> &out, std::str
         I.error = "bad grid " + v;
       else if (k == "block" && !parse_dims(v, I.block))
         I.error = "bad block " + v;
+      else if (k == "vary") {
+        long long a = -1, c = 0;
+        size_t colon = v.find(':');
+        if (colon == std::string::npos || !to_i64(v.substr(0, colon), a) ||
+            !to_i64(v.substr(colon + 1), c) || a < 0 || c == 0 || c > (1ll << 30) ||
+            c < -(1ll << 30))
+          I.error = "bad vary " + v + " (want PARAM:COUNT or PARAM:-COUNT)";
+        I.vary_arg = (int)a;
+        I.vary_down = c < 0;
+        I.vary_count = (unsigned)(c < 0 ? -c : c);
+      }
     }
     if (ap == std::string::npos && I.error.empty())
       I.error = "no args= field";
@@ -342,6 +353,10 @@ bool read_manifest(const std::string &path, std::vector<Instance> &out, std::str
         I.error = e;
       I.args.push_back(a);
     }
+    if (I.error.empty() && I.vary_arg >= 0 &&
+        (I.vary_arg >= (int)I.args.size() || I.args[I.vary_arg].kind != ArgKind::Scalar ||
+         I.args[I.vary_arg].size != 4))
+      I.error = strfmt("vary: parameter %d is not a 4-byte scalar", I.vary_arg);
     for (size_t i = 0; i < I.args.size() && I.error.empty(); ++i) {
       if (I.args[i].kind != ArgKind::Ptr)
         continue;
@@ -561,6 +576,23 @@ void **Launch::params(bool with_ctl) {
       ptrs_.push_back(&slots_[n + k]);
   }
   return ptrs_.data();
+}
+
+void Launch::vary(const Instance &in, unsigned step) {
+  if (in.vary_arg < 0 || in.vary_count == 0 || (size_t)in.vary_arg >= slots_.size())
+    return;
+  const Arg &a = in.args[in.vary_arg];
+  const unsigned k = step % in.vary_count;
+  uint32_t bits = (uint32_t)a.bits;
+  if (a.tok.rfind("f32:", 0) == 0) {
+    float x;
+    memcpy(&x, &bits, 4);
+    x *= 1.0f + 1e-6f * (float)k;
+    memcpy(&bits, &x, 4);
+  } else {
+    bits = in.vary_down ? bits - k : bits + k;
+  }
+  slots_[in.vary_arg] = bits;
 }
 
 double time_launch(const std::function<void()> &go, CUstream s, double timeout_s) {

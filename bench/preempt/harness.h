@@ -87,6 +87,13 @@ struct Instance {
   std::string ptx, sym, name, pred, cls;
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   std::vector<Arg> args;
+  /// vary=I:N (part aslaunched): the 4-byte scalar parameter I takes a new
+  /// value on every launch, N in turn (i32/u32: its value + 0 .. N-1, or
+  /// - 0 .. N-1 with vary=I:-N, for a size that may only shrink; f32: its
+  /// value times 1 + 1e-6 x 0 .. N-1), as a step counter or pivot row.
+  int vary_arg = -1;
+  unsigned vary_count = 0;
+  bool vary_down = false;
   std::string error; // manifest problem: the instance is reported, not run
   uint64_t ctas() const { return (uint64_t)grid[0] * grid[1] * grid[2]; }
 };
@@ -164,6 +171,8 @@ public:
   /// the instance's grid (three uint32: grid_x, grid_y, grid_z).
   void **params(bool with_ctl);
   void set_ctl(CUdeviceptr ctl) { ctl_ = ctl; }
+  /// Parameter in.vary_arg's value for launch number step (Instance::vary_arg).
+  void vary(const Instance &in, unsigned step);
   /// The check interval passed in grid_z's high bits (0: none; only for
   /// clones with kFlagBatched).
   void set_batch(unsigned k) { batch_ = k > 0xffff ? 0xffff : k; }

@@ -220,14 +220,21 @@ int self_test() {
   {
     std::ofstream f(path);
     f << "# comment\nptx=p/a.ptx sym=_Z1kPfi name=a.cu:k#0 grid=4,2 block=256 pred=idempotent "
-         "args=buf:f32:16:zero ptr:0+4 i32:16\nptx=b.ptx sym=s name=n grid=0 block=1 args=\n";
+         "args=buf:f32:16:zero ptr:0+4 i32:16\nptx=b.ptx sym=s name=n grid=0 block=1 args=\n"
+         "ptx=c.ptx sym=s name=v grid=1 block=1 vary=1:-3 args=buf:f32:16:zero i32:16\n"
+         "ptx=c.ptx sym=s name=w grid=1 block=1 vary=0:3 args=buf:f32:16:zero i32:16\n"
+         "ptx=c.ptx sym=s name=x grid=1 block=1 vary=1:0 args=buf:f32:16:zero i32:16\n";
   }
   std::vector<Instance> ins;
-  EXPECT(read_manifest(path, ins, e) && ins.size() == 2);
-  if (ins.size() == 2) {
+  EXPECT(read_manifest(path, ins, e) && ins.size() == 5);
+  if (ins.size() == 5) {
     EXPECT(ins[0].error.empty() && ins[0].ctas() == 8 && ins[0].args.size() == 3 &&
-           ins[0].ptx == "/tmp/p/a.ptx" && ins[0].pred == "idempotent");
+           ins[0].ptx == "/tmp/p/a.ptx" && ins[0].pred == "idempotent" && ins[0].vary_arg < 0);
     EXPECT(!ins[1].error.empty()); // grid 0
+    EXPECT(ins[2].error.empty() && ins[2].vary_arg == 1 && ins[2].vary_count == 3 &&
+           ins[2].vary_down);
+    EXPECT(!ins[3].error.empty()); // a buffer cannot vary
+    EXPECT(!ins[4].error.empty()); // no values
   }
   remove(path);
   printf("self-test: %s (%d failures)\n", fails ? "FAILED" : "passed", fails);

@@ -17,6 +17,8 @@
 //  * queued: behind a 100 us delay kernel on the same stream, so the host's
 //    work is done before the kernel could start: the GPU-side cost alone,
 //    what a program that runs ahead of the GPU (most do) sees.
+// A manifest line's vary=I:N gives scalar parameter I a new value on every
+// launch (Instance::vary_arg), as a program passing a step counter does.
 // The first
 // kWarmup launches of each kind are left out (the scheduler's form
 // comparisons run then); reported: medians and P99 of both, their ratio,
@@ -51,6 +53,9 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   Json j;
   j.str("name", in.name).str("symbol", in.sym).str("pred", in.pred)
       .integer("ctas", (long long)in.ctas());
+  if (in.vary_arg >= 0)
+    j.integer("vary_arg", in.vary_arg)
+        .integer("vary_count", in.vary_down ? -(long long)in.vary_count : (long long)in.vary_count);
   if (!in.error.empty())
     return j.str("error", "manifest: " + in.error).text();
   auto &mod = mods[in.ptx];
@@ -69,6 +74,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   uint64_t forms[5] = {};
   CUdeviceptr scratch = 0;
   CU(cuMemAlloc(&scratch, 4));
+  unsigned step = 0;
   auto run = [&](CUstream s, bool queued = false) {
     if (queued) {
       unsigned value = 0;
@@ -81,6 +87,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     // is scheduled too).
     gmemSchedCloneStats b, a;
     const bool count = counting && clone_stats(stats, b);
+    L.vary(in, step++); // a manifest's vary=: a new value every launch
     launch(f, in, L.params(false), s);
     if (count && clone_stats(stats, a)) {
       forms[0] += a.full_launches - b.full_launches;

@@ -68,19 +68,23 @@ int main(int argc, char **argv) {
   CK(cudaEventCreateWithFlags(&NoTiming, cudaEventDisableTiming));
   enum {
     Kernel, Memset, GateWait, Events, HoldWait, All, // libgmemrt's pieces (c82d353 and before)
-    TimingEvent, PlainEvent, HoldOnly, WriteOnly, Batch3, Now, NV
+    TimingEvent, PlainEvent, HoldOnly, WriteOnly, Batch3, Now,
+    HoldHost, Pair, PairHold, PairHoldHost, NV
   };
   const char *Names[NV] = {"kernel alone", "+ memset of the control block",
                            "+ gate wait before", "+ start/drain events",
                            "+ hold wait and done event after", "all (the gated launch before c82d353)",
                            "+ one timing event after", "+ one event without timing after",
                            "+ hold wait alone after", "+ one value write after",
-                           "+ one batch: write, hold wait, write", "gate + drain/hold/done (c82d353)"};
+                           "+ one batch: write, hold wait, write", "gate + drain/hold/done (c82d353)",
+                         "+ hold wait on a host-mapped word", "two kernels (alone: 2x)",
+                         "two kernels, hold wait between", "two kernels, host hold between"};
   // Host-mapped words for the batch variant's writes (drained, done).
   unsigned *HostWords = nullptr;
   CK(cudaHostAlloc(&HostWords, 64, cudaHostAllocMapped));
   CUdeviceptr HostDev = 0;
   CK(cuMemHostGetDevicePointer(&HostDev, HostWords, 0));
+  HostWords[2] = 0; // the host-mapped hold word
   for (unsigned long long Ns : {50000ull, 200000ull, 1000000ull}) {
     std::vector<double> T[NV];
     auto Run = [&](int V) {
@@ -108,6 +112,14 @@ int main(int argc, char **argv) {
         CK(cuStreamWaitValue32(CS, Hold, 0, CU_STREAM_WAIT_VALUE_EQ));
       if (V == WriteOnly)
         CK(cuStreamWriteValue32(CS, HostDev, 1, CU_STREAM_WRITE_VALUE_DEFAULT));
+      if (V == HoldHost)
+        CK(cuStreamWaitValue32(CS, HostDev + 8, 0, CU_STREAM_WAIT_VALUE_EQ));
+      if (V == PairHold)
+        CK(cuStreamWaitValue32(CS, Hold, 0, CU_STREAM_WAIT_VALUE_EQ));
+      if (V == PairHoldHost)
+        CK(cuStreamWaitValue32(CS, HostDev + 8, 0, CU_STREAM_WAIT_VALUE_EQ));
+      if (V == Pair || V == PairHold || V == PairHoldHost)
+        spin<<<Sms, 32, 0, S>>>(Ns);
       if (V == Batch3) {
         CUstreamBatchMemOpParams P[3] = {};
         P[0].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
