@@ -338,7 +338,13 @@ struct Fnv {
 
 bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
                     unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
-                    uint64_t *Coarse) {
+                    uint64_t *Coarse, uint64_t *Family) {
+  if (Family) {
+    Fnv F;
+    F.add(Block, 3 * sizeof(unsigned));
+    F.add(&Shmem, sizeof Shmem);
+    *Family = F.H;
+  }
   Fnv H;
   H.add(Grid, 3 * sizeof(unsigned));
   H.add(Block, 3 * sizeof(unsigned));

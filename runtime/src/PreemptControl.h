@@ -310,11 +310,11 @@ bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **P
 /// The shape of a launch for the full / light choice: a hash of its grid,
 /// block, dynamic shared memory and K's argument bytes (those buildArgs
 /// copies; not the control block). False when the arguments cannot be read.
-/// Coarse (when given): the hash of the grid, block and shared memory alone
-/// (VaryingShapes.h).
+/// Coarse and Family (when given): the hashes of the grid, block and shared
+/// memory, and of the block and shared memory alone (VaryingShapes.h).
 bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
                     unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
-                    uint64_t *Coarse = nullptr);
+                    uint64_t *Coarse = nullptr, uint64_t *Family = nullptr);
 
 /// Linear CTA count of a grid (0 for an empty one).
 inline uint64_t ctaCount(const unsigned Grid[3]) {

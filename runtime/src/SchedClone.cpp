@@ -96,19 +96,21 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // tail may cost the twin its registers). Without a shape key it runs light.
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
   const bool Cap = Opts.MaxOverhead > 0;
-  uint64_t Coarse = 0;
+  uint64_t Coarse = 0, Family = 0;
   if ((Light || Alt || FreeOk || Batched || Spread || Cap) &&
-      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key, &Coarse)) {
-    // Scalar arguments that change on every launch would make every launch
-    // a new shape, timed and never decided (VaryingShapes.h).
+      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key, &Coarse, &Family)) {
+    // Scalar arguments or grids that change on every launch would make
+    // every launch a new shape, timed and never decided (VaryingShapes.h).
     bool Varying = false;
     if (Opts.Varying) {
-      Key = CI.Shapes.keyFor(Coarse, Key, Varying);
+      Key = CI.Shapes.keyFor(Family, Coarse, Key, Varying);
       if (Varying && CI.Chooser.state(Key) == CloneChooser::State::Unknown)
-        log("kernel %s: scalar arguments change from launch to launch; grid %ux%ux%u, block "
-            "%ux%ux%u launches share one shape from now on",
-            Rec.Entry->Symbol.c_str(), L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0], L.Block[1],
-            L.Block[2]);
+        log("kernel %s: %s change from launch to launch; launches of block %ux%ux%u%s share "
+            "one shape from now on",
+            Rec.Entry->Symbol.c_str(),
+            CI.Shapes.familyVaries(Family) ? "grids" : "scalar arguments", L.Block[0],
+            L.Block[1], L.Block[2],
+            CI.Shapes.familyVaries(Family) ? "" : " and this grid");
     }
     Choice = CI.Chooser.choose(Key, FreeOk, LightOk, Varying);
   } else if (LightOk)

@@ -1,59 +1,75 @@
 #include "VaryingShapes.h"
 
+#include "CloneChoice.h"
+
 #include <algorithm>
 
 namespace gmem {
 namespace rt {
 namespace sched {
 
-uint64_t VaryingShapes::keyFor(uint64_t Coarse, uint64_t Exact, bool &Varying) {
-  Entry *E = nullptr;
-  if (Last < Entries.size() && Entries[Last].Coarse == Coarse) {
-    E = &Entries[Last];
+static_assert(VaryingShapes::Recent == CloneChooser::MaxShapes,
+              "a group remembers as many members as the chooser remembers shapes");
+static_assert(VaryingShapes::Recent < 256, "member counts are 8-bit");
+
+bool VaryingShapes::Level::note(uint64_t Key, uint64_t Member) {
+  Group *G = nullptr;
+  if (Last < Groups.size() && Groups[Last].Key == Key) {
+    G = &Groups[Last];
   } else {
-    for (size_t I = 0; I < Entries.size() && !E; ++I)
-      if (Entries[I].Coarse == Coarse) {
-        E = &Entries[I];
+    for (size_t I = 0; I < Groups.size() && !G; ++I)
+      if (Groups[I].Key == Key) {
+        G = &Groups[I];
         Last = I;
       }
-    if (!E) {
-      if (Entries.size() < MaxCoarse) {
-        Entries.emplace_back();
-        Last = Entries.size() - 1;
+    if (!G) {
+      if (Groups.size() < MaxGroups) {
+        Groups.emplace_back();
+        Last = Groups.size() - 1;
       } else {
         Last = Next;
-        Next = (Next + 1) % MaxCoarse;
-        Entries[Last] = Entry();
+        Next = (Next + 1) % MaxGroups;
+        Groups[Last] = Group();
       }
-      E = &Entries[Last];
-      E->Coarse = Coarse;
+      G = &Groups[Last];
+      G->Key = Key;
     }
   }
-  Varying = E->Varying;
-  if (Varying)
-    return sharedKey(Coarse);
-  // Counters saturate long before they could wrap: a shape that has not
-  // turned varying in 2^31 launches repeats its shapes.
-  if (E->Launches < (1u << 31))
-    ++E->Launches;
-  if (std::find(E->Keys, E->Keys + E->NKeys, Exact) == E->Keys + E->NKeys) {
-    E->Keys[E->NextKey] = Exact;
-    E->NextKey = uint8_t((E->NextKey + 1) % Recent);
-    E->NKeys = uint8_t(std::min<unsigned>(E->NKeys + 1u, Recent));
-    ++E->Arrivals;
-    // This launch is still the exact shape's: the shared shape starts
-    // with the next one.
-    if (E->Arrivals > Recent && 2ull * E->Arrivals > E->Launches)
-      E->Varying = true;
+  if (G->Varying)
+    return true;
+  // Counters saturate long before they could wrap: a group that has not
+  // turned varying in 2^31 launches repeats its members.
+  if (G->Launches < (1u << 31))
+    ++G->Launches;
+  if (std::find(G->Members, G->Members + G->NMembers, Member) == G->Members + G->NMembers) {
+    G->Members[G->NextMember] = Member;
+    G->NextMember = uint8_t((G->NextMember + 1) % Recent);
+    G->NMembers = uint8_t(std::min<unsigned>(G->NMembers + 1u, Recent));
+    ++G->Arrivals;
+    // This launch stays its own: the shared shape starts with the next.
+    if (G->Arrivals > Recent && 2ull * G->Arrivals > G->Launches)
+      G->Varying = true;
   }
-  return Exact;
+  return false;
 }
 
-bool VaryingShapes::varying(uint64_t Coarse) const {
-  for (const Entry &E : Entries)
-    if (E.Coarse == Coarse)
-      return E.Varying;
+bool VaryingShapes::Level::varying(uint64_t Key) const {
+  for (const Group &G : Groups)
+    if (G.Key == Key)
+      return G.Varying;
   return false;
+}
+
+uint64_t VaryingShapes::keyFor(uint64_t Family, uint64_t Coarse, uint64_t Exact, bool &Varying) {
+  Varying = true;
+  // The family first: once grids vary, the coarse shapes below it are each
+  // new and would never turn varying themselves.
+  if (Families.note(Family, Coarse))
+    return familyKey(Family);
+  if (Coarses.note(Coarse, Exact))
+    return coarseKey(Coarse);
+  Varying = false;
+  return Exact;
 }
 
 } // namespace sched

@@ -1,7 +1,8 @@
-// Launch shapes of kernels whose scalar arguments change on every launch
-// (VaryingShapes.h): a coarse shape (grid, block, shared memory) turns
-// varying only when its launches keep bringing exact shapes not among the
-// last 16 (more than 16 of them, and more than half of its launches); its
+// Launch shapes of kernels whose scalar arguments or grids change on every
+// launch (VaryingShapes.h): a coarse shape (grid, block, shared memory)
+// turns varying only when its launches keep bringing exact shapes not among
+// the last 64 (more than 64 of them, and more than half of its launches),
+// a family (block, shared memory) likewise with coarse shapes; their
 // launches then share one chooser shape, whose tau is the largest of its
 // latest timings; against the simulated GPU, such launches stop being
 // timed first launches and get the chooser's verdict (the light twin), and
@@ -17,16 +18,17 @@ using namespace gmem::rt::sched::test;
 
 namespace {
 
-constexpr uint64_t Coarse = 0xc0a25e, Other = 0x07e2;
+constexpr uint64_t Family = 0xfa, Coarse = 0xc0a25e, Other = 0x07e2;
 
-/// Feeds VS Launches launches of coarse shape C, exact shape Key(I) for the
-/// I-th; the index of the first launch given the shared key (-1: none).
+/// Feeds VS Launches launches of family Family, coarse shape C, exact shape
+/// Key(I) for the I-th; the index of the first launch given the coarse
+/// shape's shared key (-1: none).
 template <typename KeyFn> int firstShared(VaryingShapes &VS, uint64_t C, int Launches, KeyFn Key) {
   for (int I = 0; I < Launches; ++I) {
     bool Varying = false;
-    const uint64_t K = VS.keyFor(C, Key(I), Varying);
+    const uint64_t K = VS.keyFor(Family, C, Key(I), Varying);
     if (Varying) {
-      EXPECT_EQ(K, VaryingShapes::sharedKey(C));
+      EXPECT_EQ(K, VaryingShapes::coarseKey(C));
       return I;
     }
     EXPECT_EQ(K, Key(I)) << I;
@@ -36,43 +38,75 @@ template <typename KeyFn> int firstShared(VaryingShapes &VS, uint64_t C, int Lau
 
 } // namespace
 
-TEST(VaryingShapes, ACoarseShapeWhoseEveryLaunchIsNewTurnsVaryingAfterSeventeen) {
+constexpr int R = int(VaryingShapes::Recent); // 64
+
+TEST(VaryingShapes, ACoarseShapeWhoseEveryLaunchIsNewTurnsVaryingAfterSixtyFive) {
   VaryingShapes VS;
-  // Launches 0..16 are 17 exact shapes, none among the last 16 before it:
-  // the 17th arrival marks the coarse shape; launch 17 gets the shared key.
-  EXPECT_EQ(firstShared(VS, Coarse, 100, [](int I) { return uint64_t(1000 + I); }), 17);
-  EXPECT_TRUE(VS.varying(Coarse));
+  // Launches 0..64 are 65 exact shapes, none among the last 64 before it:
+  // the 65th arrival marks the coarse shape; launch 65 gets the shared key.
+  EXPECT_EQ(firstShared(VS, Coarse, 200, [](int I) { return uint64_t(1000 + I); }), R + 1);
+  EXPECT_TRUE(VS.coarseVaries(Coarse));
+  EXPECT_FALSE(VS.familyVaries(Family)); // two coarse shapes: the family is not varying
   bool Varying = false;
-  EXPECT_EQ(VS.keyFor(Coarse, 5, Varying), VaryingShapes::sharedKey(Coarse)); // for good
+  EXPECT_EQ(VS.keyFor(Family, Coarse, 5, Varying), VaryingShapes::coarseKey(Coarse)); // for good
   EXPECT_TRUE(Varying);
-  EXPECT_FALSE(VS.varying(Other)); // per coarse shape
-  EXPECT_EQ(VS.keyFor(Other, 5, Varying), 5u);
+  EXPECT_FALSE(VS.coarseVaries(Other)); // per coarse shape
+  EXPECT_EQ(VS.keyFor(Family, Other, 5, Varying), 5u);
   EXPECT_FALSE(Varying);
 }
 
-TEST(VaryingShapes, ACycleOfSixteenShapesOrMostlyRepeatedOnesStaysApart) {
+TEST(VaryingShapes, ACycleOfSixtyFourShapesOrMostlyRepeatedOnesStaysApart) {
   VaryingShapes VS;
-  EXPECT_EQ(firstShared(VS, Coarse, 2000, [](int I) { return uint64_t(I % 16); }), -1);
+  EXPECT_EQ(firstShared(VS, Coarse, 5000, [](int I) { return uint64_t(I % R); }), -1);
   // One new shape in every third launch, the others one repeated shape:
   // new ones are a third of the launches, never more than half.
   EXPECT_EQ(firstShared(VS, Other, 3000, [](int I) { return I % 3 ? 7u : uint64_t(100 + I); }),
             -1);
-  EXPECT_FALSE(VS.varying(Coarse));
-  EXPECT_FALSE(VS.varying(Other));
+  EXPECT_FALSE(VS.coarseVaries(Coarse));
+  EXPECT_FALSE(VS.coarseVaries(Other));
   // A cycle one longer than the memory looks new on every launch.
-  VaryingShapes Seventeen;
-  EXPECT_EQ(firstShared(Seventeen, Coarse, 100, [](int I) { return uint64_t(I % 17); }), 17);
+  VaryingShapes Longer;
+  EXPECT_EQ(firstShared(Longer, Coarse, 500, [](int I) { return uint64_t(I % (R + 1)); }), R + 1);
 }
 
-TEST(VaryingShapes, CoarseShapesBeyondTheMemoryAreForgottenRoundRobin) {
+TEST(VaryingShapes, GroupsBeyondTheMemoryAreForgottenRoundRobin) {
   VaryingShapes VS;
-  firstShared(VS, Coarse, 40, [](int I) { return uint64_t(I); });
-  ASSERT_TRUE(VS.varying(Coarse));
-  for (uint64_t C = 1; C <= VaryingShapes::MaxCoarse; ++C) {
+  firstShared(VS, Coarse, 2 * R, [](int I) { return uint64_t(I); });
+  ASSERT_TRUE(VS.coarseVaries(Coarse));
+  for (uint64_t C = 1; C <= VaryingShapes::MaxGroups; ++C) {
     bool Varying = false;
-    VS.keyFor(C, 1, Varying);
+    VS.keyFor(C, C, 1, Varying); // a family of its own each: no family turns varying
   }
-  EXPECT_FALSE(VS.varying(Coarse)); // its entry was reused: seen afresh
+  EXPECT_FALSE(VS.coarseVaries(Coarse)); // its entry was reused: seen afresh
+}
+
+TEST(VaryingShapes, AFamilyWhoseGridsKeepChangingSharesOneShape) {
+  VaryingShapes VS;
+  // Grid I, exact shape per grid: after 65 new grids the family varies,
+  // whatever the arguments.
+  int First = -1;
+  for (int I = 0; I < 2 * R && First < 0; ++I) {
+    bool Varying = false;
+    const uint64_t K = VS.keyFor(Family, 100 + I, 1000 + I, Varying);
+    if (Varying) {
+      EXPECT_EQ(K, VaryingShapes::familyKey(Family));
+      First = I;
+    } else {
+      EXPECT_EQ(K, uint64_t(1000 + I));
+    }
+  }
+  EXPECT_EQ(First, R + 1);
+  EXPECT_TRUE(VS.familyVaries(Family));
+  bool Varying = false;
+  EXPECT_EQ(VS.keyFor(Family, 100, 5, Varying), VaryingShapes::familyKey(Family));
+  EXPECT_NE(VaryingShapes::familyKey(Family), VaryingShapes::coarseKey(Family));
+  // 64 grids in turn, each with its fixed arguments (a model's layers):
+  // all kept apart.
+  VaryingShapes Cycle;
+  for (int I = 0; I < 5000; ++I) {
+    EXPECT_EQ(Cycle.keyFor(Family, 100 + I % R, 1000 + I % R, Varying), uint64_t(1000 + I % R));
+    EXPECT_FALSE(Varying);
+  }
 }
 
 // A varying chooser shape sizes its check interval from the largest of its
@@ -144,23 +178,37 @@ struct VaryingTest : SchedTest {
 } // namespace
 
 TEST_F(VaryingTest, LaunchesOfEverChangingArgumentsGetTheChoosersVerdict) {
-  // 17 new argument sets: each a shape's first launch, full and timed.
-  EXPECT_EQ(launchWithArguments(100, 17), 0u);
-  EXPECT_EQ(cloneStats().timed_launches, 17u);
+  // 65 new argument sets: each a shape's first launch, full and timed.
+  EXPECT_EQ(launchWithArguments(100, R + 1), 0u);
+  EXPECT_EQ(cloneStats().timed_launches, unsigned(R + 1));
   // Then one shape: its first launch full and timed (fast: light), then
   // light, the first light launch timed, and later ones every 16th.
-  EXPECT_EQ(launchWithArguments(200, 40), 39u);
+  EXPECT_EQ(launchWithArguments(1000, 40), 39u);
   const gmemSchedCloneStats St = cloneStats();
-  EXPECT_EQ(St.timed_launches, 17u + 1 + 1 + 2);
+  EXPECT_EQ(St.timed_launches, unsigned(R + 1) + 1 + 1 + 2);
   EXPECT_EQ(St.light_launches, 39u);
+  expectExactlyOnce();
+}
+
+TEST_F(VaryingTest, LaunchesOfEverChangingGridsGetTheChoosersVerdict) {
+  D.ElapsedMs = FastMs;
+  unsigned Light = 0;
+  for (unsigned I = 0; I < unsigned(R) + 41; ++I) {
+    EXPECT_EQ(pers(BE, {40 + I, 1, 1}), CUDA_SUCCESS);
+    Light += last().Name == light(Pers);
+    finish();
+  }
+  // As with changing arguments: 65 timed first launches, then one shape.
+  EXPECT_EQ(Light, 39u);
+  EXPECT_EQ(cloneStats().timed_launches, unsigned(R + 1) + 1 + 1 + 2);
   expectExactlyOnce();
 }
 
 TEST_F(VaryingTest, VaryingOffKeepsEveryArgumentSetAShapeOfItsOwn) {
   O.Varying = false;
   make();
-  EXPECT_EQ(launchWithArguments(100, 40), 0u);
-  EXPECT_EQ(cloneStats().timed_launches, 40u);
+  EXPECT_EQ(launchWithArguments(100, R + 41), 0u);
+  EXPECT_EQ(cloneStats().timed_launches, unsigned(R + 41));
   expectExactlyOnce();
 }
 
