@@ -340,6 +340,11 @@ bool read_manifest(const std::string &path, std::vector<Instance> &out, std::str
         I.vary_arg = (int)a;
         I.vary_down = c < 0;
         I.vary_count = (unsigned)(c < 0 ? -c : c);
+      } else if (k == "vary_grid") {
+        long long c = 0;
+        if (!to_i64(v, c) || c < 1 || c > (1ll << 30))
+          I.error = "bad vary_grid " + v;
+        I.vary_grid = (unsigned)c;
       }
     }
     if (ap == std::string::npos && I.error.empty())
@@ -627,8 +632,12 @@ uint64_t Launch::total_bytes() const {
 }
 
 void launch(CUfunction f, const Instance &in, void **params, CUstream s) {
-  CU(cuLaunchKernel(f, in.grid[0], in.grid[1], in.grid[2], in.block[0], in.block[1],
-                    in.block[2], 0, s, params, nullptr));
+  launch(f, in, in.grid[0], params, s);
+}
+
+void launch(CUfunction f, const Instance &in, unsigned gx, void **params, CUstream s) {
+  CU(cuLaunchKernel(f, gx, in.grid[1], in.grid[2], in.block[0], in.block[1], in.block[2], 0, s,
+                    params, nullptr));
 }
 
 bool ptx_has_entry(const std::string &text, const std::string &name) {

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -94,6 +95,13 @@ struct Instance {
   int vary_arg = -1;
   unsigned vary_count = 0;
   bool vary_down = false;
+  /// vary_grid=N (part aslaunched): grid_x - 0 .. N-1 in turn (at least 1),
+  /// as a grid that follows a request's size.
+  unsigned vary_grid = 0;
+  /// grid_x of launch number step (vary_grid).
+  unsigned grid_x(unsigned step) const {
+    return vary_grid ? grid[0] - std::min(grid[0] - 1, step % vary_grid) : grid[0];
+  }
   std::string error; // manifest problem: the instance is reported, not run
   uint64_t ctas() const { return (uint64_t)grid[0] * grid[1] * grid[2]; }
 };
@@ -191,6 +199,8 @@ private:
 };
 
 void launch(CUfunction f, const Instance &in, void **params, CUstream s);
+/// The same with grid_x = gx.
+void launch(CUfunction f, const Instance &in, unsigned gx, void **params, CUstream s);
 /// cuStreamSynchronize with a time limit (spins; throws HangError).
 void wait_stream(CUstream s, double timeout_s);
 /// Milliseconds between events recorded on \p s around go(), after the

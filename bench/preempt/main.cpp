@@ -223,11 +223,14 @@ int self_test() {
          "args=buf:f32:16:zero ptr:0+4 i32:16\nptx=b.ptx sym=s name=n grid=0 block=1 args=\n"
          "ptx=c.ptx sym=s name=v grid=1 block=1 vary=1:-3 args=buf:f32:16:zero i32:16\n"
          "ptx=c.ptx sym=s name=w grid=1 block=1 vary=0:3 args=buf:f32:16:zero i32:16\n"
-         "ptx=c.ptx sym=s name=x grid=1 block=1 vary=1:0 args=buf:f32:16:zero i32:16\n";
+         "ptx=c.ptx sym=s name=x grid=1 block=1 vary=1:0 args=buf:f32:16:zero i32:16\n"
+         "ptx=c.ptx sym=s name=y grid=5 block=1 vary_grid=3 args=buf:f32:16:zero i32:16\n";
   }
   std::vector<Instance> ins;
-  EXPECT(read_manifest(path, ins, e) && ins.size() == 5);
-  if (ins.size() == 5) {
+  EXPECT(read_manifest(path, ins, e) && ins.size() == 6);
+  if (ins.size() == 6) {
+    EXPECT(ins[5].error.empty() && ins[5].grid_x(0) == 5 && ins[5].grid_x(2) == 3 &&
+           ins[5].grid_x(3) == 5 && ins[0].grid_x(7) == 4);
     EXPECT(ins[0].error.empty() && ins[0].ctas() == 8 && ins[0].args.size() == 3 &&
            ins[0].ptx == "/tmp/p/a.ptx" && ins[0].pred == "idempotent" && ins[0].vary_arg < 0);
     EXPECT(!ins[1].error.empty()); // grid 0

@@ -18,7 +18,8 @@
 //    work is done before the kernel could start: the GPU-side cost alone,
 //    what a program that runs ahead of the GPU (most do) sees.
 // A manifest line's vary=I:N gives scalar parameter I a new value on every
-// launch (Instance::vary_arg), as a program passing a step counter does.
+// launch (Instance::vary_arg), as a program passing a step counter does;
+// vary_grid=N a new grid_x (Instance::vary_grid), as a request's size.
 // The first
 // kWarmup launches of each kind are left out (the scheduler's form
 // comparisons run then); reported: medians and P99 of both, their ratio,
@@ -56,6 +57,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   if (in.vary_arg >= 0)
     j.integer("vary_arg", in.vary_arg)
         .integer("vary_count", in.vary_down ? -(long long)in.vary_count : (long long)in.vary_count);
+  if (in.vary_grid)
+    j.integer("vary_grid", in.vary_grid);
   if (!in.error.empty())
     return j.str("error", "manifest: " + in.error).text();
   auto &mod = mods[in.ptx];
@@ -87,8 +90,10 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     // is scheduled too).
     gmemSchedCloneStats b, a;
     const bool count = counting && clone_stats(stats, b);
-    L.vary(in, step++); // a manifest's vary=: a new value every launch
-    launch(f, in, L.params(false), s);
+    // A manifest's vary= and vary_grid=: a new value or grid every launch.
+    const unsigned k = step++;
+    L.vary(in, k);
+    launch(f, in, in.grid_x(k), L.params(false), s);
     if (count && clone_stats(stats, a)) {
       forms[0] += a.full_launches - b.full_launches;
       forms[1] += a.light_launches - b.light_launches;

@@ -14,7 +14,7 @@ mkdir -p /tmp/s30 "$OUT" && tar xzf .stage/p30.tgz -C /tmp/s30 || exit 2
 S=/tmp/s30/preempt
 chmod +x "$S/preempt_bench" "$S"/rtbench/*
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
-PARTS=${PARTS:-"stream_ops ab vary gpu_bench"}
+PARTS=${PARTS:-"stream_ops ab vary gpu_bench"} # also: new (the new library alone)
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 has stream_ops && echo "=== stream_ops" && timeout 120 "$S/rtbench/stream_ops" 201 > "$OUT/stream_ops.txt" 2>&1; echo "exit $?"
 aslaunched() { # LABEL LIB MANIFEST [ENV...]
@@ -25,6 +25,9 @@ aslaunched() { # LABEL LIB MANIFEST [ENV...]
     > "$OUT/aslaunched_$label.log" 2>&1
   echo "exit $?"
 }
+has new && for i in 1 2; do
+  aslaunched "final_$i" libgmemrt.so overhead_manifest.txt
+done
 has ab && for i in 1 2; do
   aslaunched "new_$i" libgmemrt.so overhead_manifest.txt
   aslaunched "old_$i" libgmemrt_old.so overhead_manifest.txt
@@ -42,5 +45,7 @@ has gpu_bench && echo "=== gpu_bench (host time per launch, scheduled)" && for i
   done
 done > "$OUT/gpu_bench.txt" 2>&1
 echo "exit $?"
-# At most 8 files come back from the device: the logs and JSON in one archive.
-tar czf "$OUT/../s30_$(echo $PARTS | tr ' ' '_').tgz" -C "$OUT" . && echo "archived"
+# At most 8 files come back from the device: the logs and JSON in one archive
+# (ARCHIVE=0: the caller archives).
+[ "${ARCHIVE:-1}" = 1 ] && tar czf "$OUT/../s30_$(echo $PARTS | tr ' ' '_').tgz" -C "$OUT" . &&
+  echo "archived"
