@@ -77,20 +77,37 @@ step() { echo; echo "=== $*"; }
     LD_PRELOAD=$RT GMEM_SCHED=1 timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream 2>&1 | grep "^SUM" >> "$OUT/sums_clones.txt"
   done
   timeout 150 $S/bin/gpu_host $S/manifest.txt --sums 2>&1 | grep "^SUM" >> "$OUT/sums_clones.txt"
+  # An instance whose chaos sum differs is a suspect: before it counts as
+  # wrong, four more unpreempted clone passes look for its order. Instances
+  # whose order only a preemption shows (unpreempted runs keep one CTA
+  # order) are listed with their reasons in order_dependent.txt.
+  classify() { # C -> the verdict lines; exit status 1 if any instance is wrong
+    awk -v C=$1 'FILENAME == ARGV[1] { if ($0 !~ /^#/ && NF) od[$1] = 1; next }
+                 FILENAME == ARGV[2] { p[$2] = $3; next }
+                 FILENAME == ARGV[3] { if ($3 != p[$2]) od[$2] = 1; next }
+                 { n++; if (!($2 in p)) { bad++; print "FAIL chaos " C " us: " $2 " not in the plain run"; next }
+                   if ($3 == p[$2]) { same++; next }
+                   if ($2 in od) { ord++; print "  order-dependent (clone alone differs, or order_dependent.txt): " $2; next }
+                   bad++; print "FAIL chaos " C " us: " $2 " differs from the plain run" }
+                 END { if (n != length(p)) { bad++; print "FAIL chaos " C " us: " n " sums, plain " length(p) }
+                       printf "checksums under chaos (%s us): %d identical, %d order-dependent, %d wrong\n", C, same, ord, bad + 0
+                       exit bad > 0 }' \
+      test/runtime/gpu/order_dependent.txt "$OUT/sums_plain.txt" "$OUT/sums_clones.txt" \
+      "$OUT/sums_chaos_$1.txt"
+  }
   for C in 20 200; do
     LD_PRELOAD=$RT GMEM_SCHED_CHAOS=$C timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/chaos_$C.txt" 2>&1
     echo "chaos $C us: exit $?; $(grep -o "gmem: chaos: .*" "$OUT/chaos_$C.txt")"
     grep "^SUM" "$OUT/chaos_$C.txt" > "$OUT/sums_chaos_$C.txt"
-    awk -v C=$C 'FILENAME == ARGV[1] { p[$2] = $3; next }
-                 FILENAME == ARGV[2] { if ($3 != p[$2]) od[$2] = 1; next }
-                 { n++; if (!($2 in p)) { bad++; print "FAIL chaos " C " us: " $2 " not in the plain run"; next }
-                   if ($3 == p[$2]) { same++; next }
-                   if ($2 in od) { ord++; print "  order-dependent (clone alone differs too): " $2; next }
-                   bad++; print "FAIL chaos " C " us: " $2 " differs from the plain run" }
-                 END { if (n != length(p)) { bad++; print "FAIL chaos " C " us: " n " sums, plain " length(p) }
-                       printf "checksums under chaos (%s us): %d identical, %d order-dependent, %d wrong\n", C, same, ord, bad + 0 }' \
-      "$OUT/sums_plain.txt" "$OUT/sums_clones.txt" "$OUT/sums_chaos_$C.txt"
   done
+  if ! classify 20 > /dev/null || ! classify 200 > /dev/null; then
+    echo "suspects under chaos: four more unpreempted clone passes"
+    for K in 5 6 7 8; do
+      LD_PRELOAD=$RT GMEM_SCHED=1 timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream 2>&1 | grep "^SUM" >> "$OUT/sums_clones.txt"
+    done
+  fi
+  classify 20
+  classify 200
   step "5. cudart_test"
   for M in shared static; do
     echo "--- cudart_test_$M plain"; timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M | tail -3
