@@ -148,6 +148,12 @@ typedef struct gmemSchedCloneStats {
                                  wait on their level's gate: a stop request
                                  finds them or a launch in front of them
                                  (GMEM_SCHED_GATE=always: none) */
+  uint64_t short_launches;    /* launches of kernels with a clone run as
+                                 compiled because the kernel takes at most
+                                 GMEM_PREEMPT_SHORT_US (not in
+                                 capped_launches) */
+  uint64_t short_ungated_launches; /* ... of them without a wait on their
+                                 level's gate */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -205,9 +205,39 @@ CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool V
     E->Varying = Varying;
   }
   CloneChoice C = chooseForm(*E, FreeOk, LightOk);
+  if (Opts.ShortUs > 0 && applyShort(*E, C))
+    return C;
   if (Opts.MaxOverhead > 0)
     applyCap(*E, C);
   return C;
+}
+
+bool CloneChooser::applyShort(Entry &E, CloneChoice &C) {
+  // The fastest clone form's latest time bounds the original's from above
+  // (roughly: a few-us kernel's clone ran 1.3-2x its time on the H200):
+  // only shapes within ShortCloneFactor x ShortUs of it time the original.
+  double CloneUs = 0;
+  for (double Us : E.Us)
+    if (Us > 0 && (!(CloneUs > 0) || Us < CloneUs))
+      CloneUs = Us;
+  const bool Plausible = CloneUs > 0 && CloneUs <= Opts.ShortCloneFactor * Opts.ShortUs;
+  const double OrigUs = shortBoundUs(E.Key);
+  const uint32_t N = ++E.ShortSeen;
+  const uint32_t Every = std::max(Opts.FullTimingEvery, 1u);
+  if (!(OrigUs > 0) || OrigUs > Opts.ShortUs) {
+    // Not known short: a plausible shape times the original (at once while
+    // it has no time, then every Every-th launch: its launches may change);
+    // the scheduler gates it, as its time is not known to be short.
+    if (!Plausible || (OrigUs > 0 && N % Every != 0))
+      return false;
+    C = CloneChoice();
+    C.Original = C.Timed = C.Short = true;
+    return true;
+  }
+  C = CloneChoice();
+  C.Original = C.Short = true;
+  C.Timed = N % Every == 0;
+  return true;
 }
 
 CloneChoice CloneChooser::chooseForm(Entry &Ent, bool FreeOk, bool LightOk) {
@@ -349,14 +379,24 @@ bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
   Entry *E = find(Key);
   if (!E)
     return false;
-  if (ElapsedUs > 0)
+  if (ElapsedUs > 0) {
     E->OrigUs = ElapsedUs;
+    E->RecentOrig[E->NextOrig] = ElapsedUs;
+    E->NextOrig = uint8_t((E->NextOrig + 1) % VaryingTaus);
+  }
   return true;
 }
 
 double CloneChooser::originalUs(uint64_t Key) const {
   const Entry *E = lookup(Key);
   return E ? E->OrigUs : 0;
+}
+
+double CloneChooser::shortBoundUs(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  if (!E)
+    return 0;
+  return E->Varying ? *std::max_element(E->RecentOrig, E->RecentOrig + VaryingTaus) : E->OrigUs;
 }
 
 CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double ElapsedUs,

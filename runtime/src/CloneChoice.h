@@ -91,6 +91,20 @@
 // verdict never rests on a cold first time alone and a shape whose
 // launches change comes back.
 //
+// Short launches (ChooserOptions::ShortUs, GMEM_PREEMPT_SHORT_US; 5 us by
+// default). A kernel that takes a few microseconds as compiled ends about
+// as soon as its clone would stop (the signalling alone takes ~3-6 us on
+// the H200), while the clone and its stream operations cost such a kernel
+// +30..+80% (bench/preempt/results/session30, tiny_manifest.txt). So a
+// shape whose fastest clone form ran within ShortCloneFactor x ShortUs
+// times the kernel as compiled once, and while that time is at most
+// ShortUs its launches run the original (Short; a varying shape holds the
+// largest of its latest original times against the limit), re-timed every
+// FullTimingEvery-th launch. The scheduler may leave the gate wait out in
+// front of such launches as long as the work of them behind the stream's
+// latest gate stays within a budget (Scheduler::shortLaunch): a suppression
+// then lets at most that much more of the stream's short work start.
+//
 // Pure logic, no driver: the scheduler feeds it shape keys and timings
 // (under the context's lock).
 #pragma once
@@ -118,6 +132,11 @@ struct CloneChoice {
   /// Run the kernel as compiled, not a clone ("Overhead cap" above); Timed
   /// then asks for its time through recordOriginal.
   bool Original = false;
+  /// Original because the kernel as compiled ends about as soon as a clone
+  /// would stop, or to time it for that ("Short launches" above): the
+  /// scheduler may leave the gate wait in front of one whose shape's time
+  /// as compiled is within the limit out.
+  bool Short = false;
 };
 
 /// The shortest virtual CTA that takes the light twin's late read: the
@@ -153,6 +172,12 @@ struct ChooserOptions {
   /// "Overhead cap": the largest fraction a launch may run slower than the
   /// kernel as compiled (GMEM_PREEMPT_MAX_OVERHEAD in percent; 0: no cap).
   double MaxOverhead = 0;
+  /// "Short launches": a shape whose kernel as compiled takes at most this
+  /// runs as compiled (GMEM_PREEMPT_SHORT_US; 0: never).
+  double ShortUs = 0;
+  /// Only shapes whose fastest clone form took at most this many times
+  /// ShortUs have their original timed for it.
+  double ShortCloneFactor = 3.0;
 };
 
 class CloneChooser {
@@ -208,6 +233,9 @@ public:
   bool recordOriginal(uint64_t Key, double ElapsedUs);
   /// Shape Key's latest time as compiled (0: none).
   double originalUs(uint64_t Key) const;
+  /// The time as compiled "Short launches" holds against the limit for
+  /// shape Key: the latest, or a varying shape's largest recent (0: none).
+  double shortBoundUs(uint64_t Key) const;
   /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared
   /// memory only): never chosen again for it; a shape on that form goes
@@ -268,6 +296,10 @@ private:
     /// so the next one runs it at the other spread, timed (chooseForm).
     bool LightSpreadPending = false;
     double OrigUs = 0;       ///< latest time as compiled ("Overhead cap"; 0: none)
+    /// A varying shape's latest times as compiled ("Short launches").
+    double RecentOrig[VaryingTaus] = {};
+    uint8_t NextOrig = 0;
+    uint32_t ShortSeen = 0;  ///< launches "Short launches" has seen
     uint32_t CapSeen = 0;    ///< launches the cap has seen
     uint32_t CapRuns = 0;    ///< launches whose form was over the cap
     uint32_t LightAsks = 0;  ///< capped launches while the light twin had no time
@@ -311,6 +343,9 @@ private:
   /// "Overhead cap": C, or the light twin or the original where C's form is
   /// over the cap.
   void applyCap(Entry &E, CloneChoice &C);
+  /// "Short launches": whether C became the kernel as compiled (a short
+  /// shape's launch, or one that times the original for that).
+  bool applyShort(Entry &E, CloneChoice &C);
 };
 
 } // namespace sched

@@ -134,6 +134,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
   O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
   O.MaxOverhead = envDecimal("GMEM_PREEMPT_MAX_OVERHEAD", O.MaxOverhead * 100) / 100;
+  O.ShortUs = envDecimal("GMEM_PREEMPT_SHORT_US", O.ShortUs);
   O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
   if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
     if (envIs(A, {"0", "no", "false", "off"}))
@@ -300,6 +301,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->switched_to_free = Get(N.SwitchedTo[size_t(CloneKind::Free)]);
   Out->capped_launches = Get(N.Capped);
   Out->ungated_launches = Get(N.Ungated);
+  Out->short_launches = Get(N.Short);
+  Out->short_ungated_launches = Get(N.ShortUngated);
 }
 
 } // namespace sched

@@ -29,6 +29,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   CO.BatchUs = Opts.BatchUs;
   CO.SpreadMax = Opts.SpreadMax;
   CO.MaxOverhead = Opts.MaxOverhead;
+  CO.ShortUs = Opts.ShortUs;
   CO.HasLight = Opts.Light && CI->hasLight();
   CO.HasAlt = Opts.Alt && CI->hasAlt();
   CO.HasFree = Opts.Free && CI->hasFree();
@@ -95,7 +96,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // faster; the chooser times it against the shape's own form (a balanced
   // tail may cost the twin its registers). Without a shape key it runs light.
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
-  const bool Cap = Opts.MaxOverhead > 0;
+  const bool Cap = Opts.MaxOverhead > 0 || Opts.ShortUs > 0;
   uint64_t Coarse = 0, Family = 0;
   if ((Light || Alt || FreeOk || Batched || Spread || Cap) &&
       launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key, &Coarse, &Family)) {
@@ -156,6 +157,37 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
 CUresult Scheduler::cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
                                  const OriginalLaunch &Original) {
   N.Capped.fetch_add(1, std::memory_order_relaxed);
+  return timedOriginal(C, CI, Key, Timed, S, Original);
+}
+
+CUresult Scheduler::shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key,
+                                bool Timed, CUstream S, int P, const OriginalLaunch &Original) {
+  N.Short.fetch_add(1, std::memory_order_relaxed);
+  // What a suppression cannot hold back any more: the work of the short
+  // launches behind the stream's latest gate (or clone, whose stop holds
+  // what follows). Each is charged its shape's time as compiled (the
+  // largest recent one of a varying shape). Past the
+  // budget, or while the level is suppressed (a launch made now must wait
+  // for the resume), this one waits at the gate, and the count starts
+  // again behind it. (A gate the driver refuses only holds nothing back.)
+  // A launch that times a shape not yet known to be short waits at the
+  // gate too.
+  const double Us = CI.Chooser.shortBoundUs(Key);
+  const bool Gate = Opts.GateAlways || C.View.Level[P].Suppressed || !(Us > 0) ||
+                    Us > Opts.ShortUs ||
+                    St.UngatedUs + Us > SchedOptions::ShortGateFactor * Opts.ShortUs;
+  if (Gate) {
+    D.streamWaitEq(S, C.Gates + sizeof(uint32_t) * unsigned(P), 0);
+    St.UngatedUs = 0;
+  } else {
+    St.UngatedUs += Us;
+    N.ShortUngated.fetch_add(1, std::memory_order_relaxed);
+  }
+  return timedOriginal(C, CI, Key, Timed, S, Original);
+}
+
+CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
+                                  const OriginalLaunch &Original) {
   Context::OriginalTiming *T = nullptr;
   if (Timed)
     for (Context::OriginalTiming &O : C.Originals)

@@ -249,7 +249,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
     More = true;
     return;
   }
-  if (Opts.MaxOverhead > 0)
+  if (Opts.MaxOverhead > 0 || Opts.ShortUs > 0)
     sampleOriginals(C);
   for (auto &KV : C.Streams) {
     for (Slot *S : KV.second->Slots) {

@@ -448,7 +448,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   CloneChoice Choice;
   uint64_t Key = 0;
   [[maybe_unused]] uint64_t ProfT = GMEM_PROF_NOW();
-  if (CI && Opts.MaxOverhead > 0)
+  if (CI && (Opts.MaxOverhead > 0 || Opts.ShortUs > 0))
     sampleOriginals(C);
   if (CI && planLaunch(C, *CI, L, *Rec, Plan, Choice, Key)) {
     Sl = C.Pool->acquire(Plan.Words);
@@ -465,8 +465,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block, or
     // the overhead cap's choice): held back while not started, then runs
-    // to its end.
+    // to its end. A short one may go without the gate (shortLaunch).
+    if (CI && Choice.Original && Choice.Short)
+      return shortLaunch(C, St, *CI, Key, Choice.Timed, S, P, Original);
     D.streamWaitEq(S, Gate, 0);
+    St.UngatedUs = 0;
     if (CI && Choice.Original)
       return cappedLaunch(C, *CI, Key, Choice.Timed, S, Original);
     return Original();
@@ -536,6 +539,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   Sl->ZeroQueued = false;
   Sl->NeedsZero = true; // from here on the launch's words
+  St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back
   if (CI->persistent())
     N.FormLaunches[size_t(Choice.Kind)].fetch_add(1, std::memory_order_relaxed);
   if (Timed)

@@ -140,6 +140,12 @@ struct SchedOptions {
   /// (VaryingShapes.h; GMEM_PREEMPT_VARYING=0: every argument set is a
   /// shape of its own).
   bool Varying = true;
+  /// Short launches (CloneChoice.h): a shape whose kernel as compiled takes
+  /// at most this runs as compiled, and up to ShortGateFactor times this of
+  /// such launches' work may go onto a stream behind its latest gate
+  /// (GMEM_PREEMPT_SHORT_US; 0: never).
+  double ShortUs = 5.0;
+  static constexpr double ShortGateFactor = 2.0;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
@@ -240,6 +246,9 @@ private:
     uint32_t BusyLevels = 0;
     CUevent Tail = nullptr;
     uint64_t L2AllocBytes = 0; ///< size of the allocation the L2 window covers
+    /// Work of short launches put on the stream without a gate wait since
+    /// its latest gate or clone (Scheduler::shortLaunch), in us.
+    double UngatedUs = 0;
   };
   struct Context {
     unsigned long long Id = 0;
@@ -352,6 +361,14 @@ private:
   /// timings to their choosers.
   CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
                         const OriginalLaunch &Original);
+  /// A short shape's launch as compiled ("Short launches", CloneChoice.h):
+  /// behind a gate wait only where the level is suppressed or the stream's
+  /// ungated short work would exceed its budget.
+  CUresult shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key, bool Timed,
+                       CUstream S, int P, const OriginalLaunch &Original);
+  /// cappedLaunch's and shortLaunch's launch itself.
+  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
+                         const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
@@ -391,6 +408,8 @@ private:
     std::atomic<uint64_t> FormLaunches[CloneKindCount] = {}, SwitchedTo[CloneKindCount] = {};
     std::atomic<uint64_t> Capped{0}; ///< launches the overhead cap ran as compiled
     std::atomic<uint64_t> Ungated{0}; ///< clone launches without a gate wait
+    std::atomic<uint64_t> Short{0};   ///< short launches run as compiled
+    std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

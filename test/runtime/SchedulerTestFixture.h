@@ -92,6 +92,9 @@ struct SchedTest : ::testing::Test {
     // The form tests count timed launches exactly; a spread probe after each
     // decision would add one (SchedulerSpreadTest.cpp turns it on).
     O.SpreadMax = 1;
+    // The fake GPU's timings are a few microseconds: short launches would
+    // run most shapes as compiled (SchedulerShortTest.cpp turns it on).
+    O.ShortUs = 0;
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }

@@ -1,0 +1,215 @@
+// Short launches (CloneChoice.h, "Short launches"; GMEM_PREEMPT_SHORT_US):
+// a shape whose clone ran within a few times the limit has its kernel as
+// compiled timed, and while that time is within the limit its launches run
+// the original, re-timed every 64th; a varying shape holds its largest
+// recent original time against the limit. Through the scheduler against the
+// simulated GPU: short launches run the original function, a gate wait only
+// where the stream's ungated short work would exceed twice the limit or the
+// level is suppressed, and gmemSchedCloneStats counts them.
+#include "CloneChoice.h"
+#include "SchedulerTestFixture.h"
+
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+constexpr uint64_t Shape = 0x5407;
+
+CloneChooser shortChooser() {
+  ChooserOptions O;
+  O.HasLight = false;
+  O.ShortUs = 5;
+  return CloneChooser(O);
+}
+
+/// choose() for Shape (idempotent), expecting the kernel as compiled;
+/// whether it was timed, and whether short.
+std::pair<bool, bool> original(CloneChooser &C, bool Varying = false) {
+  const CloneChoice Ch = C.choose(Shape, true, false, Varying);
+  EXPECT_TRUE(Ch.Original);
+  return {Ch.Timed, Ch.Short};
+}
+
+} // namespace
+
+TEST(ShortChooser, AShapeWhoseOriginalIsShortRunsAsCompiled) {
+  CloneChooser C = shortChooser();
+  CloneChoice Ch = C.choose(Shape, true);
+  EXPECT_FALSE(Ch.Original); // the first launch: the full clone, timed
+  EXPECT_TRUE(Ch.Timed);
+  C.record(Shape, CloneKind::Full, 9.0, 40, 8); // within 3 x 5 us: plausibly short
+  EXPECT_EQ(original(C), std::make_pair(true, true)); // the original timed (gated: no time yet)
+  EXPECT_EQ(original(C), std::make_pair(true, true)); // (no time yet: again)
+  C.recordOriginal(Shape, 4.0);
+  unsigned Timed = 0;
+  for (int I = 0; I < 128; ++I) {
+    const auto [T, S] = original(C);
+    EXPECT_TRUE(S);
+    Timed += T;
+  }
+  EXPECT_EQ(Timed, 2u); // every 64th launch
+}
+
+TEST(ShortChooser, ALongerOriginalKeepsTheCloneAndIsTimedNowAndThen) {
+  CloneChooser C = shortChooser();
+  C.choose(Shape, true);
+  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
+  EXPECT_TRUE(original(C).first);
+  C.recordOriginal(Shape, 6.0); // over 5 us
+  unsigned Originals = 0;
+  for (int I = 0; I < 128; ++I) {
+    const CloneChoice Ch = C.choose(Shape, true);
+    if (Ch.Original) {
+      ++Originals;
+      EXPECT_TRUE(Ch.Timed); // (the scheduler gates it: 6 us is over the limit)
+    }
+  }
+  EXPECT_EQ(Originals, 2u);
+  C.recordOriginal(Shape, 4.5); // got shorter
+  EXPECT_TRUE(original(C).second);
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 4.5);
+}
+
+TEST(ShortChooser, ALongCloneNeverTimesTheOriginal) {
+  CloneChooser C = shortChooser();
+  C.choose(Shape, true);
+  C.record(Shape, CloneKind::Full, 16.0, 40, 8); // over 3 x 5 us
+  for (int I = 0; I < 200; ++I)
+    EXPECT_FALSE(C.choose(Shape, true).Original) << I;
+  ChooserOptions Off;
+  Off.HasLight = false; // ShortUs 0: never
+  CloneChooser N(Off);
+  N.choose(Shape, true);
+  N.record(Shape, CloneKind::Full, 2.0, 40, 8);
+  N.recordOriginal(Shape, 1.0);
+  for (int I = 0; I < 200; ++I)
+    EXPECT_FALSE(N.choose(Shape, true).Original) << I;
+}
+
+TEST(ShortChooser, AVaryingShapeHoldsItsLargestRecentOriginalTime) {
+  CloneChooser C = shortChooser();
+  C.choose(Shape, true, false, /*Varying=*/true);
+  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
+  original(C, true);
+  C.recordOriginal(Shape, 4.0);
+  EXPECT_TRUE(original(C, true).second);
+  C.recordOriginal(Shape, 7.0); // a launch of more work
+  C.recordOriginal(Shape, 4.0);
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 7.0); // over the limit: clones again
+  unsigned Originals = 0;
+  for (int I = 0; I < 63; ++I)
+    Originals += C.choose(Shape, true, false, true).Original;
+  EXPECT_LE(Originals, 1u); // (the 64th-launch timing)
+  C.recordOriginal(Shape, 4.0);
+  C.recordOriginal(Shape, 4.0);
+  C.recordOriginal(Shape, 4.0); // 7 us is out of the latest four
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 4.0);
+}
+
+// ---------------------------------------------------------------------------
+// Through the scheduler.
+
+namespace {
+
+struct ShortTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    O.ShortUs = 5;
+    make();
+  }
+  /// Launches until the shape runs short: a timed clone, then a timed
+  /// original (each 4 us on the fake GPU).
+  void becomeShort() {
+    D.ElapsedMs = 0.004f;
+    for (int I = 0; I < 2; ++I) {
+      ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+      finish();
+    }
+    ASSERT_EQ(D.CloneLaunches.size(), 1u);
+    ASSERT_EQ(OriginalCalls, 1);
+    D.Calls.clear();
+  }
+  unsigned waitsOnBE() const {
+    unsigned N = 0;
+    for (auto &C : D.Calls)
+      N += C.rfind("wait BE", 0) == 0;
+    return N;
+  }
+};
+
+} // namespace
+
+TEST_F(ShortTest, ShortLaunchesRunAsCompiledWithAGateOnceTheirWorkExceedsTheBudget) {
+  becomeShort();
+  // Each 4 us: two fit in the 10 us behind the latest gate, the third waits.
+  std::vector<unsigned> Waits;
+  for (int I = 0; I < 6; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    Waits.push_back(waitsOnBE());
+  }
+  EXPECT_EQ(Waits, (std::vector<unsigned>{0, 0, 1, 1, 1, 2}));
+  finish();
+  EXPECT_EQ(OriginalCalls, 1 + 6);
+  EXPECT_EQ(D.CloneLaunches.size(), 1u);
+  const gmemSchedCloneStats St = cloneStats();
+  EXPECT_EQ(St.short_launches, 1u + 6); // the original's timing launch too
+  EXPECT_EQ(St.short_ungated_launches, 4u);
+  EXPECT_EQ(St.capped_launches, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(ShortTest, AClonedLaunchRestartsTheBudget) {
+  becomeShort();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // 8 us behind the gate
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);            // a clone: its stop holds what follows
+  const unsigned Before = waitsOnBE();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(waitsOnBE(), Before); // no gate: 4 us behind the clone
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(ShortTest, AShortLaunchWhileItsLevelIsSuppressedWaitsAtTheGate) {
+  becomeShort();
+  D.Kernels[FTrainPre].Iters = 10;
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  D.run(5);
+  ASSERT_EQ(infer(RT, 6), CUDA_SUCCESS); // suppresses best effort
+  D.Calls.clear();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  ASSERT_FALSE(D.Calls.empty());
+  EXPECT_EQ(waitsOnBE(), 1u);
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(cloneStats().short_ungated_launches, 0u);
+}
+
+TEST_F(ShortTest, GateAlwaysGatesShortLaunchesToo) {
+  O.GateAlways = true;
+  make();
+  becomeShort();
+  for (int I = 0; I < 3; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(waitsOnBE(), 3u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(ShortTest, TheLimitComesFromTheEnvironment) {
+  unsetenv("GMEM_PREEMPT_SHORT_US");
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 5.0);
+  setenv("GMEM_PREEMPT_SHORT_US", "0", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 0.0);
+  setenv("GMEM_PREEMPT_SHORT_US", "12.5", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 12.5);
+  setenv("GMEM_PREEMPT_SHORT_US", "short", 1); // refused: the default
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 5.0);
+  unsetenv("GMEM_PREEMPT_SHORT_US");
+}
