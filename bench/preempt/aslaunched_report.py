@@ -38,7 +38,7 @@ def form_of(item):
     if not forms or not any(forms.values()):
         return "?"
     top = max(forms, key=forms.get)
-    return "as compiled" if top == "capped" else top
+    return {"capped": "as compiled", "short": "as compiled (short)"}.get(top, top)
 
 
 def stop_of(stops, name, form, orig_ms):

@@ -74,7 +74,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
   bool counting = false;
-  uint64_t forms[5] = {};
+  uint64_t forms[6] = {};
   CUdeviceptr scratch = 0;
   CU(cuMemAlloc(&scratch, 4));
   unsigned step = 0;
@@ -100,6 +100,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       forms[2] += a.alt_launches - b.alt_launches;
       forms[3] += a.free_launches - b.free_launches;
       forms[4] += a.capped_launches - b.capped_launches;
+      forms[5] += a.short_launches - b.short_launches;
     }
     CU(cuEventRecord(e1, s));
     CU(cuEventSynchronize(e1));
@@ -131,7 +132,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     Json fj;
     fj.integer("full", (long long)forms[0]).integer("light", (long long)forms[1])
         .integer("alt", (long long)forms[2]).integer("free", (long long)forms[3])
-        .integer("capped", (long long)forms[4]);
+        .integer("capped", (long long)forms[4]).integer("short", (long long)forms[5]);
     j.raw("forms", fj.text());
   }
   const double mp = percentile(tp, 50), ms = percentile(ts, 50);

@@ -91,16 +91,18 @@
 // verdict never rests on a cold first time alone and a shape whose
 // launches change comes back.
 //
-// Short launches (ChooserOptions::ShortUs, GMEM_PREEMPT_SHORT_US; 5 us by
+// Short launches (ChooserOptions::ShortUs, GMEM_PREEMPT_SHORT_US; 8 us by
 // default). A kernel that takes a few microseconds as compiled ends about
 // as soon as its clone would stop (the signalling alone takes ~3-6 us on
 // the H200), while the clone and its stream operations cost such a kernel
 // +30..+80% (bench/preempt/results/session30, tiny_manifest.txt). So a
 // shape whose fastest clone form ran within ShortCloneFactor x ShortUs
 // times the kernel as compiled once, and while that time is at most
-// ShortUs its launches run the original (Short; a varying shape holds the
-// largest of its latest original times against the limit), re-timed every
-// FullTimingEvery-th launch. The scheduler may leave the gate wait out in
+// ShortUs its launches run the original (Short), re-timed every
+// FullTimingEvery-th launch. The time held against the limit is the least
+// of the latest four (a timing started on an idle stream also holds the
+// host's launch call), a varying shape's the largest (its launches'
+// work differs). The scheduler may leave the gate wait out in
 // front of such launches as long as the work of them behind the stream's
 // latest gate stays within a budget (Scheduler::shortLaunch): a suppression
 // then lets at most that much more of the stream's short work start.
@@ -234,7 +236,8 @@ public:
   /// Shape Key's latest time as compiled (0: none).
   double originalUs(uint64_t Key) const;
   /// The time as compiled "Short launches" holds against the limit for
-  /// shape Key: the latest, or a varying shape's largest recent (0: none).
+  /// shape Key: the least of its latest VaryingTaus times (a timing may
+  /// hold the host's launch call), a varying shape's largest (0: none).
   double shortBoundUs(uint64_t Key) const;
   /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared

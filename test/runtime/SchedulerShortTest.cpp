@@ -4,8 +4,8 @@
 // the original, re-timed every 64th; a varying shape holds its largest
 // recent original time against the limit. Through the scheduler against the
 // simulated GPU: short launches run the original function, a gate wait only
-// where the stream's ungated short work would exceed twice the limit or the
-// level is suppressed, and gmemSchedCloneStats counts them.
+// where the stream's ungated short work would exceed the limit or the level
+// is suppressed, and gmemSchedCloneStats counts them.
 #include "CloneChoice.h"
 #include "SchedulerTestFixture.h"
 
@@ -92,6 +92,24 @@ TEST(ShortChooser, ALongCloneNeverTimesTheOriginal) {
     EXPECT_FALSE(N.choose(Shape, true).Original) << I;
 }
 
+TEST(ShortChooser, AShapeHoldsItsLeastRecentOriginalTimeAgainstTheLimit) {
+  // A timing begun on an idle stream holds the host's launch call too.
+  CloneChooser C = shortChooser();
+  C.choose(Shape, true);
+  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
+  original(C);
+  C.recordOriginal(Shape, 8.0);
+  EXPECT_FALSE(C.choose(Shape, true).Short);
+  C.recordOriginal(Shape, 4.0);
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 4.0);
+  EXPECT_TRUE(original(C).second);
+  for (int I = 0; I < 3; ++I)
+    C.recordOriginal(Shape, 9.0);
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 4.0); // still among the latest four
+  C.recordOriginal(Shape, 9.0);
+  EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 9.0);
+}
+
 TEST(ShortChooser, AVaryingShapeHoldsItsLargestRecentOriginalTime) {
   CloneChooser C = shortChooser();
   C.choose(Shape, true, false, /*Varying=*/true);
@@ -120,7 +138,7 @@ namespace {
 struct ShortTest : SchedTest {
   void SetUp() override {
     SchedTest::SetUp();
-    O.ShortUs = 5;
+    O.ShortUs = 10;
     make();
   }
   /// Launches until the shape runs short: a timed clone, then a timed
@@ -147,7 +165,8 @@ struct ShortTest : SchedTest {
 
 TEST_F(ShortTest, ShortLaunchesRunAsCompiledWithAGateOnceTheirWorkExceedsTheBudget) {
   becomeShort();
-  // Each 4 us: two fit in the 10 us behind the latest gate, the third waits.
+  // Each 4 us: two fit in the 10 us (the limit) behind the latest gate, the
+  // third waits.
   std::vector<unsigned> Waits;
   for (int I = 0; I < 6; ++I) {
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
@@ -204,12 +223,12 @@ TEST_F(ShortTest, GateAlwaysGatesShortLaunchesToo) {
 
 TEST_F(ShortTest, TheLimitComesFromTheEnvironment) {
   unsetenv("GMEM_PREEMPT_SHORT_US");
-  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 5.0);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 8.0);
   setenv("GMEM_PREEMPT_SHORT_US", "0", 1);
   EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 0.0);
   setenv("GMEM_PREEMPT_SHORT_US", "12.5", 1);
   EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 12.5);
   setenv("GMEM_PREEMPT_SHORT_US", "short", 1); // refused: the default
-  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 5.0);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 8.0);
   unsetenv("GMEM_PREEMPT_SHORT_US");
 }

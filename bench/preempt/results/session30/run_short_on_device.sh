@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Session 30's third device call (H200): short launches (GMEM_PREEMPT_SHORT_US,
+# default 5, against 0) on the ten small kernels of tiny_manifest.txt, the
+# overhead table and the varying-argument manifest on the final code, then
+# the runtime GPU suite. Stage: python3 bench/preempt/stage.py --build-dir
+# build --out .stage/preempt --skip-corpus, this folder's manifests copied
+# into it, tar czf .stage/p30.tgz -C .stage preempt; python3
+# test/runtime/gpu/stage.py --build-dir build, tar czf .stage/rt.tgz -C
+# .stage runtime; both carried.
+#   OUT=DIR bash bench/preempt/results/session30/run_short_on_device.sh
+set -u
+OUT=${OUT:?}
+W=/tmp/s30short
+mkdir -p /tmp/s30 "$W" && tar xzf .stage/p30.tgz -C /tmp/s30 && tar xzf .stage/rt.tgz -C .stage || exit 2
+S=/tmp/s30/preempt
+chmod +x "$S/preempt_bench"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
+run() { # LABEL MANIFEST ENV...
+  local label=$1 man=$2; shift 2
+  echo "=== aslaunched $label"
+  env "$@" GMEM_SCHED=1 LD_PRELOAD="$S/lib/libgmemrt.so" timeout 200 "$S/preempt_bench" aslaunched \
+    --manifest "$S/$man" --kernels "$S/kernels.ptx" --budget 140 --json "$W/aslaunched_$label.json" \
+    > "$W/aslaunched_$label.log" 2>&1
+  echo "exit $?"
+}
+for i in 1 2; do
+  run "tiny_short_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=5
+  run "tiny_noshort_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=0
+done
+run tiny_cap3 tiny_manifest.txt GMEM_PREEMPT_MAX_OVERHEAD=3
+run overhead_short overhead_manifest.txt GMEM_PREEMPT_SHORT_US=5
+run vary_short vary_manifest.txt GMEM_PREEMPT_SHORT_US=5
+echo "=== runtime suite"
+OUT=$W/runtime timeout 400 bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
+echo "runtime suite exit $?"
+grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL" "$W/runtime/run.log"
+rm -f "$W"/runtime/sums_*.txt
+gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt
+tar czf "$OUT/short.tgz" -C "$W" . && echo archived
