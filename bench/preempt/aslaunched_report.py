@@ -44,7 +44,7 @@ def form_of(item):
 def stop_of(stops, name, form, orig_ms):
     """(P99 after the control write in us or None, text) of a stop of `name`
     run as `form` (text: device / after-write P99, part stops' measures)."""
-    if form == "as compiled":
+    if form.startswith("as compiled"):
         return None, "waits for the end (<= %.0f us)" % (1e3 * orig_ms)
     item = stops.get(name)
     if not item:
