@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 30's third device call (H200): short launches (GMEM_PREEMPT_SHORT_US,
-# default 5, against 0) on the ten small kernels of tiny_manifest.txt, the
+# Session 30's short-launch device calls (H200): short launches
+# (GMEM_PREEMPT_SHORT_US, the default against 0; the first call passed 5) on the ten small kernels of tiny_manifest.txt, the
 # overhead table and the varying-argument manifest on the final code, then
 # the runtime GPU suite. Stage: python3 bench/preempt/stage.py --build-dir
 # build --out .stage/preempt --skip-corpus, this folder's manifests copied
@@ -24,12 +24,13 @@ run() { # LABEL MANIFEST ENV...
   echo "exit $?"
 }
 for i in 1 2; do
-  run "tiny_short_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=5
+  run "tiny_short_$i" tiny_manifest.txt GMEM_SCHED=1
   run "tiny_noshort_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=0
 done
 run tiny_cap3 tiny_manifest.txt GMEM_PREEMPT_MAX_OVERHEAD=3
-run overhead_short overhead_manifest.txt GMEM_PREEMPT_SHORT_US=5
-run vary_short vary_manifest.txt GMEM_PREEMPT_SHORT_US=5
+run overhead_short_1 overhead_manifest.txt GMEM_SCHED=1
+run overhead_short_2 overhead_manifest.txt GMEM_SCHED=1
+run vary_short vary_manifest.txt GMEM_SCHED=1
 echo "=== runtime suite"
 OUT=$W/runtime timeout 400 bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
 echo "runtime suite exit $?"
