@@ -392,6 +392,17 @@ double CloneChooser::originalUs(uint64_t Key) const {
   return E ? E->OrigUs : 0;
 }
 
+bool CloneChooser::timeOnIdleStream(uint64_t Key, unsigned MaxSkips) {
+  Entry *E = find(Key);
+  if (!E || E->IdleSkips >= MaxSkips) {
+    if (E)
+      E->IdleSkips = 0;
+    return true;
+  }
+  ++E->IdleSkips;
+  return false;
+}
+
 double CloneChooser::shortBoundUs(uint64_t Key) const {
   const Entry *E = lookup(Key);
   if (!E)

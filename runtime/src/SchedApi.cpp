@@ -303,6 +303,7 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->ungated_launches = Get(N.Ungated);
   Out->short_launches = Get(N.Short);
   Out->short_ungated_launches = Get(N.ShortUngated);
+  Out->idle_timing_skips = Get(N.IdleTimingSkips);
 }
 
 } // namespace sched

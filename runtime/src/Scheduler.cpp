@@ -461,6 +461,14 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
+  // A time taken on an idle stream would hold this host call's work: the
+  // form comparisons, check intervals and the short verdict want the
+  // kernel's own (the next launch of the shape is asked again).
+  if (CI && Key && Choice.Timed && Opts.IdleTimingSkips && D.streamQuery(S) == CUDA_SUCCESS &&
+      !CI->Chooser.timeOnIdleStream(Key, Opts.IdleTimingSkips)) {
+    Choice.Timed = false;
+    N.IdleTimingSkips.fetch_add(1, std::memory_order_relaxed);
+  }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block, or

@@ -148,6 +148,10 @@ struct SchedOptions {
   /// written (H200), so a kernel of 8 us ends about as soon.
   double ShortUs = 8.0;
   static constexpr double ShortGateFactor = 1.0;
+  /// A launch to be timed that would start on an idle stream is left
+  /// untimed up to this many times in a row per shape (its time would hold
+  /// the host's launch call; CloneChooser::timeOnIdleStream); 0: never.
+  unsigned IdleTimingSkips = 3;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
@@ -412,6 +416,7 @@ private:
     std::atomic<uint64_t> Ungated{0}; ///< clone launches without a gate wait
     std::atomic<uint64_t> Short{0};   ///< short launches run as compiled
     std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
+    std::atomic<uint64_t> IdleTimingSkips{0}; ///< timings left out on idle streams
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

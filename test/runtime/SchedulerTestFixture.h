@@ -95,6 +95,9 @@ struct SchedTest : ::testing::Test {
     // The fake GPU's timings are a few microseconds: short launches would
     // run most shapes as compiled (SchedulerShortTest.cpp turns it on).
     O.ShortUs = 0;
+    // Its streams are idle at most launches: timings would be left out
+    // (SchedulerShortTest.cpp tests that).
+    O.IdleTimingSkips = 0;
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }
