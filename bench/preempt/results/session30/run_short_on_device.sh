@@ -23,14 +23,26 @@ run() { # LABEL MANIFEST ENV...
     > "$W/aslaunched_$label.log" 2>&1
   echo "exit $?"
 }
-for i in 1 2; do
-  run "tiny_short_$i" tiny_manifest.txt GMEM_SCHED=1
-  run "tiny_noshort_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=0
-done
-run tiny_cap3 tiny_manifest.txt GMEM_PREEMPT_MAX_OVERHEAD=3
-run overhead_short_1 overhead_manifest.txt GMEM_SCHED=1
-run overhead_short_2 overhead_manifest.txt GMEM_SCHED=1
-run vary_short vary_manifest.txt GMEM_SCHED=1
+PARTS=${PARTS:-"tiny overhead vary"}
+case " $PARTS " in *" tiny "*)
+  for i in 1 2; do
+    run "tiny_short_$i" tiny_manifest.txt GMEM_SCHED=1
+    run "tiny_noshort_$i" tiny_manifest.txt GMEM_PREEMPT_SHORT_US=0
+  done
+  run tiny_cap3 tiny_manifest.txt GMEM_PREEMPT_MAX_OVERHEAD=3 ;;
+esac
+case " $PARTS " in *" overhead "*)
+  run overhead_short_1 overhead_manifest.txt GMEM_SCHED=1
+  run overhead_short_2 overhead_manifest.txt GMEM_SCHED=1 ;;
+esac
+case " $PARTS " in *" vary "*) run vary_short vary_manifest.txt GMEM_SCHED=1 ;; esac
+case " $PARTS " in *" cap "*) run overhead_cap3 overhead_manifest.txt GMEM_PREEMPT_MAX_OVERHEAD=3 ;; esac
+case " $PARTS " in *" stops "*)
+  echo "=== stops"
+  timeout 150 "$S/preempt_bench" stops --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" \
+    --trials 60 --budget 80 --json "$W/stops.json" > "$W/stops.log" 2>&1
+  echo "exit $?"; gzip -9 "$W/stops.json" ;;
+esac
 echo "=== runtime suite"
 OUT=$W/runtime timeout 400 bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
 echo "runtime suite exit $?"
