@@ -154,9 +154,9 @@ typedef struct gmemSchedCloneStats {
                                  capped_launches) */
   uint64_t short_ungated_launches; /* ... of them without a wait on their
                                  level's gate */
-  uint64_t idle_timing_skips; /* launches left untimed because their stream
-                                 was idle (the time would hold the host's
-                                 launch call) */
+  uint64_t idle_timing_skips; /* launches as compiled left untimed because
+                                 their stream was idle (the time would hold
+                                 the host's launch call) */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

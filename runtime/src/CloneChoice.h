@@ -235,11 +235,11 @@ public:
   bool recordOriginal(uint64_t Key, double ElapsedUs);
   /// Shape Key's latest time as compiled (0: none).
   double originalUs(uint64_t Key) const;
-  /// A launch of shape Key asked to be timed starts on an idle stream, so
-  /// its time would hold the host's launch call (~3-5 us on the H200, up to
-  /// 6% of a 70 us kernel: more than the forms' margin): whether to time it
-  /// anyway, which the shape's MaxSkips-th such launch in a row does (a
-  /// program that waits for every kernel must get times too).
+  /// A launch of shape Key as compiled asked to be timed starts on an idle
+  /// stream, so its time would hold the host's launch call (~3-5 us on the
+  /// H200: enough to put a 4 us kernel over the short limit): whether to
+  /// time it anyway, which the shape's MaxSkips-th such launch in a row does
+  /// (a program that waits for every kernel must get times too).
   bool timeOnIdleStream(uint64_t Key, unsigned MaxSkips);
   /// The time as compiled "Short launches" holds against the limit for
   /// shape Key: the least of its latest VaryingTaus times (a timing may

@@ -148,9 +148,9 @@ struct SchedOptions {
   /// written (H200), so a kernel of 8 us ends about as soon.
   double ShortUs = 8.0;
   static constexpr double ShortGateFactor = 1.0;
-  /// A launch to be timed that would start on an idle stream is left
-  /// untimed up to this many times in a row per shape (its time would hold
-  /// the host's launch call; CloneChooser::timeOnIdleStream); 0: never.
+  /// A launch as compiled to be timed that would start on an idle stream is
+  /// left untimed up to this many times in a row per shape (its time would
+  /// hold the host's launch call; CloneChooser::timeOnIdleStream); 0: never.
   unsigned IdleTimingSkips = 3;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
