@@ -224,11 +224,17 @@ bool CloneChooser::applyShort(Entry &E, CloneChoice &C) {
   const double OrigUs = shortBoundUs(E.Key);
   const uint32_t N = ++E.ShortSeen;
   const uint32_t Every = std::max(Opts.FullTimingEvery, 1u);
+  // A timing due (every Every-th launch: the shape's launches may change)
+  // stays due until one arrives: the scheduler leaves out some on idle
+  // streams (timeOnIdleStream), and a program's pattern of waits could
+  // otherwise put every due launch on one.
+  if (N % Every == 0)
+    E.OrigDue = true;
   if (!(OrigUs > 0) || OrigUs > Opts.ShortUs) {
     // Not known short: a plausible shape times the original (at once while
-    // it has no time, then every Every-th launch: its launches may change);
-    // the scheduler gates it, as its time is not known to be short.
-    if (!Plausible || (OrigUs > 0 && N % Every != 0))
+    // it has no time, then when due); the scheduler gates it, as its time
+    // is not known to be short.
+    if (!Plausible || (OrigUs > 0 && !E.OrigDue))
       return false;
     C = CloneChoice();
     C.Original = C.Timed = C.Short = true;
@@ -236,7 +242,7 @@ bool CloneChooser::applyShort(Entry &E, CloneChoice &C) {
   }
   C = CloneChoice();
   C.Original = C.Short = true;
-  C.Timed = N % Every == 0;
+  C.Timed = E.OrigDue;
   return true;
 }
 
@@ -380,6 +386,7 @@ bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
   if (!E)
     return false;
   if (ElapsedUs > 0) {
+    E->OrigDue = false;
     E->OrigUs = ElapsedUs;
     E->RecentOrig[E->NextOrig] = ElapsedUs;
     E->NextOrig = uint8_t((E->NextOrig + 1) % VaryingTaus);

@@ -310,6 +310,7 @@ private:
     uint8_t NextOrig = 0;
     uint32_t ShortSeen = 0;  ///< launches "Short launches" has seen
     uint8_t IdleSkips = 0;   ///< timings left out in a row (timeOnIdleStream)
+    bool OrigDue = false;    ///< "Short launches": a time as compiled is due
     uint32_t CapSeen = 0;    ///< launches the cap has seen
     uint32_t CapRuns = 0;    ///< launches whose form was over the cap
     uint32_t LightAsks = 0;  ///< capped launches while the light twin had no time
