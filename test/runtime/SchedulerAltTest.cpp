@@ -27,10 +27,7 @@ namespace {
 struct AltTest : SchedTest {
   void SetUp() override {
     SchedTest::SetUp();
-    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
-    L.LoopCheckpoints = false;
-    L.Occupancy = 3; // P = 12
-    D.addKernel(FPersLight, Mod, light(Pers), L);
+    addPersLightTwin(); // P = 12
     // Same parameters, protocol and loop checkpoints as the full clone; its
     // loop state in shared memory: another occupancy.
     FakeSchedDriver::Kernel A = D.Kernels[FPersPre];

@@ -47,10 +47,7 @@ struct FreeTestBase : SchedTest {
 struct FreeTest : FreeTestBase {
   void SetUp() override {
     SchedTest::SetUp();
-    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
-    L.LoopCheckpoints = false;
-    L.Occupancy = 3;
-    D.addKernel(FPersLight, Mod, light(Pers), L);
+    addPersLightTwin();
     FakeSchedDriver::Kernel A = D.Kernels[FPersPre];
     A.Occupancy = 1;
     A.Iters = 8;

@@ -26,12 +26,7 @@ constexpr float SlowMs = 0.1f;   // tau 20 / 25 us
 struct LightTest : SchedTest {
   void SetUp() override {
     SchedTest::SetUp();
-    // Same parameters and protocol as the persistent clone, no loop
-    // checkpoints, fewer registers: 3 resident CTAs per SM (P = 12).
-    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
-    L.LoopCheckpoints = false;
-    L.Occupancy = 3;
-    D.addKernel(FPersLight, Mod, light(Pers), L);
+    addPersLightTwin();
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
   }
   /// Three fast launches of one shape that all stay full and untimed (no

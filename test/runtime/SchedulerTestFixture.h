@@ -101,6 +101,15 @@ struct SchedTest : ::testing::Test {
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }
+  /// Gives Pers a light twin: the persistent clone's parameters and
+  /// protocol, no loop checkpoints, fewer registers (3 resident CTAs per
+  /// SM: P = 12). The info word is the caller's (addInfo).
+  void addPersLightTwin() {
+    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
+    L.LoopCheckpoints = false;
+    L.Occupancy = 3;
+    D.addKernel(FPersLight, Mod, std::string("__gmem_prl_") + Pers, L); // light(Pers)
+  }
   void make() {
     Scheduler::setGlobalForTesting(nullptr);
     S.reset(new Scheduler(D, O));

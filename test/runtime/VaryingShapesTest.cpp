@@ -153,10 +153,7 @@ constexpr float FastMs = 0.004f; // tau under 1 us on the fake clone's P
 struct VaryingTest : SchedTest {
   void SetUp() override {
     SchedTest::SetUp();
-    FakeSchedDriver::Kernel L = D.Kernels[FPersPre];
-    L.LoopCheckpoints = false;
-    L.Occupancy = 3;
-    D.addKernel(FPersLight, Mod, light(Pers), L);
+    addPersLightTwin();
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | LightFlag);
     make();
   }
