@@ -251,3 +251,33 @@ TEST_F(ShortTest, TheLimitComesFromTheEnvironment) {
   EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().ShortUs, 8.0);
   unsetenv("GMEM_PREEMPT_SHORT_US");
 }
+
+TEST_F(ShortTest, ReTimingsDueOnIdleStreamsWaitForALaunchBehindWork) {
+  // Part aslaunched's pattern on the H200: 24 warm-up launches that find
+  // the stream idle (S: their time holds the host's launch call, 11 us
+  // here, over the limit), then launches queued behind other work (Q: the
+  // kernel's own 4 us) and S ones in the order S Q S Q Q S Q S, so that
+  // every 64th launch is an S one. The warm-up's one time (the fourth
+  // asking) says "not short"; the re-timing due at the 64th launch waits
+  // for the next Q launch instead of being left out (or inflated) with
+  // it, and the shape runs short from then on. Before, it never did.
+  O.IdleTimingSkips = 3;
+  make();
+  const bool Idle[8] = {true, false, true, false, false, true, false, true};
+  D.Kernels[FTrainPre].Iters = 200;
+  unsigned Short = 0;
+  const unsigned Warm = 24, Launches = 400;
+  for (unsigned I = 0; I < Launches; ++I) {
+    const bool S = I < Warm || Idle[(I - Warm) % 8];
+    if (!S)
+      ASSERT_EQ(train(BE), CUDA_SUCCESS); // work in front: the stream is busy
+    const uint64_t Before = cloneStats().short_launches;
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    Short += I >= 80 && cloneStats().short_launches > Before;
+    D.ElapsedMs = S ? 0.011f : 0.004f; // what this launch's timing reads
+    finish();
+  }
+  EXPECT_GE(Short, (Launches - 80) * 99 / 100);
+  EXPECT_GT(cloneStats().idle_timing_skips, 0u);
+  expectExactlyOnce();
+}
