@@ -179,6 +179,7 @@ CUresult Scheduler::shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint
   if (Gate) {
     D.streamWaitEq(S, C.Gates + sizeof(uint32_t) * unsigned(P), 0);
     St.UngatedUs = 0;
+    St.HeldBack += C.View.Level[P].Suppressed;
   } else {
     St.UngatedUs += Us;
     N.ShortUngated.fetch_add(1, std::memory_order_relaxed);

@@ -411,8 +411,17 @@ void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<
   // Releasing the lock around the enqueue itself was tried: the graph
   // chain's P99 went from 278 us to 10.5 ms beside the training
   // (bench/colocation/results/diag).
+  // Launches without a control block (no clone, the cap's or a short
+  // launch as compiled) put behind the closed gate fill the stream too:
+  // HeldBack counts them while the level stays suppressed.
+  if (!C.View.Level[P].Suppressed)
+    St.HeldBack = 0;
   auto Held = [&] {
-    if (!active() || St.Slots.size() < Opts.HostHoldAfter)
+    if (!active())
+      return false;
+    if (C.View.Level[P].Suppressed && St.HeldBack >= Opts.HostHoldAfter)
+      return true;
+    if (St.Slots.size() < Opts.HostHoldAfter)
       return false;
     if (C.View.Level[P].Suppressed)
       return true;
@@ -481,6 +490,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       return shortLaunch(C, St, *CI, Key, Choice.Timed, S, P, Original);
     D.streamWaitEq(S, Gate, 0);
     St.UngatedUs = 0;
+    St.HeldBack += C.View.Level[P].Suppressed;
     if (CI && Choice.Original)
       return cappedLaunch(C, *CI, Key, Choice.Timed, S, Original);
     return Original();

@@ -255,6 +255,9 @@ private:
     /// Work of short launches put on the stream without a gate wait since
     /// its latest gate or clone (Scheduler::shortLaunch), in us.
     double UngatedUs = 0;
+    /// Launches without a control block put behind its level's closed gate
+    /// since the level last ran (holdOnHost).
+    unsigned HeldBack = 0;
   };
   struct Context {
     unsigned long long Id = 0;

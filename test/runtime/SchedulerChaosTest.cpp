@@ -142,3 +142,37 @@ TEST_F(SchedTest, LaunchesPastTheQueueBoundWaitOnTheHostUntilTheResume) {
   EXPECT_EQ(D.CloneLaunches.size(), Before + 5);
   EXPECT_GT(job(pre(Train), 1).FirstStartStep, job(Infer).LastCompleteStep);
 }
+
+// The same for launches without a control block (a kernel without a clone,
+// one the overhead cap or the short-launch rule runs as compiled): behind
+// the closed gate they fill the stream as well, so they count towards the
+// bound while their level stays suppressed.
+TEST_F(SchedTest, LaunchesAsCompiledPastTheQueueBoundWaitOnTheHostToo) {
+  O.HostHoldAfter = 3;
+  make();
+  ASSERT_EQ(train(BE, 4), CUDA_SUCCESS);
+  finish();
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // level 0 suppressed, no victim
+  CUstream Q = D.userStream();
+  D.Names[Q] = "Q";
+  const int Before = OriginalCalls; // (the urgent launch ran as compiled too)
+  std::atomic<int> Returned{0};
+  std::thread Program([&] {
+    for (int I = 0; I < 5; ++I) {
+      EXPECT_EQ(launch(FTrain, 4, Q, nullptr), CUDA_SUCCESS); // no record: as compiled
+      ++Returned;
+    }
+  });
+  const auto End = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (Returned < 3 && std::chrono::steady_clock::now() < End)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // a fourth would be back by now
+  EXPECT_EQ(Returned, 3);
+  EXPECT_EQ(OriginalCalls, Before + 3); // three behind the gate
+  D.run(40);
+  S->poll(); // resumes level 0
+  Program.join();
+  EXPECT_EQ(Returned, 5);
+  EXPECT_EQ(OriginalCalls, Before + 5);
+  finish();
+}
