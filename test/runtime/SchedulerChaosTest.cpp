@@ -103,6 +103,16 @@ TEST_F(SchedChaosTest, SomeLaunchesAreStoppedRightAfterTheyAreEnqueued) {
   expectExactlyOnce();
 }
 
+/// Waits until Count reaches N (5 s at most), then 50 ms more, in which a
+/// launch past the N-th that was not held would be back: Count then.
+static int settledAt(const std::atomic<int> &Count, int N) {
+  const auto End = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (Count < N && std::chrono::steady_clock::now() < End)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return Count;
+}
+
 // Found by chaos testing (PolyBench's 3DCONV, 254 launches in a row under
 // GMEM_SCHED_CHAOS, hung on the H200): behind a closed gate a stream fills
 // up and the driver blocks the enqueuing call, with the scheduler's lock
@@ -126,11 +136,7 @@ TEST_F(SchedTest, LaunchesPastTheQueueBoundWaitOnTheHostUntilTheResume) {
     }
   });
   // The fourth launch waits (and touches nothing of the simulated GPU).
-  const auto End = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (Returned < 3 && std::chrono::steady_clock::now() < End)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // a fourth would be back by now
-  EXPECT_EQ(Returned, 3);
+  EXPECT_EQ(settledAt(Returned, 3), 3);
   EXPECT_EQ(D.CloneLaunches.size(), Before + 3); // three behind the gate, on the GPU
   // The urgent work finishes; the monitor's next poll resumes level 0.
   D.run(40);
@@ -163,11 +169,7 @@ TEST_F(SchedTest, LaunchesAsCompiledPastTheQueueBoundWaitOnTheHostToo) {
       ++Returned;
     }
   });
-  const auto End = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (Returned < 3 && std::chrono::steady_clock::now() < End)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // a fourth would be back by now
-  EXPECT_EQ(Returned, 3);
+  EXPECT_EQ(settledAt(Returned, 3), 3);
   EXPECT_EQ(OriginalCalls, Before + 3); // three behind the gate
   D.run(40);
   S->poll(); // resumes level 0
