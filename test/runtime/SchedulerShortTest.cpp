@@ -281,3 +281,20 @@ TEST_F(ShortTest, ReTimingsDueOnIdleStreamsWaitForALaunchBehindWork) {
   EXPECT_GT(cloneStats().idle_timing_skips, 0u);
   expectExactlyOnce();
 }
+
+TEST_F(ShortTest, ShortKernelsOfEverChangingArgumentsRunAsCompiledOnceTheyShareAShape) {
+  // A small kernel given a new scalar on every launch (an optimizer's step):
+  // 65 new shapes, then one shared shape (VaryingShapes.h) whose largest
+  // recent time as compiled (4 us here) is within the limit.
+  D.ElapsedMs = 0.004f;
+  unsigned Short = 0;
+  for (int I = 0; I < 200; ++I) {
+    N = 1000 + I;
+    const uint64_t Before = cloneStats().short_launches;
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    Short += I >= 100 && cloneStats().short_launches > Before;
+    finish();
+  }
+  EXPECT_EQ(Short, 100u);
+  expectExactlyOnce();
+}
