@@ -49,23 +49,6 @@ CloneChooser::State stateOf(CloneKind K) {
 }
 } // namespace
 
-const CloneChooser::Entry *CloneChooser::lookup(uint64_t Key) const {
-  if (Last < Entries.size() && Entries[Last].Key == Key)
-    return &Entries[Last];
-  for (const Entry &E : Entries)
-    if (E.Key == Key)
-      return &E;
-  return nullptr;
-}
-
-CloneChooser::Entry *CloneChooser::find(uint64_t Key) {
-  const Entry *E = lookup(Key);
-  if (!E)
-    return nullptr;
-  Last = size_t(E - Entries.data());
-  return const_cast<Entry *>(E);
-}
-
 bool CloneChooser::available(const Entry &E, CloneKind K) const {
   switch (K) {
   case CloneKind::Full:
@@ -190,20 +173,10 @@ unsigned CloneChooser::batchFor(uint64_t Key) const {
 }
 
 CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool Varying) {
-  Entry *E = find(Key);
-  if (!E) {
-    if (Entries.size() < MaxShapes) {
-      Entries.push_back(Entry());
-      Last = Entries.size() - 1;
-    } else {
-      Last = Next;
-      Next = (Next + 1) % MaxShapes;
-      Entries[Last] = Entry();
-    }
-    E = &Entries[Last];
-    E->Key = Key;
+  bool Added = false;
+  Entry *E = &Entries.findOrAdd(Key, Added);
+  if (Added)
     E->Varying = Varying;
-  }
   CloneChoice C = chooseForm(*E, FreeOk, LightOk);
   if (Opts.ShortUs > 0 && applyShort(*E, C))
     return C;

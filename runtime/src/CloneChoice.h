@@ -111,6 +111,8 @@
 // (under the context's lock).
 #pragma once
 
+#include "KeyedCache.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -320,13 +322,11 @@ private:
     double StreamExtraUs[CloneKindCount] = {};
   };
   ChooserOptions Opts;
-  std::vector<Entry> Entries;
-  size_t Next = 0; ///< the entry replaced when full
-  size_t Last = 0; ///< the entry found last (programs repeat one shape)
+  KeyedCache<Entry, MaxShapes> Entries;
 
-  /// The entry of Key (the one found last first), null when not remembered.
-  const Entry *lookup(uint64_t Key) const;
-  Entry *find(uint64_t Key); ///< lookup() that also remembers the entry as Last
+  /// The entry of Key, null when not remembered.
+  const Entry *lookup(uint64_t Key) const { return Entries.lookup(Key); }
+  Entry *find(uint64_t Key) { return Entries.find(Key); }
   /// Whether E's launches may use full form K (the full clone always).
   bool available(const Entry &E, CloneKind K) const;
   void enter(Entry &E, State S);

@@ -99,7 +99,8 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   const bool Cap = Opts.MaxOverhead > 0 || Opts.ShortUs > 0;
   uint64_t Coarse = 0, Family = 0;
   if ((Light || Alt || FreeOk || Batched || Spread || Cap) &&
-      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key, &Coarse, &Family)) {
+      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key,
+                     Opts.Varying ? &Coarse : nullptr, Opts.Varying ? &Family : nullptr)) {
     // Scalar arguments or grids that change on every launch would make
     // every launch a new shape, timed and never decided (VaryingShapes.h).
     bool Varying = false;

@@ -13,28 +13,8 @@ static_assert(VaryingShapes::Recent == CloneChooser::MaxShapes,
 static_assert(VaryingShapes::Recent < 256, "member counts are 8-bit");
 
 bool VaryingShapes::Level::note(uint64_t Key, uint64_t Member) {
-  Group *G = nullptr;
-  if (Last < Groups.size() && Groups[Last].Key == Key) {
-    G = &Groups[Last];
-  } else {
-    for (size_t I = 0; I < Groups.size() && !G; ++I)
-      if (Groups[I].Key == Key) {
-        G = &Groups[I];
-        Last = I;
-      }
-    if (!G) {
-      if (Groups.size() < MaxGroups) {
-        Groups.emplace_back();
-        Last = Groups.size() - 1;
-      } else {
-        Last = Next;
-        Next = (Next + 1) % MaxGroups;
-        Groups[Last] = Group();
-      }
-      G = &Groups[Last];
-      G->Key = Key;
-    }
-  }
+  bool Added = false;
+  Group *G = &Groups.findOrAdd(Key, Added);
   if (G->Varying)
     return true;
   // Counters saturate long before they could wrap: a group that has not
@@ -54,10 +34,8 @@ bool VaryingShapes::Level::note(uint64_t Key, uint64_t Member) {
 }
 
 bool VaryingShapes::Level::varying(uint64_t Key) const {
-  for (const Group &G : Groups)
-    if (G.Key == Key)
-      return G.Varying;
-  return false;
+  const Group *G = Groups.lookup(Key);
+  return G && G->Varying;
 }
 
 uint64_t VaryingShapes::keyFor(uint64_t Family, uint64_t Coarse, uint64_t Exact, bool &Varying) {

@@ -33,9 +33,10 @@
 // Pure logic, no driver (under the context's lock).
 #pragma once
 
+#include "KeyedCache.h"
+
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace gmem {
 namespace rt {
@@ -81,8 +82,7 @@ private:
       uint32_t Launches = 0, Arrivals = 0; ///< launches; of them, members not among Members
       bool Varying = false;
     };
-    std::vector<Group> Groups;
-    size_t Next = 0, Last = 0;
+    KeyedCache<Group, MaxGroups> Groups;
   };
   Level Families, Coarses;
 };
