@@ -36,6 +36,15 @@ std::pair<bool, bool> original(CloneChooser &C, bool Varying = false) {
   return {Ch.Timed, Ch.Short};
 }
 
+/// A shape's first launch (the full clone, 9 us: plausibly short), then a
+/// launch as compiled timed at OrigUs.
+void timeOriginalOnce(CloneChooser &C, double OrigUs, bool Varying = false) {
+  C.choose(Shape, true, false, Varying);
+  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
+  original(C, Varying);
+  C.recordOriginal(Shape, OrigUs);
+}
+
 } // namespace
 
 TEST(ShortChooser, AShapeWhoseOriginalIsShortRunsAsCompiled) {
@@ -60,10 +69,7 @@ TEST(ShortChooser, AShapeWhoseOriginalIsShortRunsAsCompiled) {
 
 TEST(ShortChooser, ADueTimingIsAskedForUntilOneArrives) {
   CloneChooser C = shortChooser();
-  C.choose(Shape, true);
-  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
-  original(C);
-  C.recordOriginal(Shape, 4.0);
+  timeOriginalOnce(C, 4.0);
   unsigned N = 2; // launches "Short launches" has seen
   while (++N % 64 != 0)
     EXPECT_FALSE(original(C).first) << N;
@@ -114,10 +120,7 @@ TEST(ShortChooser, ALongCloneNeverTimesTheOriginal) {
 TEST(ShortChooser, AShapeHoldsItsLeastRecentOriginalTimeAgainstTheLimit) {
   // A timing begun on an idle stream holds the host's launch call too.
   CloneChooser C = shortChooser();
-  C.choose(Shape, true);
-  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
-  original(C);
-  C.recordOriginal(Shape, 8.0);
+  timeOriginalOnce(C, 8.0);
   EXPECT_FALSE(C.choose(Shape, true).Short);
   C.recordOriginal(Shape, 4.0);
   EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 4.0);
@@ -131,10 +134,7 @@ TEST(ShortChooser, AShapeHoldsItsLeastRecentOriginalTimeAgainstTheLimit) {
 
 TEST(ShortChooser, AVaryingShapeHoldsItsLargestRecentOriginalTime) {
   CloneChooser C = shortChooser();
-  C.choose(Shape, true, false, /*Varying=*/true);
-  C.record(Shape, CloneKind::Full, 9.0, 40, 8);
-  original(C, true);
-  C.recordOriginal(Shape, 4.0);
+  timeOriginalOnce(C, 4.0, /*Varying=*/true);
   EXPECT_TRUE(original(C, true).second);
   C.recordOriginal(Shape, 7.0); // a launch of more work
   C.recordOriginal(Shape, 4.0);
@@ -216,11 +216,7 @@ TEST_F(ShortTest, AClonedLaunchRestartsTheBudget) {
 
 TEST_F(ShortTest, AShortLaunchWhileItsLevelIsSuppressedWaitsAtTheGate) {
   becomeShort();
-  D.Kernels[FTrainPre].Iters = 10;
-  ASSERT_EQ(train(BE), CUDA_SUCCESS);
-  D.run(5);
-  ASSERT_EQ(infer(RT, 6), CUDA_SUCCESS); // suppresses best effort
-  D.Calls.clear();
+  suppressBusyBestEffort();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   ASSERT_FALSE(D.Calls.empty());
   EXPECT_EQ(waitsOnBE(), 1u);

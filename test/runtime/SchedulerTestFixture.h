@@ -101,6 +101,15 @@ struct SchedTest : ::testing::Test {
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }
+  /// Best effort busy with a training clone (10 iterations, half run) when
+  /// an urgent launch on RT suppresses it; the calls so far are cleared.
+  void suppressBusyBestEffort() {
+    D.Kernels[FTrainPre].Iters = 10;
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    D.run(5);
+    ASSERT_EQ(infer(RT, 6), CUDA_SUCCESS);
+    D.Calls.clear();
+  }
   /// Gives Pers a light twin: the persistent clone's parameters and
   /// protocol, no loop checkpoints, fewer registers (3 resident CTAs per
   /// SM: P = 12). The info word is the caller's (addInfo).
