@@ -8,6 +8,7 @@
 // free form makes threads run virtual CTAs again). Off under
 // GMEM_PREEMPT_FREE=0; its gmemSchedGetCloneStats fields.
 #include "SchedulerTestFixture.h"
+#include "VaryingShapes.h"
 
 #include <cstddef>
 #include <cstdlib>
@@ -399,4 +400,29 @@ TEST_F(FreeOnlyTest, CloneStatsFreeFieldsComeLast) {
   EXPECT_EQ(Buf.St.free_launches, 2u);
   EXPECT_EQ(Buf.St.switched_to_free, 1u);
   EXPECT_EQ(Buf.After, 0xABABABABABABABABull);
+}
+
+// Soundness under shared shapes (VaryingShapes.h): launches of ever-changing
+// arguments share one chooser shape, which may decide the free form; a
+// launch of that shape not proved idempotent must still never run it (the
+// chooser is asked per launch with FreeOk, and the scheduler checks again).
+TEST_F(FreeTest, ALaunchNotProvedIdempotentNeverRunsFreeUnderASharedShape) {
+  int Arg = 1000;
+  auto Next = [&](bool Idempotent) {
+    N = Arg++; // a new scalar every launch
+    return once(Idempotent);
+  };
+  for (int I = 0; I <= int(VaryingShapes::Recent); ++I)
+    EXPECT_EQ(Next(true), pre(Pers)) << I; // each a new shape's first launch
+  // One shared shape from here: its first comparison, then the free form.
+  EXPECT_EQ(Next(true), pre(Pers));
+  EXPECT_EQ(Next(true), alt(Pers));
+  EXPECT_EQ(Next(true), freeForm(Pers));
+  EXPECT_EQ(Next(true), pre(Pers));
+  ASSERT_EQ(Next(true), freeForm(Pers));
+  for (int I = 0; I < 5; ++I)
+    EXPECT_NE(Next(/*Idempotent=*/false), freeForm(Pers)) << I;
+  EXPECT_EQ(Next(true), freeForm(Pers));
+  EXPECT_EQ(cloneStats().free_launches, 3u);
+  expectExactlyOnce();
 }
