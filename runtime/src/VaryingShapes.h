@@ -16,7 +16,7 @@
 // memory alone (a family). A group whose launches keep bringing members
 // not among the last Recent it saw (exact shapes of a coarse shape, coarse
 // shapes of a family; more than Recent such arrivals, and more than half of
-// its launches) is marked varying for good, and its later launches share
+// its recent launches) is marked varying for good, and its later launches share
 // one chooser shape keyed by the group: a family first (grids vary), else
 // a coarse shape (only arguments vary). A program cycling through up to
 // Recent shapes keeps them apart.
@@ -51,6 +51,9 @@ public:
   static constexpr unsigned Recent = 64;
   /// Groups remembered per level (round robin beyond).
   static constexpr size_t MaxGroups = 16;
+  /// A group's launch and arrival counts halve every Window launches, so
+  /// that "more than half of its launches" is about its latest ones.
+  static constexpr uint32_t Window = 4 * Recent;
 
   /// The chooser key for a launch of exact shape Exact, coarse shape
   /// Coarse (grid, block, shared memory) and family Family (block, shared

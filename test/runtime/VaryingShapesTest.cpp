@@ -1,7 +1,8 @@
 // Launch shapes of kernels whose scalar arguments or grids change on every
 // launch (VaryingShapes.h): a coarse shape (grid, block, shared memory)
 // turns varying only when its launches keep bringing exact shapes not among
-// the last 64 (more than 64 of them, and more than half of its launches),
+// the last 64 (more than 64 of them, and more than half of its recent
+// launches: the counts halve every 256),
 // a family (block, shared memory) likewise with coarse shapes; their
 // launches then share one chooser shape, whose tau is the largest of its
 // latest timings; against the simulated GPU, such launches stop being
@@ -67,6 +68,25 @@ TEST(VaryingShapes, ACycleOfSixtyFourShapesOrMostlyRepeatedOnesStaysApart) {
   // A cycle one longer than the memory looks new on every launch.
   VaryingShapes Longer;
   EXPECT_EQ(firstShared(Longer, Coarse, 500, [](int I) { return uint64_t(I % (R + 1)); }), R + 1);
+}
+
+TEST(VaryingShapes, ArgumentsThatStartVaryingAfterALongFixedRunTurnVaryingSoon) {
+  VaryingShapes VS;
+  // 20,000 launches of one argument set (gpu_bench's warm-up and fixed
+  // runs), then a new set every launch: the arrivals are counted against
+  // the group's recent launches, not all 20,000, so the coarse shape turns
+  // varying within about two windows' halves of new launches.
+  const int Fixed = 20000;
+  const int First = firstShared(VS, Coarse, Fixed + 2000,
+                                [&](int I) { return I < Fixed ? 7u : uint64_t(1000 + I); });
+  ASSERT_GT(First, Fixed);
+  EXPECT_LE(First - Fixed, int(VaryingShapes::Window)) << First - Fixed;
+  // And the ratio still holds over a long run: one new set in every third
+  // launch after the same fixed run never marks it.
+  VaryingShapes Third;
+  EXPECT_EQ(firstShared(Third, Coarse, Fixed + 6000,
+                        [&](int I) { return I < Fixed || I % 3 ? 7u : uint64_t(1000 + I); }),
+            -1);
 }
 
 TEST(VaryingShapes, GroupsBeyondTheMemoryAreForgottenRoundRobin) {
