@@ -154,9 +154,13 @@ typedef struct gmemSchedCloneStats {
                                  capped_launches) */
   uint64_t short_ungated_launches; /* ... of them without a wait on their
                                  level's gate */
-  uint64_t idle_timing_skips; /* launches as compiled left untimed because
-                                 their stream was idle (the time would hold
-                                 the host's launch call) */
+  uint64_t idle_timing_skips; /* retired, always 0: such timings are latched
+                                 now (latched_timings) */
+  uint64_t latched_timings;   /* launches as compiled timed on an idle
+                                 stream behind a latch that opens once the
+                                 launch is on the stream (else the time would
+                                 hold the host's launch call);
+                                 GMEM_PREEMPT_LATCH=0: none */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -198,9 +198,8 @@ bool CloneChooser::applyShort(Entry &E, CloneChoice &C) {
   const uint32_t N = ++E.ShortSeen;
   const uint32_t Every = std::max(Opts.FullTimingEvery, 1u);
   // A timing due (every Every-th launch: the shape's launches may change)
-  // stays due until one arrives: the scheduler leaves out some on idle
-  // streams (timeOnIdleStream), and a program's pattern of waits could
-  // otherwise put every due launch on one.
+  // stays due until the scheduler takes one (originalTimed): it takes none
+  // while all its timing slots are busy (Scheduler::timedOriginal).
   if (N % Every == 0)
     E.OrigDue = true;
   if (!(OrigUs > 0) || OrigUs > Opts.ShortUs) {
@@ -367,20 +366,14 @@ bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
   return true;
 }
 
+void CloneChooser::originalTimed(uint64_t Key) {
+  if (Entry *E = find(Key))
+    E->OrigDue = false;
+}
+
 double CloneChooser::originalUs(uint64_t Key) const {
   const Entry *E = lookup(Key);
   return E ? E->OrigUs : 0;
-}
-
-bool CloneChooser::timeOnIdleStream(uint64_t Key, unsigned MaxSkips) {
-  Entry *E = find(Key);
-  if (!E || E->IdleSkips >= MaxSkips) {
-    if (E)
-      E->IdleSkips = 0;
-    return true;
-  }
-  ++E->IdleSkips;
-  return false;
 }
 
 double CloneChooser::shortBoundUs(uint64_t Key) const {

@@ -235,14 +235,13 @@ public:
   /// A timed launch of shape Key run as compiled (CloneChoice::Original)
   /// took ElapsedUs. Returns whether the shape is still remembered.
   bool recordOriginal(uint64_t Key, double ElapsedUs);
+  /// A launch of shape Key as compiled went onto its stream timed: the
+  /// short launches' due timing is taken (a stream with many launches in
+  /// flight would otherwise time each until the first time came back: up
+  /// to eight timed launches, two timing events each, for one due time).
+  void originalTimed(uint64_t Key);
   /// Shape Key's latest time as compiled (0: none).
   double originalUs(uint64_t Key) const;
-  /// A launch of shape Key as compiled asked to be timed starts on an idle
-  /// stream, so its time would hold the host's launch call (~3-5 us on the
-  /// H200: enough to put a 4 us kernel over the short limit): whether to
-  /// time it anyway, which the shape's MaxSkips-th such launch in a row does
-  /// (a program that waits for every kernel must get times too).
-  bool timeOnIdleStream(uint64_t Key, unsigned MaxSkips);
   /// The time as compiled "Short launches" holds against the limit for
   /// shape Key: the least of its latest VaryingTaus times (a timing may
   /// hold the host's launch call), a varying shape's largest (0: none).
@@ -311,7 +310,6 @@ private:
     double RecentOrig[VaryingTaus] = {};
     uint8_t NextOrig = 0;
     uint32_t ShortSeen = 0;  ///< launches "Short launches" has seen
-    uint8_t IdleSkips = 0;   ///< timings left out in a row (timeOnIdleStream)
     bool OrigDue = false;    ///< "Short launches": a time as compiled is due
     uint32_t CapSeen = 0;    ///< launches the cap has seen
     uint32_t CapRuns = 0;    ///< launches whose form was over the cap

@@ -147,6 +147,11 @@ SchedOptions SchedOptions::fromEnvironment() {
       O.Varying = false;
     else if (!envIs(V, {"1", "yes", "true", "on"}))
       std::fprintf(stderr, "gmem: GMEM_PREEMPT_VARYING=%s is not 0 or 1; ignored\n", V);
+  }  if (const char *Lt = std::getenv("GMEM_PREEMPT_LATCH"); Lt && *Lt) {
+    if (envIs(Lt, {"0", "no", "false", "off"}))
+      O.LatchIdleTimings = false;
+    else if (!envIs(Lt, {"1", "yes", "true", "on"}))
+      std::fprintf(stderr, "gmem: GMEM_PREEMPT_LATCH=%s is not 0 or 1; ignored\n", Lt);
   }
   if (const char *F = std::getenv("GMEM_PREEMPT_FREE"); F && *F) {
     if (envIs(F, {"0", "no", "false", "off"}))
@@ -303,7 +308,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->ungated_launches = Get(N.Ungated);
   Out->short_launches = Get(N.Short);
   Out->short_ungated_launches = Get(N.ShortUngated);
-  Out->idle_timing_skips = Get(N.IdleTimingSkips);
+  Out->idle_timing_skips = 0; // (retired: idle-stream timings are latched now)
+  Out->latched_timings = Get(N.LatchedTimings);
 }
 
 } // namespace sched

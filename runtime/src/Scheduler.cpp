@@ -122,11 +122,12 @@ bool Scheduler::initContext(Context &C) {
     C.PrioLeast = C.PrioGreatest = 0;
   CUresult R = D.streamCreate(&C.Ctrl, CU_STREAM_NON_BLOCKING, C.PrioGreatest);
   if (R == CUDA_SUCCESS)
-    R = D.memAlloc(&C.Gates, NumLevels * sizeof(uint32_t));
-  // The gates start open; one write and one wait prove that the device
-  // takes stream memory operations at all.
+    R = D.memAlloc(&C.Gates, (NumLevels + Context::NumOriginalTimings) * sizeof(uint32_t));
+  // The gates start open (the latches closed: they open at a value other
+  // than 0); one write and one wait prove that the device takes stream
+  // memory operations at all.
   if (R == CUDA_SUCCESS)
-    R = D.memsetD32Async(C.Gates, 0, NumLevels, C.Ctrl);
+    R = D.memsetD32Async(C.Gates, 0, NumLevels + Context::NumOriginalTimings, C.Ctrl);
   if (R == CUDA_SUCCESS)
     R = D.streamWrite(C.Ctrl, C.Gates, 0);
   if (R == CUDA_SUCCESS)
@@ -470,29 +471,22 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
-  // A time as compiled taken on an idle stream would hold this host call's
-  // work, and the short verdict wants the kernel's own (the chooser asks
-  // the next launches of the shape again). Only there: a clone's timing
-  // may be a one-off probe (the spread's) that no later launch repeats;
-  // leaving those out kept kmeans_assign at spread 1 (+13.6% -> +23.7% as
-  // launched, H200, bench/preempt/results/session30).
-  if (CI && Key && Choice.Timed && Choice.Original && Opts.IdleTimingSkips &&
-      D.streamQuery(S) == CUDA_SUCCESS && !CI->Chooser.timeOnIdleStream(Key, Opts.IdleTimingSkips)) {
-    Choice.Timed = false;
-    N.IdleTimingSkips.fetch_add(1, std::memory_order_relaxed);
-  }
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block, or
     // the overhead cap's choice): held back while not started, then runs
     // to its end. A short one may go without the gate (shortLaunch).
+    // A time as compiled on an idle stream is latched (timedOriginal);
+    // asked before a gate wait goes onto the stream.
+    const bool Latch = CI && Choice.Original && Choice.Timed && Opts.LatchIdleTimings &&
+                       D.streamQuery(S) == CUDA_SUCCESS;
     if (CI && Choice.Original && Choice.Short)
-      return shortLaunch(C, St, *CI, Key, Choice.Timed, S, P, Original);
+      return shortLaunch(C, St, *CI, Key, Choice.Timed, Latch, S, P, Original);
     D.streamWaitEq(S, Gate, 0);
     St.UngatedUs = 0;
     St.HeldBack += C.View.Level[P].Suppressed;
     if (CI && Choice.Original)
-      return cappedLaunch(C, *CI, Key, Choice.Timed, S, Original);
+      return cappedLaunch(C, *CI, Key, Choice.Timed, Latch, S, Original);
     return Original();
   }
 

@@ -148,10 +148,13 @@ struct SchedOptions {
   /// written (H200), so a kernel of 8 us ends about as soon.
   double ShortUs = 8.0;
   static constexpr double ShortGateFactor = 1.0;
-  /// A launch as compiled to be timed that would start on an idle stream is
-  /// left untimed up to this many times in a row per shape (its time would
-  /// hold the host's launch call; CloneChooser::timeOnIdleStream); 0: never.
-  unsigned IdleTimingSkips = 3;
+  /// A launch as compiled timed on an idle stream waits at a latch word
+  /// until its start mark, launch and end mark are all on the stream (the
+  /// control stream then opens the latch): otherwise the start mark passes
+  /// at once and the time holds the rest of the host's launch call (~3 us on
+  /// the H200's host, more than a short kernel's own time).
+  /// (GMEM_PREEMPT_LATCH=0: no latch; Scheduler::timedOriginal.)
+  bool LatchIdleTimings = true;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
@@ -267,7 +270,9 @@ private:
     /// Zeroes released control blocks off the programs' streams (created at
     /// the first release; SlotPool::release).
     CUstream Zero = nullptr;
-    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed
+    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed; then the latches
+    /// The latch word of Originals[I] (timedOriginal).
+    CUdeviceptr latch(unsigned I) const { return Gates + sizeof(uint32_t) * (NumLevels + I); }
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -297,8 +302,10 @@ private:
       uint64_t Key = 0;
       CUevent Start = nullptr, End = nullptr; // created once, kept
       bool Busy = false;
+      uint32_t LatchSeq = 0; ///< the latest value its latch word was opened with
     };
-    OriginalTiming Originals[8];
+    static constexpr unsigned NumOriginalTimings = 8;
+    OriginalTiming Originals[NumOriginalTimings];
     std::mutex Mu;
   };
 
@@ -366,18 +373,19 @@ private:
   void sampleDrain(Context &C, Slot &S);
   void sampleTiming(Slot &S);
   /// The overhead cap's launches as compiled (SchedClone.cpp): launch one,
-  /// timed when Timed and an OriginalTiming is free; feed the finished
-  /// timings to their choosers.
-  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
-                        const OriginalLaunch &Original);
+  /// timed when Timed and an OriginalTiming is free (behind a latch when
+  /// Latch: the stream was idle); feed the finished timings to their
+  /// choosers.
+  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
+                        CUstream S, const OriginalLaunch &Original);
   /// A short shape's launch as compiled ("Short launches", CloneChoice.h):
   /// behind a gate wait only where the level is suppressed or the stream's
   /// ungated short work would exceed its budget.
   CUresult shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key, bool Timed,
-                       CUstream S, int P, const OriginalLaunch &Original);
+                       bool Latch, CUstream S, int P, const OriginalLaunch &Original);
   /// cappedLaunch's and shortLaunch's launch itself.
-  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, CUstream S,
-                         const OriginalLaunch &Original);
+  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
+                         CUstream S, const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
@@ -419,7 +427,7 @@ private:
     std::atomic<uint64_t> Ungated{0}; ///< clone launches without a gate wait
     std::atomic<uint64_t> Short{0};   ///< short launches run as compiled
     std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
-    std::atomic<uint64_t> IdleTimingSkips{0}; ///< timings left out on idle streams
+    std::atomic<uint64_t> LatchedTimings{0}; ///< timings as compiled behind a latch
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

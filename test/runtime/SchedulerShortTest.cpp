@@ -202,6 +202,21 @@ TEST_F(ShortTest, ShortLaunchesRunAsCompiledWithAGateOnceTheirWorkExceedsTheBudg
   expectExactlyOnce();
 }
 
+TEST_F(ShortTest, ADueTimingIsTakenOnceWhileLaunchesQueueUp) {
+  becomeShort();
+  // 256 launches with none finished in between (a program that never
+  // waits): every 64th is due a time as compiled. Each due time is taken by
+  // one launch, not by every launch until the first time comes back (up to
+  // the eight timing slots: two timing events each, on the GPU too).
+  const uint64_t Before = cloneStats().timed_launches;
+  for (int I = 0; I < 256; ++I)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(cloneStats().timed_launches - Before, 4u);
+  finish(100000); // 256 x 40 CTAs of 4 steps, one CTA at a time
+  EXPECT_EQ(cloneStats().short_launches, 1u + 256);
+  expectExactlyOnce();
+}
+
 TEST_F(ShortTest, AClonedLaunchRestartsTheBudget) {
   becomeShort();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
@@ -248,33 +263,40 @@ TEST_F(ShortTest, TheLimitComesFromTheEnvironment) {
   unsetenv("GMEM_PREEMPT_SHORT_US");
 }
 
-TEST_F(ShortTest, ReTimingsDueOnIdleStreamsWaitForALaunchBehindWork) {
+TEST_F(ShortTest, TimingsOnIdleStreamsReadTheKernelsOwnTime) {
   // Part aslaunched's pattern on the H200: 24 warm-up launches that find
-  // the stream idle (S: their time holds the host's launch call, 11 us
-  // here, over the limit), then launches queued behind other work (Q: the
-  // kernel's own 4 us) and S ones in the order S Q S Q Q S Q S, so that
-  // every 64th launch is an S one. The warm-up's one time (the fourth
-  // asking) says "not short"; the re-timing due at the 64th launch waits
-  // for the next Q launch instead of being left out (or inflated) with
-  // it, and the shape runs short from then on. Before, it never did.
-  O.IdleTimingSkips = 3;
+  // the stream idle (S), then launches queued behind other work (Q) and S
+  // ones in the order S Q S Q Q S Q S, so that every 64th launch is an S
+  // one. An S timing without its latch holds the host's launch call (11 us
+  // here, over the limit); behind the latch it reads the kernel's own 4 us,
+  // as a Q one does. Every S timing is latched, so the shape runs short
+  // from its first times on (before the latch, idle-stream timings were
+  // left out three times in a row, and a run could stay unshort).
+  O.LatchIdleTimings = true;
   make();
   const bool Idle[8] = {true, false, true, false, false, true, false, true};
   D.Kernels[FTrainPre].Iters = 200;
-  unsigned Short = 0;
+  unsigned Short = 0, IdleTimed = 0;
   const unsigned Warm = 24, Launches = 400;
   for (unsigned I = 0; I < Launches; ++I) {
     const bool S = I < Warm || Idle[(I - Warm) % 8];
-    if (!S)
+    if (!S) {
       ASSERT_EQ(train(BE), CUDA_SUCCESS); // work in front: the stream is busy
-    const uint64_t Before = cloneStats().short_launches;
+    }
+    const gmemSchedCloneStats Before = cloneStats();
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    Short += I >= 80 && cloneStats().short_launches > Before;
-    D.ElapsedMs = S ? 0.011f : 0.004f; // what this launch's timing reads
+    const gmemSchedCloneStats After = cloneStats();
+    Short += I >= 30 && After.short_launches > Before.short_launches;
+    const bool Latched = After.latched_timings > Before.latched_timings;
+    const bool OriginalTimed =
+        After.timed_launches > Before.timed_launches && After.short_launches > Before.short_launches;
+    EXPECT_FALSE(S && OriginalTimed && !Latched) << "launch " << I << ": timed unlatched on an idle stream";
+    IdleTimed += S && Latched;
+    D.ElapsedMs = S && !Latched ? 0.011f : 0.004f; // what this launch's timing reads
     finish();
   }
-  EXPECT_GE(Short, (Launches - 80) * 99 / 100);
-  EXPECT_GT(cloneStats().idle_timing_skips, 0u);
+  EXPECT_GE(Short, (Launches - 30) * 99 / 100);
+  EXPECT_GT(IdleTimed, 0u);
   expectExactlyOnce();
 }
 

@@ -48,6 +48,7 @@ struct SchedTest : ::testing::Test {
   KernelEntry ETrain, EAccum, EInfer, EPlain, EPers;
   CUstream BE = nullptr, RT = nullptr;
   int OriginalCalls = 0;
+  bool FailOriginals = false; ///< launchShape's originals fail (the driver refuses them)
   uint64_t BufP = 0xABC000;
   int N = 7;
 
@@ -95,9 +96,10 @@ struct SchedTest : ::testing::Test {
     // The fake GPU's timings are a few microseconds: short launches would
     // run most shapes as compiled (SchedulerShortTest.cpp turns it on).
     O.ShortUs = 0;
-    // Its streams are idle at most launches: timings would be left out
-    // (SchedulerShortTest.cpp tests that).
-    O.IdleTimingSkips = 0;
+    // Its streams are idle at most launches: timings as compiled would wait
+    // at a latch, an extra wait and write the call lists would have to
+    // name (SchedulerTimingTest.cpp tests it).
+    O.LatchIdleTimings = false;
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }
@@ -162,6 +164,8 @@ struct SchedTest : ::testing::Test {
     L.Cooperative = Coop;
     auto Original = [&] {
       ++OriginalCalls;
+      if (FailOriginals)
+        return CUDA_ERROR_INVALID_VALUE;
       return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid[0] * Grid[1] * Grid[2],
                           Str ? Str : CU_STREAM_LEGACY);
     };
