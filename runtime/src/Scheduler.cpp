@@ -226,18 +226,19 @@ void Scheduler::recycle(Context &C, StreamState &St) {
 void Scheduler::recycleAll(Context &C) {
   for (auto &KV : C.Streams)
     recycle(C, *KV.second);
-  releaseFinished(C);
+  releaseFinished(C, C.Finished.size());
 }
 
-void Scheduler::releaseFinished(Context &C) {
+void Scheduler::releaseFinished(Context &C, size_t Max) {
   if (C.Finished.empty())
     return;
   // Zeroed on the side stream for its next launch (SlotPool::release).
   if (!C.Zero && D.streamCreate(&C.Zero, CU_STREAM_NON_BLOCKING, C.PrioLeast) != CUDA_SUCCESS)
     C.Zero = nullptr;
-  for (Slot *S : C.Finished)
-    C.Pool->release(S, C.Zero);
-  C.Finished.clear();
+  const size_t N = std::min(Max, C.Finished.size());
+  for (size_t I = 0; I < N; ++I)
+    C.Pool->release(C.Finished[I], C.Zero);
+  C.Finished.erase(C.Finished.begin(), C.Finished.begin() + N);
 }
 
 void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
@@ -367,7 +368,14 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   // now, behind this launch: their side-stream zeroing cost a program that
   // waits for each kernel ~2.5 us before its kernel could start (H200,
   // bench/runtime/RESULTS.md). This launch takes another block meanwhile.
-  releaseFinished(*C);
+  // At most ReleasesPerLaunch of them (a memset and an event each, ~1.6 us
+  // of host time): the first launch after a burst of eight clones found all
+  // eight finished and took ~13 us longer to return to a program that waits
+  // for each kernel (H200: layernorm_rows +56% -> +268% with the host's
+  // path, bench/preempt/results/session31). The rest wait for the next
+  // launches, which on average finish one each; a pool that runs out
+  // releases them all (recycleAll).
+  releaseFinished(*C, ReleasesPerLaunch);
   // Work above best effort is watched per stream (the monitor asks whether
   // the stream is idle); only needed when lower levels exist to suppress.
   if (R == CUDA_SUCCESS && P > 0 && (C->View.UsedLevels & levelsBelow(P))) {

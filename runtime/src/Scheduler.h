@@ -334,8 +334,11 @@ private:
   /// recycle() for every stream, then releaseFinished(): for a launch that
   /// needs a block now.
   void recycleAll(Context &C);
-  /// Gives C.Finished's blocks back to the pool, each zeroed on C.Zero.
-  void releaseFinished(Context &C);
+  /// Gives up to Max of C.Finished's blocks (oldest first) back to the
+  /// pool, each zeroed on C.Zero.
+  void releaseFinished(Context &C, size_t Max);
+  /// How many finished blocks a launch gives back (Scheduler::launch).
+  static constexpr size_t ReleasesPerLaunch = 2;
   /// Control-stream writes of one suppression, issued as one batch.
   struct StopBatch {
     static constexpr unsigned Max = 16;

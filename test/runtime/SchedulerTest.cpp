@@ -456,6 +456,33 @@ TEST_F(SchedTest, AFinishedLaunchsBlockIsZeroedOnlyAfterTheNextCloneIsLaunched) 
   expectExactlyOnce();
 }
 
+TEST_F(SchedTest, ALaunchAfterABurstReleasesAtMostTwoFinishedBlocks) {
+  // Eight clones queued, then all finished: the next launch finds eight
+  // blocks to give back, but zeroes only two on the side stream (each a
+  // memset and an event on the host's path); the next launches take the
+  // rest, and nothing is lost or run twice.
+  for (int I = 0; I < 8; ++I)
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  auto SideMemsets = [&] {
+    unsigned N = 0;
+    for (const std::string &C : D.Calls)
+      N += C.rfind("memset ", 0) == 0 && C.find(" BE ") == std::string::npos;
+    return N;
+  };
+  std::vector<unsigned> PerLaunch;
+  for (int I = 0; I < 5; ++I) {
+    D.Calls.clear();
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    PerLaunch.push_back(SideMemsets());
+    finish();
+  }
+  // 8, then one more per launch: 2, 2, 2, 2 (the eight), then 2 again
+  // (the later launches' own blocks).
+  EXPECT_EQ(PerLaunch, (std::vector<unsigned>{2, 2, 2, 2, 2}));
+  expectExactlyOnce();
+}
+
 TEST_F(SchedTest, AFullPoolReusesABlockWhoseZeroingIsStillQueuedAfterIt) {
   O.MaxSlots = 1;
   make();
