@@ -95,12 +95,18 @@ def main():
               "and on a best-effort stream (scheduled: the form libgmemrt picks, gated), medians "
               "of each. **queued**: each launch behind a 100 us delay kernel, so the host's work "
               "is done before the kernel may start (the GPU-side cost); **sync**: the stream "
-              "idle at the launch (the host's launch path counts too).", ""]
+              "idle at the launch (the host's launch path counts too); **chain** (runs that have "
+              "it): eight launches back to back behind a 400 us delay kernel, timed together "
+              "(what lies between a stream's kernels counts too).", ""]
+    chain = any("overhead_chain" in i for _, _, _, items in runs for i in items.values())
+    keys = ("overhead_queued", "overhead") + (("overhead_chain",) if chain else ())
     lines += ["| configuration | queued: geomean / max / within 3% | sync: geomean / max / within 3% "
-              "| idempotent launches with a stop P99 <= 10 us after the write |", "| --- | --- | --- | --- |"]
+              + ("| chain: geomean / max / within 3% " if chain else "")
+              + "| idempotent launches with a stop P99 <= 10 us after the write |",
+              "| --- | --- | --- | --- |" + (" --- |" if chain else "")]
     for label, cap, doc, items in runs:
         row = []
-        for key in ("overhead_queued", "overhead"):
+        for key in keys:
             vals = [items[n][key] for n in names if key in items.get(n, {})]
             worst = max(names, key=lambda n: items.get(n, {}).get(key, -9))
             row.append("%+.2f%% / %+.2f%% (%s) / %d of %d" % (
@@ -112,10 +118,11 @@ def main():
             for n in idem:
                 p99, _ = stop_of(stops, n, form_of(items[n]), items[n]["orig_ms"])
                 fast += p99 is not None and p99 <= 10.0
-        lines.append("| %s | %s | %s | %s |" % (label, row[0], row[1],
-                                                "%d of %d" % (fast, len(idem)) if stops else "-"))
+        lines.append("| %s | %s | %s |" % (label, " | ".join(row),
+                                           "%d of %d" % (fast, len(idem)) if stops else "-"))
     lines += ["", "| kernel | launch | as compiled ms | " + " | ".join(
-        "%s: queued / sync, form, stop P99 device / after write" % r[0] for r in runs) + " |",
+        "%s: queued / sync%s, form, stop P99 device / after write" % (r[0], " / chain" if chain else "")
+        for r in runs) + " |",
         "| --- | --- | --- | " + " | ".join("---" for _ in runs) + " |"]
     for n in names:
         cells = []
@@ -126,8 +133,9 @@ def main():
                 continue
             form = form_of(i)
             _, stop = stop_of(stops, n, form, i["orig_ms"]) if stops else (None, "")
-            cells.append("%+.1f%% / %+.1f%%, %s%s" % (100 * i["overhead_queued"], 100 * i["overhead"],
-                                                     form, ", " + stop if stop else ""))
+            chained = " / %+.1f%%" % (100 * i["overhead_chain"]) if "overhead_chain" in i else ""
+            cells.append("%+.1f%% / %+.1f%%%s, %s%s" % (100 * i["overhead_queued"], 100 * i["overhead"],
+                                                       chained, form, ", " + stop if stop else ""))
         lines.append("| `%s` | %s | %.3f | %s |" % (n, base[n].get("pred", "?"), base[n]["orig_ms"],
                                                   " | ".join(cells)))
     text = "\n".join(lines) + "\n"

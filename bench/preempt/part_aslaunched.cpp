@@ -10,13 +10,16 @@
 //    launch: the control block reset, the gate wait and the form together
 //    are what the program pays;
 // each launch timed alone with events recorded by this program around its
-// cuLaunchKernel, the two kinds side by side in one process, in two ways:
+// cuLaunchKernel, the two kinds side by side in one process, in three ways:
 //  * sync: the stream is idle when the launch is made, so the time also
 //    holds the host's work on the launch path (libgmemrt's decision and
 //    driver calls): what a program that waits for each kernel sees;
 //  * queued: behind a 100 us delay kernel on the same stream, so the host's
 //    work is done before the kernel could start: the GPU-side cost alone,
-//    what a program that runs ahead of the GPU (most do) sees.
+//    what a program that runs ahead of the GPU (most do) sees;
+//  * chain: eight launches back to back behind the delay kernel, timed
+//    together: what lies between a stream's kernels counts too (gate
+//    waits, which short launches take once per budget of work).
 // A manifest line's vary=I:N gives scalar parameter I a new value on every
 // launch (Instance::vary_arg), as a program passing a step counter does;
 // vary_grid=N a new grid_x (Instance::vary_grid), as a request's size.
@@ -40,6 +43,7 @@ namespace pb {
 namespace {
 
 constexpr int kWarmup = 24;
+constexpr int kChain = 8; // launches per chain (variants 4 and 5)
 
 using CloneStatsFn = int (*)(gmemSchedCloneStats *);
 
@@ -78,10 +82,12 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CUdeviceptr scratch = 0;
   CU(cuMemAlloc(&scratch, 4));
   unsigned step = 0;
-  auto run = [&](CUstream s, bool queued = false) {
+  auto run = [&](CUstream s, bool queued = false, int chain = 1) {
     if (queued) {
       unsigned value = 0;
-      unsigned long long delay_ns = 100000;
+      // A chain's launches must all be on the stream before it starts
+      // (a scheduled clone launch takes ~12 us of host time).
+      unsigned long long delay_ns = chain > 1 ? 400000 : 100000;
       void *args[] = {&scratch, &value, &delay_ns};
       CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr));
     }
@@ -91,9 +97,11 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     gmemSchedCloneStats b, a;
     const bool count = counting && clone_stats(stats, b);
     // A manifest's vary= and vary_grid=: a new value or grid every launch.
-    const unsigned k = step++;
-    L.vary(in, k);
-    launch(f, in, in.grid_x(k), L.params(false), s);
+    for (int c = 0; c < chain; ++c) {
+      const unsigned k = step++;
+      L.vary(in, k);
+      launch(f, in, in.grid_x(k), L.params(false), s);
+    }
     if (count && clone_stats(stats, a)) {
       forms[0] += a.full_launches - b.full_launches;
       forms[1] += a.light_launches - b.light_launches;
@@ -106,26 +114,30 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     CU(cuEventSynchronize(e1));
     float ms = 0;
     CU(cuEventElapsedTime(&ms, e0, e1));
-    return (double)ms;
+    return (double)ms / chain;
   };
   CUstream plain = nullptr, sched = gpu.lo; // legacy: passed through
   double first = run(plain);
-  // Rounds: as many as fit in ~0.6 s, 61 to 201 (four launches each; the
-  // chooser re-times a form every 64th launch, which the median must
-  // outvote).
-  const int rounds = (int)std::clamp(0.6 / std::max(4e-3 * first + 2e-4, 1e-6), 61.0, 201.0);
+  // Rounds: as many as fit in ~0.6 s, 61 to 201 (twenty launches each,
+  // two chains among them; the chooser re-times a form every 64th launch,
+  // which the median must outvote).
+  const int rounds = (int)std::clamp(0.6 / std::max(2e-2 * first + 1e-3, 1e-6), 61.0, 201.0);
   for (int r = 0; r < kWarmup; ++r) {
     run(plain);
     run(sched);
   }
   counting = stats != nullptr;
-  // 0 plain sync, 1 scheduled sync, 2 plain queued, 3 scheduled queued; the
-  // order rotates every round.
-  std::vector<double> t[4];
+  // 0 plain sync, 1 scheduled sync, 2 plain queued, 3 scheduled queued,
+  // 4 plain chain, 5 scheduled chain; the order rotates every round. A
+  // chain is kChain launches back to back behind the delay kernel, timed
+  // together (per launch): a program that queues a stream of kernels pays
+  // what lies between them too (gate waits, holds), and short launches'
+  // gates come once per budget of work, not per launch.
+  std::vector<double> t[6];
   for (int r = 0; r < rounds; ++r)
-    for (int k = 0; k < 4; ++k) {
-      const int v = (r + k) % 4;
-      t[v].push_back(run(v & 1 ? sched : plain, v >= 2));
+    for (int k = 0; k < 6; ++k) {
+      const int v = (r + k) % 6;
+      t[v].push_back(run(v & 1 ? sched : plain, v >= 2, v >= 4 ? kChain : 1));
     }
   auto &tp = t[0], &ts = t[1];
   if (counting) {
@@ -143,6 +155,10 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   j.num("orig_queued_ms", qp).num("gmem_queued_ms", qs)
       .num("orig_queued_p99_ms", percentile(t[2], 99)).num("gmem_queued_p99_ms", percentile(t[3], 99))
       .num("overhead_queued", qs / qp - 1.0);
+  const double cp = percentile(t[4], 50), cs = percentile(t[5], 50);
+  j.integer("chain", kChain).num("orig_chain_ms", cp).num("gmem_chain_ms", cs)
+      .num("orig_chain_p99_ms", percentile(t[4], 99)).num("gmem_chain_p99_ms", percentile(t[5], 99))
+      .num("overhead_chain", cs / cp - 1.0);
   cuMemFree(scratch);
   cuEventDestroy(e0);
   cuEventDestroy(e1);
