@@ -156,11 +156,11 @@ typedef struct gmemSchedCloneStats {
                                  level's gate */
   uint64_t idle_timing_skips; /* retired, always 0: such timings are latched
                                  now (latched_timings) */
-  uint64_t latched_timings;   /* launches as compiled timed on an idle
-                                 stream behind a latch that opens once the
-                                 launch is on the stream (else the time would
-                                 hold the host's launch call);
-                                 GMEM_PREEMPT_LATCH=0: none */
+  uint64_t latched_timings;   /* timed launches (clone forms or the kernel
+                                 as compiled) put on an idle stream behind a
+                                 latch that opens once the launch is on the
+                                 stream (else the time would hold the host's
+                                 launch call); GMEM_PREEMPT_LATCH=0: none */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -191,54 +191,58 @@ CUresult Scheduler::shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint
 
 CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                                   CUstream S, const OriginalLaunch &Original) {
-  unsigned I = 0;
   Context::OriginalTiming *T = nullptr;
   if (Timed)
-    for (; I < Context::NumOriginalTimings; ++I) {
-      Context::OriginalTiming &O = C.Originals[I];
+    for (Context::OriginalTiming &O : C.Originals)
       if (!O.Busy && (O.Start || D.eventCreate(&O.Start, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
           (O.End || D.eventCreate(&O.End, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
         T = &O;
         break;
       }
-    }
   // (All busy: this time is not taken; a later launch asks again.)
   if (!T)
     return Original();
-  // On an idle stream the start mark would pass at once and the kernel
-  // start only when the driver has taken the launch, partway through the
-  // host's call: a program that waits for each kernel would have every
-  // time hold ~3 us of host work (H200: softmax_rows, 5.9 us as compiled,
-  // then never ran short). A latch word in front of the start mark holds
-  // the stream until the launch and its end mark are on it. The control
-  // stream opens it; the one failure that leaves it shut is that stream's
-  // own (the context is lost then).
-  const CUdeviceptr Word = C.latch(I);
-  uint32_t Open = 0;
-  if (Latch) {
-    Open = T->LatchSeq + 1 ? T->LatchSeq + 1 : 1; // never 0, the closed value
-    if (D.streamWaitEq(S, Word, Open) == CUDA_SUCCESS)
-      T->LatchSeq = Open;
-    else
-      Open = 0;
-  }
+  // Behind a latch where the stream was idle (Scheduler::latch).
+  const uint32_t Open = Latch ? latch(C, S) : 0;
   const bool Marked = D.eventRecord(T->Start, S) == CUDA_SUCCESS;
   const CUresult R = Original();
   const bool Ended = Marked && R == CUDA_SUCCESS && D.eventRecord(T->End, S) == CUDA_SUCCESS;
-  if (Open && D.streamWrite(C.Ctrl, Word, Open) != CUDA_SUCCESS &&
-      D.memsetD32Async(Word, Open, 1, C.Ctrl) != CUDA_SUCCESS)
-    error("cannot open the timing latch of a launch of %s: its stream cannot go on",
-          CI.Symbol.c_str());
+  openLatch(C, Open, CI.Symbol.c_str());
   if (Ended) {
     CI.Chooser.originalTimed(Key);
     T->CI = &CI;
     T->Key = Key;
     T->Busy = true;
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
-    if (Open)
-      N.LatchedTimings.fetch_add(1, std::memory_order_relaxed);
   }
   return R;
+}
+
+uint32_t Scheduler::latch(Context &C, CUstream S) {
+  // On an idle stream a start mark passes at once and the kernel starts
+  // only when the driver has taken the launch, partway through the host's
+  // call: a program that waits for each kernel would have every time hold
+  // ~3 us of host work (H200: softmax_rows, 5.9 us as compiled, then never
+  // ran short; gemv_warp's clone, 67 us, was timed 5% slow at random and
+  // its forms' 2% comparison went either way). So the stream first waits
+  // for the context's latch counter to reach a new value, which the
+  // control stream writes once the launch and its end mark are on the
+  // stream. The one failure that leaves it shut is that stream's own (the
+  // context is lost then).
+  uint32_t V = C.LatchSeq + 1;
+  if (V == 0)
+    V = 1; // (the counter's wrap: 0 is where it starts)
+  if (D.streamWaitGeq(S, C.latchWord(), V) != CUDA_SUCCESS)
+    return 0;
+  C.LatchSeq = V;
+  N.LatchedTimings.fetch_add(1, std::memory_order_relaxed);
+  return V;
+}
+
+void Scheduler::openLatch(Context &C, uint32_t Value, const char *Kernel) {
+  if (Value && D.streamWrite(C.Ctrl, C.latchWord(), Value) != CUDA_SUCCESS &&
+      D.memsetD32Async(C.latchWord(), Value, 1, C.Ctrl) != CUDA_SUCCESS)
+    error("cannot open the timing latch of a launch of %s: its stream cannot go on", Kernel);
 }
 
 void Scheduler::sampleOriginals(Context &C) {

@@ -142,6 +142,9 @@ public:
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
     GMEM_CALL(PWait32, S, A, V, CU_STREAM_WAIT_VALUE_EQ);
   }
+  CUresult streamWaitGeq(CUstream S, CUdeviceptr A, uint32_t V) override {
+    GMEM_CALL(PWait32, S, A, V, CU_STREAM_WAIT_VALUE_GEQ);
+  }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
     GMEM_CALL(PWrite32, S, A, V, CU_STREAM_WRITE_VALUE_DEFAULT);
   }

@@ -52,6 +52,9 @@ public:
   virtual CUresult streamQuery(CUstream S) = 0;
   /// Stream-ordered: wait until the 32-bit word at Addr equals Value.
   virtual CUresult streamWaitEq(CUstream S, CUdeviceptr Addr, uint32_t Value) = 0;
+  /// Stream-ordered: wait until (int32_t)(word at Addr - Value) >= 0 (a
+  /// counter that has reached Value, across its wrap).
+  virtual CUresult streamWaitGeq(CUstream S, CUdeviceptr Addr, uint32_t Value) = 0;
   /// Stream-ordered write (with the default memory barrier before it).
   virtual CUresult streamWrite(CUstream S, CUdeviceptr Addr, uint32_t Value) = 0;
   /// N stream-ordered writes, in order, each like streamWrite. The real

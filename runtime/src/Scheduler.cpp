@@ -122,12 +122,11 @@ bool Scheduler::initContext(Context &C) {
     C.PrioLeast = C.PrioGreatest = 0;
   CUresult R = D.streamCreate(&C.Ctrl, CU_STREAM_NON_BLOCKING, C.PrioGreatest);
   if (R == CUDA_SUCCESS)
-    R = D.memAlloc(&C.Gates, (NumLevels + Context::NumOriginalTimings) * sizeof(uint32_t));
-  // The gates start open (the latches closed: they open at a value other
-  // than 0); one write and one wait prove that the device takes stream
-  // memory operations at all.
+    R = D.memAlloc(&C.Gates, (NumLevels + 1) * sizeof(uint32_t));
+  // The gates start open, the latch counter at 0; one write and one wait
+  // prove that the device takes stream memory operations at all.
   if (R == CUDA_SUCCESS)
-    R = D.memsetD32Async(C.Gates, 0, NumLevels + Context::NumOriginalTimings, C.Ctrl);
+    R = D.memsetD32Async(C.Gates, 0, NumLevels + 1, C.Ctrl);
   if (R == CUDA_SUCCESS)
     R = D.streamWrite(C.Ctrl, C.Gates, 0);
   if (R == CUDA_SUCCESS)
@@ -479,15 +478,15 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
+  // A timing on an idle stream is latched (Scheduler::latch); asked before
+  // a zeroing or gate wait goes onto the stream.
+  const bool Latch =
+      CI && Choice.Timed && Opts.LatchIdleTimings && D.streamQuery(S) == CUDA_SUCCESS;
   if (!Sl) {
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block, or
     // the overhead cap's choice): held back while not started, then runs
     // to its end. A short one may go without the gate (shortLaunch).
-    // A time as compiled on an idle stream is latched (timedOriginal);
-    // asked before a gate wait goes onto the stream.
-    const bool Latch = CI && Choice.Original && Choice.Timed && Opts.LatchIdleTimings &&
-                       D.streamQuery(S) == CUDA_SUCCESS;
     if (CI && Choice.Original && Choice.Short)
       return shortLaunch(C, St, *CI, Key, Choice.Timed, Latch, S, P, Original);
     D.streamWaitEq(S, Gate, 0);
@@ -540,11 +539,23 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   if (R == CUDA_SUCCESS && !Ungated)
     R = D.streamWaitEq(S, Gate, 0);
   // Only a launch picked for timing gets a start mark: after the gate (time
-  // held back is no run time), right before the clone.
+  // held back is no run time) and the latch, right before the clone.
   bool Timed = false;
-  if (R == CUDA_SUCCESS && Choice.Timed)
-    Timed = (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
-            D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+  uint32_t Open = 0;
+  if (R == CUDA_SUCCESS && Choice.Timed &&
+      (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
+    Open = Latch ? latch(C, S) : 0;
+    Timed = D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
+  }
+  // The latch opens once everything of this launch is on the stream, on
+  // every path out.
+  struct LatchOpener {
+    Scheduler &Sch;
+    Context &C;
+    uint32_t V;
+    const char *Kernel;
+    ~LatchOpener() { Sch.openLatch(C, V, Kernel); }
+  } Opener{*this, C, Open, CI->Symbol.c_str()};
   GMEM_PROF_ADD(GatedPre, GMEM_PROF_NOW() - ProfT);
   ProfT = GMEM_PROF_NOW();
   if (R == CUDA_SUCCESS)

@@ -148,12 +148,13 @@ struct SchedOptions {
   /// written (H200), so a kernel of 8 us ends about as soon.
   double ShortUs = 8.0;
   static constexpr double ShortGateFactor = 1.0;
-  /// A launch as compiled timed on an idle stream waits at a latch word
-  /// until its start mark, launch and end mark are all on the stream (the
-  /// control stream then opens the latch): otherwise the start mark passes
-  /// at once and the time holds the rest of the host's launch call (~3 us on
-  /// the H200's host, more than a short kernel's own time).
-  /// (GMEM_PREEMPT_LATCH=0: no latch; Scheduler::timedOriginal.)
+  /// A timed launch (a clone form or the kernel as compiled) on an idle
+  /// stream waits for the context's latch counter until its start mark,
+  /// launch and end mark are all on the stream (the control stream then
+  /// raises it): otherwise the start mark passes at once and the time holds
+  /// the rest of the host's launch call (~3 us on the H200's host: more
+  /// than a short kernel's own time, and enough to flip a 2% comparison of
+  /// forms). (GMEM_PREEMPT_LATCH=0: no latch; Scheduler::latch.)
   bool LatchIdleTimings = true;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
@@ -270,9 +271,11 @@ private:
     /// Zeroes released control blocks off the programs' streams (created at
     /// the first release; SlotPool::release).
     CUstream Zero = nullptr;
-    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed; then the latches
-    /// The latch word of Originals[I] (timedOriginal).
-    CUdeviceptr latch(unsigned I) const { return Gates + sizeof(uint32_t) * (NumLevels + I); }
+    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed; then the latch
+    /// The timing latch (Scheduler::latch): a counter the control stream
+    /// raises; a latched stream waits until it reaches its value.
+    CUdeviceptr latchWord() const { return Gates + sizeof(uint32_t) * NumLevels; }
+    uint32_t LatchSeq = 0; ///< the latest value handed out
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -302,7 +305,6 @@ private:
       uint64_t Key = 0;
       CUevent Start = nullptr, End = nullptr; // created once, kept
       bool Busy = false;
-      uint32_t LatchSeq = 0; ///< the latest value its latch word was opened with
     };
     static constexpr unsigned NumOriginalTimings = 8;
     OriginalTiming Originals[NumOriginalTimings];
@@ -390,6 +392,13 @@ private:
   CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                          CUstream S, const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
+  /// Timings on an idle stream (SchedOptions::LatchIdleTimings): latch()
+  /// holds S until openLatch() with the value it returns (0: the driver
+  /// refused the wait, nothing to open). Both under the context's lock, so
+  /// that the control stream raises the counter in the order the values
+  /// were handed out (a wait is for "at least": a later value opens it).
+  uint32_t latch(Context &C, CUstream S);
+  void openLatch(Context &C, uint32_t Value, const char *Kernel);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();

@@ -47,7 +47,7 @@ public:
   };
   using Job = FakeJob;
   struct Op {
-    enum Kind { Memset, WaitEq, Write, WaitEvent, Record, Launch, Marker } K;
+    enum Kind { Memset, WaitEq, WaitGeq, Write, WaitEvent, Record, Launch, Marker } K;
     uint64_t Addr = 0;
     uint32_t Value = 0;
     size_t Count = 0;
@@ -267,6 +267,15 @@ public:
     Calls.push_back("wait " + name(S) + " " + hex(A) + "==" + std::to_string(V));
     Op O;
     O.K = Op::WaitEq;
+    O.Addr = A;
+    O.Value = V;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
+  CUresult streamWaitGeq(CUstream S, CUdeviceptr A, uint32_t V) override {
+    Calls.push_back("wait " + name(S) + " " + hex(A) + ">=" + std::to_string(V));
+    Op O;
+    O.K = Op::WaitGeq;
     O.Addr = A;
     O.Value = V;
     stream(S).Q.push_back(O);
@@ -525,6 +534,10 @@ private:
       break;
     case Op::WaitEq:
       if (word(O.Addr) != O.Value)
+        return false;
+      break;
+    case Op::WaitGeq:
+      if (int32_t(word(O.Addr) - O.Value) < 0)
         return false;
       break;
     case Op::Write:

@@ -1,10 +1,11 @@
-// Timed launches as compiled on idle streams (SchedOptions::LatchIdleTimings,
-// Scheduler::timedOriginal): a launch as compiled that the chooser wants
-// timed and that finds its stream idle waits at a latch word in front of
-// its start mark, which the control stream opens only once the launch and
-// its end mark are on the stream (else the time would hold the rest of the
-// host's launch call). Behind other work there is no latch; a launch the
-// driver refuses still opens its latch; GMEM_PREEMPT_LATCH=0 turns it off.
+// Timed launches on idle streams (SchedOptions::LatchIdleTimings,
+// Scheduler::latch): a launch the chooser wants timed (a clone form or the
+// kernel as compiled) that finds its stream idle waits for the context's
+// latch counter in front of its start mark; the control stream raises the
+// counter only once the launch and its end mark are on the stream (else
+// the time would hold the rest of the host's launch call). Behind other
+// work there is no latch; a launch the driver refuses still opens its
+// latch; GMEM_PREEMPT_LATCH=0 turns it off.
 #include "SchedulerTestFixture.h"
 
 #include <gtest/gtest.h>
@@ -38,69 +39,113 @@ struct TimingTest : SchedTest {
         return I;
     return D.Calls.size();
   }
-  /// The latch waits on BE among the calls (the gate waits test == 0).
-  size_t latchWaits() const {
-    return size_t(std::count_if(D.Calls.begin(), D.Calls.end(), [&](const std::string &C) {
-      return C.rfind("wait " + D.name(BE), 0) == 0 && C.find("==0") == std::string::npos;
-    }));
+  static bool isLatchWait(const std::string &Call, const std::string &Stream) {
+    return Call.rfind("wait " + Stream, 0) == 0 && Call.find(">=") != std::string::npos;
   }
+  /// The latch waits on BE among the calls (the gates' test is == 0).
+  size_t latchWaits() const {
+    return size_t(std::count_if(D.Calls.begin(), D.Calls.end(),
+                                [&](const std::string &C) { return isLatchWait(C, D.name(BE)); }));
+  }
+  /// The index of the first latch wait on BE at or after From.
+  size_t latchWait(size_t From = 0) const {
+    for (size_t I = From; I < D.Calls.size(); ++I)
+      if (isLatchWait(D.Calls[I], D.name(BE)))
+        return I;
+    return D.Calls.size();
+  }
+  /// The value a latch wait or write names (after its last '=').
+  static std::string valueOf(const std::string &Call) { return Call.substr(Call.rfind('=') + 1); }
 };
 
 } // namespace
 
-TEST_F(TimingTest, TheOriginalOnAnIdleStreamStartsBehindALatchOpenedOnceItIsOnTheStream) {
+TEST_F(TimingTest, ACloneTimedOnAnIdleStreamStartsBehindTheLatch) {
+  D.ElapsedMs = 0.004f;
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // the clone, timed at once
+  // Order on the host: the latch wait, the start mark, the clone, its
+  // drain mark, hold wait, done and end marks, and only then the control
+  // stream's write that raises the counter to the wait's value.
+  const size_t Wait = latchWait();
+  ASSERT_LT(Wait, D.Calls.size());
+  EXPECT_NE(valueOf(D.Calls[Wait]), "0");
+  EXPECT_EQ(find("record " + D.name(BE), Wait), Wait + 1) << "the start mark follows the latch";
+  const size_t Clone = find("launch " + D.name(BE), Wait);
+  ASSERT_LT(Clone, D.Calls.size());
+  size_t Last = Clone;
+  for (size_t I = Clone; I < D.Calls.size(); ++I)
+    if (D.Calls[I].find(" " + D.name(BE)) != std::string::npos)
+      Last = I;
+  const size_t Open = find("write ", Last);
+  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
+  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
+  finish(); // the stream passes the latch once the write lands
+  EXPECT_EQ(cloneStats().timed_launches, 1u);
+  EXPECT_EQ(cloneStats().latched_timings, 1u);
+  expectExactlyOnce();
+}
+
+TEST_F(TimingTest, TheOriginalOnAnIdleStreamStartsBehindTheLatch) {
   launch(); // the clone, timed at once
   EXPECT_EQ(cloneStats().timed_launches, 1u);
   D.Calls.clear();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // the original, to be timed
   EXPECT_EQ(OriginalCalls, 1);
-  // Order on the host: the latch wait, the start mark, (the kernel, which
-  // the fake's call list leaves out,) the end mark, and only then the
-  // control stream's write that opens the latch.
-  size_t Wait = find("wait " + D.name(BE)); // the gate's (== 0), then the latch's
-  while (Wait < D.Calls.size() && D.Calls[Wait].find("==0") != std::string::npos)
-    Wait = find("wait " + D.name(BE), Wait + 1);
+  // Order on the host: the latch wait (after the gate's), the start mark,
+  // (the kernel, which the fake's call list leaves out,) the end mark, and
+  // only then the control stream's write that opens the latch.
+  const size_t Wait = latchWait();
   ASSERT_LT(Wait, D.Calls.size());
-  const std::string Value = D.Calls[Wait].substr(D.Calls[Wait].find("==") + 2);
-  EXPECT_NE(Value, "0");
   const size_t Start = find("record " + D.name(BE), Wait);
   const size_t End = find("record " + D.name(BE), Start + 1);
   const size_t Open = find("write ", End);
   ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
-  EXPECT_NE(D.Calls[Open].find("=" + Value), std::string::npos) << D.Calls[Open];
-  // The stream does not pass the latch before the write lands, and it does.
+  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
   finish();
   const gmemSchedCloneStats St = cloneStats();
   EXPECT_EQ(St.timed_launches, 2u);
-  EXPECT_EQ(St.latched_timings, 1u);
+  EXPECT_EQ(St.latched_timings, 2u);
   EXPECT_EQ(St.idle_timing_skips, 0u);
   launch(); // 4 us: short now, ungated, untimed, no latch
   EXPECT_EQ(cloneStats().short_ungated_launches, 1u);
-  EXPECT_EQ(cloneStats().latched_timings, 1u);
+  EXPECT_EQ(cloneStats().latched_timings, 2u);
   expectExactlyOnce();
 }
 
-TEST_F(TimingTest, EveryLatchOpensWithANewValue) {
-  // Re-timings reuse a timing slot, and so its latch word: each time opens
-  // it with a value the word does not hold yet, or the wait would pass at
-  // once. Here the shape is never short (12 us), so every 64th launch is
-  // timed as compiled again, on an idle stream.
+TEST_F(TimingTest, EveryLatchWaitsForAValueNoEarlierOneDid) {
+  // The counter only rises: each latched launch waits for a higher value,
+  // or the wait would pass at once. Here the shape is never short (12 us),
+  // so the clone and, every 64th launch, the kernel as compiled are timed
+  // again, on an idle stream.
   D.ElapsedMs = 0.012f;
-  std::vector<std::string> Values;
+  std::vector<long long> Values;
   for (int I = 0; I < 200; ++I) {
     D.Calls.clear();
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    size_t Wait = find("wait " + D.name(BE));
-    while (Wait < D.Calls.size() && D.Calls[Wait].find("==0") != std::string::npos)
-      Wait = find("wait " + D.name(BE), Wait + 1);
+    const size_t Wait = latchWait();
     if (Wait < D.Calls.size())
-      Values.push_back(D.Calls[Wait].substr(D.Calls[Wait].find("==") + 2));
+      Values.push_back(std::stoll(valueOf(D.Calls[Wait])));
     finish();
   }
-  ASSERT_GE(Values.size(), 2u);
+  ASSERT_GE(Values.size(), 3u);
   for (size_t I = 1; I < Values.size(); ++I)
-    EXPECT_NE(Values[I], Values[I - 1]);
+    EXPECT_GT(Values[I], Values[I - 1]);
   EXPECT_EQ(cloneStats().latched_timings, Values.size());
+  expectExactlyOnce();
+}
+
+TEST_F(TimingTest, TwoStreamsLatchedInTurnBothPass) {
+  // A later value opens an earlier wait too (the wait is for "at least"):
+  // two idle streams, each with a timed launch, go on whichever write lands
+  // first.
+  D.ElapsedMs = 0.004f;
+  CUstream Other = D.userStream(); // best effort, as BE (the process's level)
+  D.Names[Other] = "OT";
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(pers(Other, {40, 1, 1}), CUDA_SUCCESS);
+  EXPECT_EQ(cloneStats().latched_timings, 2u);
+  finish();
+  EXPECT_TRUE(D.idle());
   expectExactlyOnce();
 }
 
@@ -108,11 +153,12 @@ TEST_F(TimingTest, TheOriginalBehindWorkOnItsStreamIsTimedWithoutALatch) {
   launch();
   D.Kernels[FTrainPre].Iters = 10;
   ASSERT_EQ(train(BE), CUDA_SUCCESS); // still running at the next launch
+  const uint64_t Latched = cloneStats().latched_timings; // the clones' (idle streams)
   const uint64_t Before = cloneStats().timed_launches;
   D.Calls.clear();
   ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   EXPECT_EQ(cloneStats().timed_launches, Before + 1);
-  EXPECT_EQ(cloneStats().latched_timings, 0u);
+  EXPECT_EQ(cloneStats().latched_timings, Latched);
   EXPECT_EQ(latchWaits(), 0u);
   finish();
   expectExactlyOnce();
@@ -121,22 +167,25 @@ TEST_F(TimingTest, TheOriginalBehindWorkOnItsStreamIsTimedWithoutALatch) {
 TEST_F(TimingTest, AnOriginalTheDriverRefusesStillOpensItsLatch) {
   launch();
   FailOriginals = true;
+  D.Calls.clear();
   EXPECT_EQ(pers(BE, {40, 1, 1}), CUDA_ERROR_INVALID_VALUE); // its error, as asked
-  EXPECT_EQ(latchWaits(), 1u);
+  const size_t Wait = latchWait();
+  ASSERT_LT(Wait, D.Calls.size());
+  const size_t Open = find("write ", Wait);
+  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
+  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
   FailOriginals = false;
   // The stream goes on: a later launch on it runs and finishes.
   D.ElapsedMs = 0.004f;
   ASSERT_EQ(train(BE), CUDA_SUCCESS);
   finish();
   EXPECT_TRUE(D.idle());
-  EXPECT_EQ(cloneStats().latched_timings, 0u); // no time was taken
 }
 
 TEST_F(TimingTest, NoLatchWhenTurnedOff) {
   O.LatchIdleTimings = false;
   make();
-  launch();
-  for (int I = 0; I < 4; ++I)
+  for (int I = 0; I < 5; ++I)
     launch();
   EXPECT_EQ(latchWaits(), 0u);
   EXPECT_EQ(cloneStats().latched_timings, 0u);
