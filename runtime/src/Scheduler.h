@@ -33,6 +33,7 @@
 #include <shared_mutex>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace gmem {
@@ -276,6 +277,13 @@ private:
     /// raises; a latched stream waits until it reaches its value.
     CUdeviceptr latchWord() const { return Gates + sizeof(uint32_t) * NumLevels; }
     uint32_t LatchSeq = 0; ///< the latest value handed out
+    /// Functions (clone forms, kernels as compiled) launched in this
+    /// context: only their launches are latched. A function's first launch
+    /// may load it (lazy loading, the default since CUDA 12.2), and loading
+    /// may wait for the context's streams, the latched one among them,
+    /// whose latch opens only after the launch returns: the runtime GPU
+    /// suite's clone passes hung so (H200, this session).
+    std::unordered_set<const void *> Launched;
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -379,25 +387,26 @@ private:
   void sampleTiming(Slot &S);
   /// The overhead cap's launches as compiled (SchedClone.cpp): launch one,
   /// timed when Timed and an OriginalTiming is free (behind a latch when
-  /// Latch: the stream was idle); feed the finished timings to their
-  /// choosers.
-  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
+  /// LatchFn, the kernel's handle, is given: the stream was idle); feed the
+  /// finished timings to their choosers.
+  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
                         CUstream S, const OriginalLaunch &Original);
   /// A short shape's launch as compiled ("Short launches", CloneChoice.h):
   /// behind a gate wait only where the level is suppressed or the stream's
   /// ungated short work would exceed its budget.
   CUresult shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key, bool Timed,
-                       bool Latch, CUstream S, int P, const OriginalLaunch &Original);
+                       const void *LatchFn, CUstream S, int P, const OriginalLaunch &Original);
   /// cappedLaunch's and shortLaunch's launch itself.
-  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
+  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
                          CUstream S, const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
   /// Timings on an idle stream (SchedOptions::LatchIdleTimings): latch()
-  /// holds S until openLatch() with the value it returns (0: the driver
-  /// refused the wait, nothing to open). Both under the context's lock, so
+  /// holds S until openLatch() with the value it returns (0: not latched:
+  /// F, the function to be launched, has no launch in this context yet
+  /// (Context::Launched), or the driver refused the wait). Both under the context's lock, so
   /// that the control stream raises the counter in the order the values
   /// were handed out (a wait is for "at least": a later value opens it).
-  uint32_t latch(Context &C, CUstream S);
+  uint32_t latch(Context &C, CUstream S, const void *F);
   void openLatch(Context &C, uint32_t Value, const char *Kernel);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
