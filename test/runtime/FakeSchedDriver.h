@@ -264,22 +264,10 @@ public:
     return stream(S).Q.empty() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
   CUresult streamWaitEq(CUstream S, CUdeviceptr A, uint32_t V) override {
-    Calls.push_back("wait " + name(S) + " " + hex(A) + "==" + std::to_string(V));
-    Op O;
-    O.K = Op::WaitEq;
-    O.Addr = A;
-    O.Value = V;
-    stream(S).Q.push_back(O);
-    return CUDA_SUCCESS;
+    return wait(S, Op::WaitEq, "==", A, V);
   }
   CUresult streamWaitGeq(CUstream S, CUdeviceptr A, uint32_t V) override {
-    Calls.push_back("wait " + name(S) + " " + hex(A) + ">=" + std::to_string(V));
-    Op O;
-    O.K = Op::WaitGeq;
-    O.Addr = A;
-    O.Value = V;
-    stream(S).Q.push_back(O);
-    return CUDA_SUCCESS;
+    return wait(S, Op::WaitGeq, ">=", A, V);
   }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
     Calls.push_back("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
@@ -502,6 +490,17 @@ public:
     return CUDA_SUCCESS;
   }
   std::vector<uint8_t> LastCloneArgs;
+
+  /// A 32-bit wait of kind K on S, named in Calls with Test ("==", ">=").
+  CUresult wait(CUstream S, Op::Kind K, const char *Test, CUdeviceptr A, uint32_t V) {
+    Calls.push_back("wait " + name(S) + " " + hex(A) + Test + std::to_string(V));
+    Op O;
+    O.K = K;
+    O.Addr = A;
+    O.Value = V;
+    stream(S).Q.push_back(O);
+    return CUDA_SUCCESS;
+  }
 
   std::string name(CUstream S) const {
     if (S == CU_STREAM_LEGACY)

@@ -11,17 +11,13 @@
 set -u
 OUT=${OUT:?}
 W=/tmp/s30short
-mkdir -p /tmp/s30 "$W" && tar xzf .stage/p30.tgz -C /tmp/s30 && tar xzf .stage/rt.tgz -C .stage || exit 2
-S=/tmp/s30/preempt
-chmod +x "$S/preempt_bench"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
+BUDGET=140
+. bench/preempt/device_common.sh
+unpack_stage .stage/p30.tgz /tmp/s30
 run() { # LABEL MANIFEST ENV...
-  local label=$1 man=$2; shift 2
-  echo "=== aslaunched $label"
-  env "$@" GMEM_SCHED=1 LD_PRELOAD="$S/lib/libgmemrt.so" timeout 200 "$S/preempt_bench" aslaunched \
-    --manifest "$S/$man" --kernels "$S/kernels.ptx" --budget 140 --json "$W/aslaunched_$label.json" \
-    > "$W/aslaunched_$label.log" 2>&1
-  echo "exit $?"
+  local label=$1 man=$2
+  shift 2
+  aslaunched "$label" libgmemrt.so "$man" "$@"
 }
 PARTS=${PARTS:-"tiny overhead vary"}
 case " $PARTS " in *" tiny "*)
@@ -43,10 +39,5 @@ case " $PARTS " in *" stops "*)
     --trials 60 --budget 80 --json "$W/stops.json" > "$W/stops.log" 2>&1
   echo "exit $?"; gzip -9 "$W/stops.json" ;;
 esac
-echo "=== runtime suite"
-OUT=$W/runtime timeout 400 bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
-echo "runtime suite exit $?"
-grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL" "$W/runtime/run.log"
-rm -f "$W"/runtime/sums_*.txt
-gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt
+runtime_suite 400
 tar czf "$OUT/short.tgz" -C "$W" . && echo archived

@@ -1,47 +1,55 @@
 #!/usr/bin/env bash
-# Session 31's device calls (H200): timings as compiled on idle streams
-# behind a latch (GMEM_PREEMPT_LATCH, default on, against 0) on the ten
-# small kernels of session30/tiny_manifest.txt (PARTS=tiny; call 1), the
-# overhead table (overhead: aslaunched_nocap.json, for
-# bench/preempt/aslaunched_report.py), the small kernels with the default
-# only (tinydefault; call 2, whose harness also times chains of eight
-# launches), then the runtime GPU suite (suite). Stage: python3 bench/preempt/stage.py --build-dir
-# build --out .stage/preempt, session30's manifests copied into it, tar czf
+# Session 31's device calls (H200; README.md here says which call ran
+# which parts, on which code). Stage: python3 bench/preempt/stage.py
+# --build-dir build --out .stage/preempt, session30's tiny_manifest.txt and
+# vary_manifest.txt copied into it (for the A/B parts also the session
+# start's library, built from 00911b5, as lib/libgmemrt_old.so), tar czf
 # .stage/p31.tgz -C .stage preempt; python3 test/runtime/gpu/stage.py
 # --build-dir build, tar czf .stage/rt.tgz -C .stage runtime; both carried.
-#   OUT=DIR [PARTS="tinydefault overhead suite"] bash bench/preempt/results/session31/run_on_device.sh
+#   OUT=DIR PARTS="..." bash bench/preempt/results/session31/run_on_device.sh
+# Parts, in this order:
+#   latch        the ten small kernels with GMEM_PREEMPT_LATCH=1 and =0,
+#                alternated twice (call 2)
+#   tinydefault  the small kernels twice with the defaults (call 3)
+#   overhead     the overhead table once (aslaunched_nocap.json, for
+#                bench/preempt/aslaunched_report.py; calls 2 and 3)
+#   ab           this library against libgmemrt_old.so: small kernels and
+#                overhead table (call 4)
+#   ab2          the same, the overhead table twice each (call 5)
+#   suite        the runtime GPU suite (SUITE_LIMIT seconds, default 330)
+# then one archive, OUT/s31.tgz.
 set -u
 OUT=${OUT:?}
 W=/tmp/s31
-mkdir -p /tmp/s31stage "$W" && tar xzf .stage/p31.tgz -C /tmp/s31stage && tar xzf .stage/rt.tgz -C .stage || exit 2
-S=/tmp/s31stage/preempt
-chmod +x "$S/preempt_bench"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
-run() { # LABEL MANIFEST ENV...
-  local label=$1 man=$2; shift 2
-  echo "=== aslaunched $label"
-  env "$@" GMEM_SCHED=1 LD_PRELOAD="$S/lib/libgmemrt.so" timeout 200 "$S/preempt_bench" aslaunched \
-    --manifest "$S/$man" --kernels "$S/kernels.ptx" --budget 300 --json "$W/aslaunched_$label.json" \
-    > "$W/aslaunched_$label.log" 2>&1
-  echo "exit $?"
-}
-PARTS=${PARTS:-"tinydefault overhead suite"}
-case " $PARTS " in *" tiny "*)
+. bench/preempt/device_common.sh
+unpack_stage .stage/p31.tgz /tmp/s31stage
+PARTS=" ${PARTS:-tinydefault overhead suite} "
+NEW=libgmemrt.so OLD=libgmemrt_old.so
+case $PARTS in *" latch "*)
   for i in 1 2; do
-    run "tiny_latch_$i" tiny_manifest.txt GMEM_PREEMPT_LATCH=1
-    run "tiny_nolatch_$i" tiny_manifest.txt GMEM_PREEMPT_LATCH=0
+    aslaunched "tiny_latch_$i" $NEW tiny_manifest.txt GMEM_PREEMPT_LATCH=1
+    aslaunched "tiny_nolatch_$i" $NEW tiny_manifest.txt GMEM_PREEMPT_LATCH=0
   done ;;
 esac
-case " $PARTS " in *" tinydefault "*)
-  for i in 1 2; do run "tiny_$i" tiny_manifest.txt GMEM_SCHED=1; done ;;
+case $PARTS in *" tinydefault "*)
+  for i in 1 2; do aslaunched "tiny_$i" $NEW tiny_manifest.txt; done ;;
 esac
-case " $PARTS " in *" overhead "*) run nocap overhead_manifest.txt GMEM_SCHED=1 ;; esac
-case " $PARTS " in *" suite "*)
-  echo "=== runtime suite"
-  OUT=$W/runtime timeout 400 bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
-  echo "runtime suite exit $?"
-  grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL" "$W/runtime/run.log"
-  rm -f "$W"/runtime/sums_*.txt
-  gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt ;;
+case $PARTS in *" overhead "*) aslaunched nocap $NEW overhead_manifest.txt ;; esac
+case $PARTS in *" ab "*)
+  aslaunched tiny_new_1 $NEW tiny_manifest.txt
+  aslaunched tiny_old_1 $OLD tiny_manifest.txt
+  aslaunched overhead_new_1 $NEW overhead_manifest.txt
+  aslaunched overhead_old_1 $OLD overhead_manifest.txt
+  aslaunched tiny_old_2 $OLD tiny_manifest.txt
+  aslaunched tiny_new_2 $NEW tiny_manifest.txt ;;
 esac
+case $PARTS in *" ab2 "*)
+  aslaunched overhead_new_1 $NEW overhead_manifest.txt
+  aslaunched overhead_old_1 $OLD overhead_manifest.txt
+  aslaunched tiny_new_1 $NEW tiny_manifest.txt
+  aslaunched tiny_old_1 $OLD tiny_manifest.txt
+  aslaunched overhead_old_2 $OLD overhead_manifest.txt
+  aslaunched overhead_new_2 $NEW overhead_manifest.txt ;;
+esac
+case $PARTS in *" suite "*) runtime_suite "${SUITE_LIMIT:-330}" ;; esac
 tar czf "$OUT/s31.tgz" -C "$W" . && echo archived

@@ -1,0 +1,38 @@
+# Shared by the per-session device scripts under bench/preempt/results/
+# (sourced, on the GPU machine, from the repository root).
+#
+#   unpack_stage TGZ DIR   unpacks a staged bench/preempt (tar of .stage's
+#                          preempt/) into DIR and .stage/rt.tgz into .stage;
+#                          sets S to DIR/preempt; prints the GPU's state
+#   aslaunched LABEL LIB MANIFEST [ENV=VALUE...]
+#                          part aslaunched of S's preempt_bench under
+#                          LD_PRELOAD=S/lib/LIB GMEM_SCHED=1 (and ENV), into
+#                          W/aslaunched_LABEL.{json,log}; BUDGET (seconds,
+#                          default 300) bounds it
+#   runtime_suite LIMIT    test/runtime/gpu/run_on_device.sh into W/runtime,
+#                          at most LIMIT seconds; prints its verdict lines
+unpack_stage() {
+  mkdir -p "$2" "$W" && tar xzf "$1" -C "$2" && tar xzf .stage/rt.tgz -C .stage || exit 2
+  S=$2/preempt
+  chmod +x "$S/preempt_bench"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
+}
+
+aslaunched() {
+  local label=$1 lib=$2 man=$3
+  shift 3
+  echo "=== aslaunched $label"
+  env "$@" GMEM_SCHED=1 LD_PRELOAD="$S/lib/$lib" timeout 200 "$S/preempt_bench" aslaunched \
+    --manifest "$S/$man" --kernels "$S/kernels.ptx" --budget "${BUDGET:-300}" \
+    --json "$W/aslaunched_$label.json" > "$W/aslaunched_$label.log" 2>&1
+  echo "exit $?"
+}
+
+runtime_suite() {
+  echo "=== runtime suite"
+  OUT=$W/runtime timeout "$1" bash test/runtime/gpu/run_on_device.sh > "$W/runtime_stdout.txt" 2>&1
+  echo "runtime suite exit $?"
+  grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL|gmemrt-sched" "$W/runtime/run.log"
+  rm -f "$W"/runtime/sums_*.txt
+  gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt 2>/dev/null
+}
