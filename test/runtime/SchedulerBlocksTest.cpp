@@ -1,0 +1,127 @@
+// Control blocks against the simulated GPU (FakeSchedDriver.h): one per
+// launch, so that concurrent launches of one kernel stop independently;
+// reused, zeroed off the program's stream after the next clone is on it;
+// at most two given back per launch; a full pool reuses a block whose
+// zeroing is still queued, behind a wait.
+#include "SchedulerTestFixture.h"
+
+#include <set>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+TEST_F(SchedTest, ConcurrentLaunchesOfOneKernelEachHaveTheirOwnControlBlock) {
+  std::vector<CUstream> Ss;
+  for (int I = 0; I < 4; ++I) {
+    Ss.push_back(D.userStream());
+    ASSERT_EQ(train(Ss.back()), CUDA_SUCCESS);
+  }
+  D.run(5);
+  std::set<uint64_t> Ctls;
+  for (auto &J : D.Jobs)
+    Ctls.insert(J.Ctl);
+  EXPECT_EQ(Ctls.size(), 4u);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_EQ(stats().preemptions, 4u); // one victim per stream
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(D.Jobs.size(), 5u);
+}
+
+TEST_F(SchedTest, ControlBlocksAreReusedAndZeroedOffTheProgramsStream) {
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  const uint64_t First = D.Jobs.at(0).Ctl;
+  const unsigned Allocs = D.Allocs;
+  EXPECT_EQ(D.count("memset BE"), 1u); // a new block: zeroed in the launch's stream
+  // The first block is released at the next launch, its zeroing queued on
+  // the side stream: that launch takes a new block instead of waiting.
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  const uint64_t Second = D.Jobs.at(1).Ctl;
+  EXPECT_NE(Second, First);
+  EXPECT_EQ(D.Allocs, Allocs + 1);
+  // From then on the two take turns, zeroed off the program's stream: no
+  // memset, no wait in it, no allocation.
+  for (int I = 0; I < 4; ++I) {
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    finish();
+    EXPECT_EQ(D.Jobs.at(2 + I).Ctl, I % 2 ? Second : First) << I;
+  }
+  EXPECT_EQ(D.Allocs, Allocs + 1);
+  EXPECT_EQ(D.count("memset BE"), 2u);
+  EXPECT_EQ(D.count("waitEvent BE"), 0u);
+  expectExactlyOnce(); // the side memsets cleared the done bits of earlier launches
+  // A bigger grid needs a bigger block.
+  ASSERT_EQ(train(BE, 1000), CUDA_SUCCESS);
+  finish();
+  EXPECT_NE(D.Jobs.back().Ctl, First);
+  EXPECT_NE(D.Jobs.back().Ctl, Second);
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, AFinishedLaunchsBlockIsZeroedOnlyAfterTheNextCloneIsLaunched) {
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  D.Calls.clear();
+  // The next launch finds the first finished: its block's side memset and
+  // event come after this launch's clone, not on the way to it.
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  size_t Launch = D.Calls.size(), Side = D.Calls.size();
+  for (size_t I = D.Calls.size(); I-- > 0;) {
+    const std::string &C = D.Calls[I];
+    if (C.rfind("launch BE", 0) == 0)
+      Launch = I;
+    else if (C.rfind("memset ", 0) == 0 && C.find(" BE ") == std::string::npos)
+      Side = I;
+  }
+  ASSERT_LT(Launch, D.Calls.size());
+  ASSERT_LT(Side, D.Calls.size()) << "the first block was not zeroed off the program's stream";
+  EXPECT_GT(Side, Launch);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, ALaunchAfterABurstReleasesAtMostTwoFinishedBlocks) {
+  // Eight clones queued, then all finished: the next launch finds eight
+  // blocks to give back, but zeroes only two on the side stream (each a
+  // memset and an event on the host's path); the next launches take the
+  // rest, and nothing is lost or run twice.
+  for (int I = 0; I < 8; ++I)
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  auto SideMemsets = [&] {
+    unsigned N = 0;
+    for (const std::string &C : D.Calls)
+      N += C.rfind("memset ", 0) == 0 && C.find(" BE ") == std::string::npos;
+    return N;
+  };
+  std::vector<unsigned> PerLaunch;
+  for (int I = 0; I < 5; ++I) {
+    D.Calls.clear();
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    PerLaunch.push_back(SideMemsets());
+    finish();
+  }
+  // 8, then one more per launch: 2, 2, 2, 2 (the eight), then 2 again
+  // (the later launches' own blocks).
+  EXPECT_EQ(PerLaunch, (std::vector<unsigned>{2, 2, 2, 2, 2}));
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, AFullPoolReusesABlockWhoseZeroingIsStillQueuedAfterIt) {
+  O.MaxSlots = 1;
+  make();
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  // The one block's side memset is queued, not run: the launch's stream
+  // waits for it (else that memset could land on the clone's words).
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  EXPECT_EQ(D.Jobs.size(), 1u); // not started yet: behind the wait
+  finish();
+  EXPECT_EQ(D.Jobs.at(1).Ctl, D.Jobs.at(0).Ctl);
+  EXPECT_EQ(D.count("waitEvent BE"), 1u);
+  EXPECT_EQ(D.count("memset BE"), 1u);
+  expectExactlyOnce();
+}
