@@ -246,9 +246,21 @@ uint32_t Scheduler::latch(Context &C, CUstream S, const void *F) {
 }
 
 void Scheduler::openLatch(Context &C, uint32_t Value, const char *Kernel) {
-  if (Value && D.streamWrite(C.Ctrl, C.latchWord(), Value) != CUDA_SUCCESS &&
-      D.memsetD32Async(C.latchWord(), Value, 1, C.Ctrl) != CUDA_SUCCESS)
-    error("cannot open the timing latch of a launch of %s: its stream cannot go on", Kernel);
+  if (!Value || D.streamWrite(C.Ctrl, C.latchWord(), Value) == CUDA_SUCCESS ||
+      D.memsetD32Async(C.latchWord(), Value, 1, C.Ctrl) == CUDA_SUCCESS)
+    return;
+  // The stream waits until a write lands: the next launch and every monitor
+  // poll write the value again (a later value opens it too).
+  C.LatchUnopened = Value;
+  error("cannot open the timing latch of a launch of %s yet; its stream waits for a retry",
+        Kernel);
+  wakeMonitor();
+}
+
+bool Scheduler::retryLatch(Context &C) {
+  if (C.LatchUnopened && D.streamWrite(C.Ctrl, C.latchWord(), C.LatchUnopened) == CUDA_SUCCESS)
+    C.LatchUnopened = 0;
+  return !C.LatchUnopened;
 }
 
 void Scheduler::sampleOriginals(Context &C) {

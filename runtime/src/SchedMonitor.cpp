@@ -206,6 +206,10 @@ uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
 
 void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore,
                             bool &Urgent, uint64_t &WakeBy) {
+  // A latch the control stream refused to open holds its stream: asked
+  // again at every poll until it is written.
+  if (!retryLatch(C))
+    More = true;
   // Chaos testing: a synthetic preemption may be due; its hold keeps the
   // levels suppressed like urgent work that has not finished.
   const bool ChaosHeld = chaosTick(C, Now, More, WakeBy);

@@ -291,6 +291,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   if (P < TopLevel || S == CU_STREAM_PER_THREAD)
     Relaxed.emplace(D);
   std::unique_lock<std::mutex> Lock(C->Mu);
+  retryLatch(*C);
   StreamState &St = streamOf(*C, S);
   recycle(*C, St);
   const uint64_t Now = nowNs();

@@ -277,6 +277,10 @@ private:
     /// raises; a latched stream waits until it reaches its value.
     CUdeviceptr latchWord() const { return Gates + sizeof(uint32_t) * NumLevels; }
     uint32_t LatchSeq = 0; ///< the latest value handed out
+    /// A value the control stream refused to write (0: none): written again
+    /// at the next launch and monitor poll (retryLatch), since a stream
+    /// behind it cannot move.
+    uint32_t LatchUnopened = 0;
     /// Functions (clone forms, kernels as compiled) launched in this
     /// context: only their launches are latched. A function's first launch
     /// may load it (lazy loading, the default since CUDA 12.2), and loading
@@ -408,6 +412,8 @@ private:
   /// were handed out (a wait is for "at least": a later value opens it).
   uint32_t latch(Context &C, CUstream S, const void *F);
   void openLatch(Context &C, uint32_t Value, const char *Kernel);
+  /// Writes C.LatchUnopened again; true when no latch is left shut.
+  bool retryLatch(Context &C);
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();

@@ -92,6 +92,9 @@ public:
   unsigned long long CtxId = 1;
   uintptr_t CtxHandle = 0xC0;
   bool FailCloneLaunches = false;
+  /// The next RefuseWrites stream writes and memsets on RefuseOn fail.
+  CUstream RefuseOn = nullptr;
+  unsigned RefuseWrites = 0;
   int SmCount = 4;
   unsigned Queries = 0; ///< streamQuery and eventQuery calls
   bool CaptureBroken = false; ///< a capturing stream was queried
@@ -271,6 +274,8 @@ public:
   }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
     Calls.push_back("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
+    if (refuse(S))
+      return CUDA_ERROR_UNKNOWN;
     Op O;
     O.K = Op::Write;
     O.Addr = A;
@@ -327,6 +332,8 @@ public:
   CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
     Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
+    if (refuse(S))
+      return CUDA_ERROR_UNKNOWN;
     MemsetWords[P] = N;
     Op O;
     O.K = Op::Memset;
@@ -491,6 +498,21 @@ public:
   }
   std::vector<uint8_t> LastCloneArgs;
 
+  bool refuse(CUstream S) {
+    if (S != RefuseOn || !RefuseWrites)
+      return false;
+    --RefuseWrites;
+    Calls.back() += " (refused)";
+    return true;
+  }
+  /// The stream the scheduler created with the greatest priority (its
+  /// control stream), or null.
+  CUstream controlStream() const {
+    for (const auto &KV : Streams)
+      if (KV.second.Priority == -5)
+        return KV.first;
+    return nullptr;
+  }
   /// A 32-bit wait of kind K on S, named in Calls with Test ("==", ">=").
   CUresult wait(CUstream S, Op::Kind K, const char *Test, CUdeviceptr A, uint32_t V) {
     Calls.push_back("wait " + name(S) + " " + hex(A) + Test + std::to_string(V));

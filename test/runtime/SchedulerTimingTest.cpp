@@ -228,6 +228,35 @@ TEST_F(TimingTest, AnOriginalTheDriverRefusesStillOpensItsLatch) {
   EXPECT_TRUE(D.idle());
 }
 
+TEST_F(TimingTest, ALatchTheControlStreamRefusesToOpenIsOpenedAtTheNextPoll) {
+  // The control stream refuses the write and the memset that would open
+  // the latch: the stream cannot pass it, until the monitor's next poll
+  // writes the value again.
+  D.ElapsedMs = 0.012f;
+  for (int I = 0; I < 2; ++I) { // the clone, the first original: not latched
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    finish();
+  }
+  D.RefuseOn = D.controlStream();
+  ASSERT_NE(D.RefuseOn, nullptr);
+  D.RefuseWrites = 2;
+  for (int I = 0; I < 200 && OriginalCalls == 1; ++I) {
+    D.Calls.clear();
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    if (OriginalCalls == 1)
+      finish();
+  }
+  ASSERT_EQ(OriginalCalls, 2);
+  ASSERT_LT(latchWait(), D.Calls.size());
+  EXPECT_EQ(D.RefuseWrites, 0u); // both attempts refused
+  for (int I = 0; I < 50; ++I)
+    D.step(); // the GPU alone: the latch holds the stream
+  EXPECT_FALSE(D.Streams[BE].Q.empty());
+  finish(); // the poll writes it again
+  EXPECT_TRUE(D.idle());
+  expectExactlyOnce();
+}
+
 TEST_F(TimingTest, NoLatchWhenTurnedOff) {
   O.LatchIdleTimings = false;
   make();
