@@ -517,13 +517,18 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     Timed = D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   }
   // The latch opens once everything of this launch is on the stream, on
-  // every path out.
+  // every path out (before the original where the clone fails: that
+  // launch may be its function's first, which must not wait behind it).
   struct LatchOpener {
     Scheduler &Sch;
     Context &C;
     uint32_t V;
     const char *Kernel;
-    ~LatchOpener() { Sch.openLatch(C, V, Kernel); }
+    void open() {
+      Sch.openLatch(C, V, Kernel);
+      V = 0;
+    }
+    ~LatchOpener() { open(); }
   } Opener{*this, C, Open, CI->Symbol.c_str()};
   GMEM_PROF_ADD(GatedPre, GMEM_PROF_NOW() - ProfT);
   ProfT = GMEM_PROF_NOW();
@@ -538,6 +543,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     C.Pool->release(Sl);
     log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
         int(R));
+    Opener.open();
     return Original();
   }
   C.Launched.insert(K.F); // its next launches may be latched (Context::Launched)

@@ -49,6 +49,7 @@ struct SchedTest : ::testing::Test {
   CUstream BE = nullptr, RT = nullptr;
   int OriginalCalls = 0;
   bool FailOriginals = false; ///< launchShape's originals fail (the driver refuses them)
+  std::vector<size_t> OriginalAt; ///< D.Calls.size() at each of launchShape's originals
   uint64_t BufP = 0xABC000;
   int N = 7;
 
@@ -164,6 +165,7 @@ struct SchedTest : ::testing::Test {
     L.Cooperative = Coop;
     auto Original = [&] {
       ++OriginalCalls;
+      OriginalAt.push_back(D.Calls.size());
       if (FailOriginals)
         return CUDA_ERROR_INVALID_VALUE;
       return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid[0] * Grid[1] * Grid[2],

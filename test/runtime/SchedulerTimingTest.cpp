@@ -257,6 +257,26 @@ TEST_F(TimingTest, ALatchTheControlStreamRefusesToOpenIsOpenedAtTheNextPoll) {
   expectExactlyOnce();
 }
 
+TEST_F(TimingTest, AFailedCloneOpensItsLatchBeforeTheOriginalRuns) {
+  // The original then runs in its place: that launch may be its function's
+  // first (which may load it and wait for the streams), so it must not sit
+  // behind the latch.
+  launch(); // the clone's first launch: not latched
+  D.FailCloneLaunches = true;
+  D.Calls.clear();
+  const int Before = OriginalCalls;
+  ASSERT_EQ(pers(BE, {41, 1, 1}), CUDA_SUCCESS); // a new shape: timed, latched, refused
+  ASSERT_EQ(OriginalCalls, Before + 1);
+  const size_t Wait = latchWait();
+  ASSERT_LT(Wait, D.Calls.size());
+  const size_t Open = find("write ", Wait);
+  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
+  EXPECT_LT(Open, OriginalAt.back()) << "the original was put behind the shut latch";
+  D.FailCloneLaunches = false;
+  finish();
+  EXPECT_TRUE(D.idle());
+}
+
 TEST_F(TimingTest, NoLatchWhenTurnedOff) {
   O.LatchIdleTimings = false;
   make();
