@@ -141,8 +141,13 @@ struct CloneInfo {
     std::string Why;         ///< a twin the flags promised but that is not usable: why
     int MirroredSmem = -1;   ///< dynamic shared memory limit last copied from K
     OccupancyCache Occupancy;
+    /// Launched in this context (CloneInfo is per context): its next timed
+    /// launches may wait behind the scheduler's latch (Scheduler::latch).
+    bool Launched = false;
   };
   Form Forms[CloneKindCount];
+  /// The kernel as compiled launched in this context (Form::Launched).
+  bool OriginalLaunched = false;
   CloneChooser Chooser; ///< full, alternate, free or light, per launch shape
   VaryingShapes Shapes; ///< coarse shapes whose launches share a chooser shape
 

@@ -155,14 +155,14 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   return Planned;
 }
 
-CUresult Scheduler::cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
+CUresult Scheduler::cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                                  CUstream S, const OriginalLaunch &Original) {
   N.Capped.fetch_add(1, std::memory_order_relaxed);
-  return timedOriginal(C, CI, Key, Timed, LatchFn, S, Original);
+  return timedOriginal(C, CI, Key, Timed, Latch, S, Original);
 }
 
 CUresult Scheduler::shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key,
-                                bool Timed, const void *LatchFn, CUstream S, int P,
+                                bool Timed, bool Latch, CUstream S, int P,
                                 const OriginalLaunch &Original) {
   N.Short.fetch_add(1, std::memory_order_relaxed);
   // What a suppression cannot hold back any more: the work of the short
@@ -186,10 +186,10 @@ CUresult Scheduler::shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint
     St.UngatedUs += Us;
     N.ShortUngated.fetch_add(1, std::memory_order_relaxed);
   }
-  return timedOriginal(C, CI, Key, Timed, LatchFn, S, Original);
+  return timedOriginal(C, CI, Key, Timed, Latch, S, Original);
 }
 
-CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
+CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                                   CUstream S, const OriginalLaunch &Original) {
   Context::OriginalTiming *T = nullptr;
   if (Timed)
@@ -203,11 +203,11 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   if (!T)
     return Original();
   // Behind a latch where the stream was idle (Scheduler::latch).
-  const uint32_t Open = LatchFn ? latch(C, S, LatchFn) : 0;
+  const uint32_t Open = Latch ? latch(C, S, CI.OriginalLaunched) : 0;
   const bool Marked = D.eventRecord(T->Start, S) == CUDA_SUCCESS;
   const CUresult R = Original();
-  if (R == CUDA_SUCCESS && LatchFn)
-    C.Launched.insert(LatchFn);
+  if (R == CUDA_SUCCESS)
+    CI.OriginalLaunched = true;
   const bool Ended = Marked && R == CUDA_SUCCESS && D.eventRecord(T->End, S) == CUDA_SUCCESS;
   openLatch(C, Open, CI.Symbol.c_str());
   if (Ended) {
@@ -220,7 +220,7 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   return R;
 }
 
-uint32_t Scheduler::latch(Context &C, CUstream S, const void *F) {
+uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched) {
   // On an idle stream a start mark passes at once and the kernel starts
   // only when the driver has taken the launch, partway through the host's
   // call: a program that waits for each kernel would have every time hold
@@ -231,9 +231,12 @@ uint32_t Scheduler::latch(Context &C, CUstream S, const void *F) {
   // control stream writes once the launch and its end mark are on the
   // stream. The one failure that leaves it shut is that stream's own (the
   // context is lost then).
-  // Never before a function's first launch in the context (which may load
-  // it and wait for the streams: Context::Launched).
-  if (!C.Launched.count(F))
+  // Never before a function's first launch in the context: that launch may
+  // load it (lazy loading, the default since CUDA 12.2), and loading may
+  // wait for the context's streams, the latched one among them, whose latch
+  // opens only after the launch returns: the runtime GPU suite's clone
+  // passes hung so (H200, bench/preempt/results/session31, section 5).
+  if (!FunctionLaunched)
     return 0;
   uint32_t V = C.LatchSeq + 1;
   if (V == 0)

@@ -457,12 +457,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     // the overhead cap's choice): held back while not started, then runs
     // to its end. A short one may go without the gate (shortLaunch).
     if (CI && Choice.Original && Choice.Short)
-      return shortLaunch(C, St, *CI, Key, Choice.Timed, Latch ? L.F : nullptr, S, P, Original);
+      return shortLaunch(C, St, *CI, Key, Choice.Timed, Latch, S, P, Original);
     D.streamWaitEq(S, Gate, 0);
     St.UngatedUs = 0;
     St.HeldBack += C.View.Level[P].Suppressed;
     if (CI && Choice.Original)
-      return cappedLaunch(C, *CI, Key, Choice.Timed, Latch ? L.F : nullptr, S, Original);
+      return cappedLaunch(C, *CI, Key, Choice.Timed, Latch, S, Original);
     return Original();
   }
 
@@ -513,7 +513,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   uint32_t Open = 0;
   if (R == CUDA_SUCCESS && Choice.Timed &&
       (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
-    Open = Latch ? latch(C, S, K.F) : 0;
+    Open = Latch ? latch(C, S, CI->form(Choice.Kind).Launched) : 0;
     Timed = D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   }
   // The latch opens once everything of this launch is on the stream, on
@@ -546,7 +546,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     Opener.open();
     return Original();
   }
-  C.Launched.insert(K.F); // its next launches may be latched (Context::Launched)
+  CI->form(Choice.Kind).Launched = true; // its next timed launches may be latched
   Sl->ZeroQueued = false;
   Sl->NeedsZero = true; // from here on the launch's words
   St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back

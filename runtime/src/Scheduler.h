@@ -33,7 +33,6 @@
 #include <shared_mutex>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace gmem {
@@ -281,13 +280,6 @@ private:
     /// at the next launch and monitor poll (retryLatch), since a stream
     /// behind it cannot move.
     uint32_t LatchUnopened = 0;
-    /// Functions (clone forms, kernels as compiled) launched in this
-    /// context: only their launches are latched. A function's first launch
-    /// may load it (lazy loading, the default since CUDA 12.2), and loading
-    /// may wait for the context's streams, the latched one among them,
-    /// whose latch opens only after the launch returns: the runtime GPU
-    /// suite's clone passes hung so (H200, this session).
-    std::unordered_set<const void *> Launched;
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -391,26 +383,27 @@ private:
   void sampleTiming(Slot &S);
   /// The overhead cap's launches as compiled (SchedClone.cpp): launch one,
   /// timed when Timed and an OriginalTiming is free (behind a latch when
-  /// LatchFn, the kernel's handle, is given: the stream was idle); feed the
-  /// finished timings to their choosers.
-  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
+  /// Latch: the stream was idle); feed the finished timings to their
+  /// choosers.
+  CUresult cappedLaunch(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                         CUstream S, const OriginalLaunch &Original);
   /// A short shape's launch as compiled ("Short launches", CloneChoice.h):
   /// behind a gate wait only where the level is suppressed or the stream's
   /// ungated short work would exceed its budget.
   CUresult shortLaunch(Context &C, StreamState &St, CloneInfo &CI, uint64_t Key, bool Timed,
-                       const void *LatchFn, CUstream S, int P, const OriginalLaunch &Original);
+                       bool Latch, CUstream S, int P, const OriginalLaunch &Original);
   /// cappedLaunch's and shortLaunch's launch itself.
-  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, const void *LatchFn,
+  CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                          CUstream S, const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
   /// Timings on an idle stream (SchedOptions::LatchIdleTimings): latch()
   /// holds S until openLatch() with the value it returns (0: not latched:
-  /// F, the function to be launched, has no launch in this context yet
-  /// (Context::Launched), or the driver refused the wait). Both under the context's lock, so
-  /// that the control stream raises the counter in the order the values
-  /// were handed out (a wait is for "at least": a later value opens it).
-  uint32_t latch(Context &C, CUstream S, const void *F);
+  /// the function to be launched has not been launched in this context yet
+  /// (FunctionLaunched false), or the driver refused the wait). Both under
+  /// the context's lock, so that the control stream raises the counter in
+  /// the order the values were handed out (a wait is for "at least": a
+  /// later value opens it).
+  uint32_t latch(Context &C, CUstream S, bool FunctionLaunched);
   void openLatch(Context &C, uint32_t Value, const char *Kernel);
   /// Writes C.LatchUnopened again; true when no latch is left shut.
   bool retryLatch(Context &C);
