@@ -58,6 +58,20 @@ double envDecimal(const char *Name, double Default) {
   return X;
 }
 
+/// A switch that is on by default: Name=0/no/false/off turns Value off,
+/// 1/yes/true/on leaves it, anything else is reported and ignored.
+void envSwitch(const char *Name, bool &Value) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return;
+  if (envIs(V, {"0", "no", "false", "off"}))
+    Value = false;
+  else if (envIs(V, {"1", "yes", "true", "on"}))
+    Value = true;
+  else
+    std::fprintf(stderr, "gmem: %s=%s is not 0 or 1; ignored\n", Name, V);
+}
+
 std::atomic<Scheduler *> TestOverride{nullptr};
 std::atomic<Scheduler *> ProcessScheduler{nullptr};
 
@@ -125,40 +139,16 @@ SchedOptions SchedOptions::fromEnvironment() {
     else if (!envIs(G, {"auto"}))
       std::fprintf(stderr, "gmem: GMEM_SCHED_GATE=%s is not auto or always; ignored\n", G);
   }
-  if (const char *L = std::getenv("GMEM_PREEMPT_LIGHT"); L && *L) {
-    if (envIs(L, {"0", "no", "false", "off"}))
-      O.Light = false;
-    else if (!envIs(L, {"1", "yes", "true", "on"}))
-      std::fprintf(stderr, "gmem: GMEM_PREEMPT_LIGHT=%s is not 0 or 1; ignored\n", L);
-  }
+  envSwitch("GMEM_PREEMPT_LIGHT", O.Light);
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
   O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
   O.MaxOverhead = envDecimal("GMEM_PREEMPT_MAX_OVERHEAD", O.MaxOverhead * 100) / 100;
   O.ShortUs = envDecimal("GMEM_PREEMPT_SHORT_US", O.ShortUs);
   O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
-  if (const char *A = std::getenv("GMEM_PREEMPT_ALT"); A && *A) {
-    if (envIs(A, {"0", "no", "false", "off"}))
-      O.Alt = false;
-    else if (!envIs(A, {"1", "yes", "true", "on"}))
-      std::fprintf(stderr, "gmem: GMEM_PREEMPT_ALT=%s is not 0 or 1; ignored\n", A);
-  }
-  if (const char *V = std::getenv("GMEM_PREEMPT_VARYING"); V && *V) {
-    if (envIs(V, {"0", "no", "false", "off"}))
-      O.Varying = false;
-    else if (!envIs(V, {"1", "yes", "true", "on"}))
-      std::fprintf(stderr, "gmem: GMEM_PREEMPT_VARYING=%s is not 0 or 1; ignored\n", V);
-  }  if (const char *Lt = std::getenv("GMEM_PREEMPT_LATCH"); Lt && *Lt) {
-    if (envIs(Lt, {"0", "no", "false", "off"}))
-      O.LatchIdleTimings = false;
-    else if (!envIs(Lt, {"1", "yes", "true", "on"}))
-      std::fprintf(stderr, "gmem: GMEM_PREEMPT_LATCH=%s is not 0 or 1; ignored\n", Lt);
-  }
-  if (const char *F = std::getenv("GMEM_PREEMPT_FREE"); F && *F) {
-    if (envIs(F, {"0", "no", "false", "off"}))
-      O.Free = false;
-    else if (!envIs(F, {"1", "yes", "true", "on"}))
-      std::fprintf(stderr, "gmem: GMEM_PREEMPT_FREE=%s is not 0 or 1; ignored\n", F);
-  }
+  envSwitch("GMEM_PREEMPT_ALT", O.Alt);
+  envSwitch("GMEM_PREEMPT_VARYING", O.Varying);
+  envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
+  envSwitch("GMEM_PREEMPT_FREE", O.Free);
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))
       O.L2Persist = true;
