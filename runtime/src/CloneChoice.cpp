@@ -323,13 +323,14 @@ void CloneChooser::applyCap(Entry &E, CloneChoice &C) {
   }
   // Held against the cap: a form's run plus what its launch path adds to
   // the program's stream (the original's time has its own path in it).
-  const double Limit = (1 + Opts.MaxOverhead) * E.OrigUs;
+  const double OrigUs = E.latestOriginal();
+  const double Limit = (1 + Opts.MaxOverhead) * OrigUs;
   auto Cost = [&](CloneKind K) {
     return E.Us[idx(K)] > 0 ? E.Us[idx(K)] + E.StreamExtraUs[idx(K)] : 0;
   };
   const double Us = Cost(C.Kind);
   // A form without a time runs (chooseForm times it); one within the cap too.
-  if (!(E.OrigUs > 0) || !(Us > 0) || Us <= Limit)
+  if (!(OrigUs > 0) || !(Us > 0) || Us <= Limit)
     return;
   // Over the cap. The first such launch and every FormRetimeEvery-th runs
   // the form once more, timed: the verdict may rest on a cold first time,
@@ -359,7 +360,6 @@ bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
     return false;
   if (ElapsedUs > 0) {
     E->OrigDue = false;
-    E->OrigUs = ElapsedUs;
     E->RecentOrig[E->NextOrig] = ElapsedUs;
     E->NextOrig = uint8_t((E->NextOrig + 1) % VaryingTaus);
   }
@@ -373,7 +373,7 @@ void CloneChooser::originalTimed(uint64_t Key) {
 
 double CloneChooser::originalUs(uint64_t Key) const {
   const Entry *E = lookup(Key);
-  return E ? E->OrigUs : 0;
+  return E ? E->latestOriginal() : 0;
 }
 
 double CloneChooser::shortBoundUs(uint64_t Key) const {
@@ -383,9 +383,9 @@ double CloneChooser::shortBoundUs(uint64_t Key) const {
   if (E->Varying)
     return *std::max_element(E->RecentOrig, E->RecentOrig + VaryingTaus);
   // One shape's kernel takes about the same time every launch; what a
-  // timing adds is the host's launch call where the stream was idle at the
-  // start mark (a program that waits for each kernel): the least of the
-  // latest times is the kernel's own.
+  // timing may add is the host's launch call where the stream was idle at
+  // the start mark and the launch went unlatched (Scheduler::latch): the
+  // least of the latest times is the kernel's own.
   double Least = 0;
   for (double Us : E->RecentOrig)
     if (Us > 0 && (!(Least > 0) || Us < Least))

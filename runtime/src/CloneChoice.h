@@ -100,9 +100,10 @@
 // times the kernel as compiled once, and while that time is at most
 // ShortUs its launches run the original (Short), re-timed every
 // FullTimingEvery-th launch. The time held against the limit is the least
-// of the latest four (a timing started on an idle stream also holds the
-// host's launch call), a varying shape's the largest (its launches'
-// work differs). The scheduler may leave the gate wait out in
+// of the latest four (a timing not latched by the scheduler, a function's
+// first launch or one behind work that ended just then, may hold the
+// host's launch call), a varying shape's the largest (its launches' work
+// differs). The scheduler may leave the gate wait out in
 // front of such launches as long as the work of them behind the stream's
 // latest gate stays within a budget (Scheduler::shortLaunch): a suppression
 // then lets at most that much more of the stream's short work start.
@@ -243,8 +244,9 @@ public:
   /// Shape Key's latest time as compiled (0: none).
   double originalUs(uint64_t Key) const;
   /// The time as compiled "Short launches" holds against the limit for
-  /// shape Key: the least of its latest VaryingTaus times (a timing may
-  /// hold the host's launch call), a varying shape's largest (0: none).
+  /// shape Key: the least of its latest VaryingTaus times (an unlatched
+  /// timing may hold the host's launch call), a varying shape's largest
+  /// (0: none).
   double shortBoundUs(uint64_t Key) const;
   /// Shape Key's launches cannot use form Kind, light, alternate or free (no
   /// resident grid for it: occupancy depends on the shape's block and shared
@@ -305,10 +307,14 @@ private:
     /// LightOk launches: the twin has its first time at the shape's spread,
     /// so the next one runs it at the other spread, timed (chooseForm).
     bool LightSpreadPending = false;
-    double OrigUs = 0;       ///< latest time as compiled ("Overhead cap"; 0: none)
-    /// A varying shape's latest times as compiled ("Short launches").
+    /// The latest times as compiled, oldest first from NextOrig (0: none);
+    /// latestOriginal() is the overhead cap's, shortBoundUs() the short
+    /// launches'.
     double RecentOrig[VaryingTaus] = {};
     uint8_t NextOrig = 0;
+    double latestOriginal() const {
+      return RecentOrig[(NextOrig + VaryingTaus - 1) % VaryingTaus];
+    }
     uint32_t ShortSeen = 0;  ///< launches "Short launches" has seen
     bool OrigDue = false;    ///< "Short launches": a time as compiled is due
     uint32_t CapSeen = 0;    ///< launches the cap has seen
