@@ -447,7 +447,7 @@ private:
     std::atomic<uint64_t> Ungated{0}; ///< clone launches without a gate wait
     std::atomic<uint64_t> Short{0};   ///< short launches run as compiled
     std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
-    std::atomic<uint64_t> LatchedTimings{0}; ///< timings as compiled behind a latch
+    std::atomic<uint64_t> LatchedTimings{0}; ///< timed launches put behind the latch
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;
