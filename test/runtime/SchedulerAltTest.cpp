@@ -225,17 +225,7 @@ TEST_F(AltTest, AltFormWithoutAResidentGridStaysFull) {
 }
 
 TEST_F(AltTest, AltOptionFromTheEnvironment) {
-  unsetenv("GMEM_PREEMPT_ALT");
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
-  setenv("GMEM_PREEMPT_ALT", "0", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().Alt);
-  setenv("GMEM_PREEMPT_ALT", "off", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().Alt);
-  setenv("GMEM_PREEMPT_ALT", "1", 1);
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
-  setenv("GMEM_PREEMPT_ALT", "maybe", 1); // refused: the default
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Alt);
-  unsetenv("GMEM_PREEMPT_ALT");
+  expectSwitchFromEnvironment("GMEM_PREEMPT_ALT", &SchedOptions::Alt);
 }
 
 TEST_F(AltTest, CloneStatsAltFieldsComeLast) {

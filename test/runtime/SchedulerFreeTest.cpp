@@ -360,17 +360,7 @@ TEST_F(FreeOnlyTest, FreeOffNeverTimesTheShape) {
 }
 
 TEST_F(FreeOnlyTest, FreeOptionFromTheEnvironment) {
-  unsetenv("GMEM_PREEMPT_FREE");
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Free);
-  setenv("GMEM_PREEMPT_FREE", "0", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().Free);
-  setenv("GMEM_PREEMPT_FREE", "off", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().Free);
-  setenv("GMEM_PREEMPT_FREE", "1", 1);
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Free);
-  setenv("GMEM_PREEMPT_FREE", "maybe", 1); // refused: the default
-  EXPECT_TRUE(SchedOptions::fromEnvironment().Free);
-  unsetenv("GMEM_PREEMPT_FREE");
+  expectSwitchFromEnvironment("GMEM_PREEMPT_FREE", &SchedOptions::Free);
 }
 
 TEST_F(FreeOnlyTest, CloneStatsFreeFieldsComeLast) {

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -287,6 +288,23 @@ struct SchedTest : ::testing::Test {
 };
 
 inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sym; }
+
+/// An on-by-default switch of SchedOptions read from environment variable
+/// Name (SchedApi.cpp's envSwitch): on when unset, off for 0 and off, on
+/// for 1, the default for anything else; Name is unset afterwards.
+inline void expectSwitchFromEnvironment(const char *Name, bool SchedOptions::*Field) {
+  unsetenv(Name);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << " unset";
+  setenv(Name, "0", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().*Field) << Name << "=0";
+  setenv(Name, "off", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().*Field) << Name << "=off";
+  setenv(Name, "1", 1);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << "=1";
+  setenv(Name, "maybe", 1); // refused: the default
+  EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << "=maybe";
+  unsetenv(Name);
+}
 inline std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }
 inline std::string alt(const char *Sym) { return std::string("__gmem_pra_") + Sym; }
 inline std::string freeForm(const char *Sym) { return std::string("__gmem_prf_") + Sym; }

@@ -289,15 +289,5 @@ TEST_F(TimingTest, NoLatchWhenTurnedOff) {
 }
 
 TEST(TimingOptions, LatchFromTheEnvironment) {
-  unsetenv("GMEM_PREEMPT_LATCH");
-  EXPECT_TRUE(SchedOptions::fromEnvironment().LatchIdleTimings); // on by default
-  setenv("GMEM_PREEMPT_LATCH", "0", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().LatchIdleTimings);
-  setenv("GMEM_PREEMPT_LATCH", "off", 1);
-  EXPECT_FALSE(SchedOptions::fromEnvironment().LatchIdleTimings);
-  setenv("GMEM_PREEMPT_LATCH", "1", 1);
-  EXPECT_TRUE(SchedOptions::fromEnvironment().LatchIdleTimings);
-  setenv("GMEM_PREEMPT_LATCH", "maybe", 1); // refused: the default
-  EXPECT_TRUE(SchedOptions::fromEnvironment().LatchIdleTimings);
-  unsetenv("GMEM_PREEMPT_LATCH");
+  expectSwitchFromEnvironment("GMEM_PREEMPT_LATCH", &SchedOptions::LatchIdleTimings);
 }
