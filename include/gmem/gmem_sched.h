@@ -161,6 +161,10 @@ typedef struct gmemSchedCloneStats {
                                  latch that opens once the launch is on the
                                  stream (else the time would hold the host's
                                  launch call); GMEM_PREEMPT_LATCH=0: none */
+  uint64_t latch_watchdog_opens; /* ... of them, latches a watchdog opened
+                                 after 2 ms shut (the launching thread stalled
+                                 in its launch call); their times are
+                                 dropped */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -58,8 +58,8 @@ double envDecimal(const char *Name, double Default) {
   return X;
 }
 
-/// A switch that is on by default: Name=0/no/false/off turns Value off,
-/// 1/yes/true/on leaves it, anything else is reported and ignored.
+/// A switch: Name=0/no/false/off turns Value off, 1/yes/true/on on,
+/// anything else is reported and ignored (Value stays its default).
 void envSwitch(const char *Name, bool &Value) {
   const char *V = std::getenv(Name);
   if (!V || !*V)
@@ -148,6 +148,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   envSwitch("GMEM_PREEMPT_ALT", O.Alt);
   envSwitch("GMEM_PREEMPT_VARYING", O.Varying);
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
+  envSwitch("GMEM_PREEMPT_LATCH_FIRST", O.LatchFirstLaunches); // diagnostics
   envSwitch("GMEM_PREEMPT_FREE", O.Free);
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))
@@ -300,6 +301,7 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->short_ungated_launches = Get(N.ShortUngated);
   Out->idle_timing_skips = 0; // (retired: idle-stream timings are latched now)
   Out->latched_timings = Get(N.LatchedTimings);
+  Out->latch_watchdog_opens = Get(N.LatchWatchdogOpens);
 }
 
 } // namespace sched

@@ -209,8 +209,9 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   if (R == CUDA_SUCCESS)
     CI.OriginalLaunched = true;
   const bool Ended = Marked && R == CUDA_SUCCESS && D.eventRecord(T->End, S) == CUDA_SUCCESS;
-  openLatch(C, Open, CI.Symbol.c_str());
-  if (Ended) {
+  // (Opened by the watchdog first: the time holds the host's stall; the
+  // due timing stays due.)
+  if (openLatch(C, Open) && Ended) {
     CI.Chooser.originalTimed(Key);
     T->CI = &CI;
     T->Key = Key;
@@ -218,52 +219,6 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
   }
   return R;
-}
-
-uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched) {
-  // On an idle stream a start mark passes at once and the kernel starts
-  // only when the driver has taken the launch, partway through the host's
-  // call: a program that waits for each kernel would have every time hold
-  // ~3 us of host work (H200: softmax_rows, 5.9 us as compiled, then never
-  // ran short; gemv_warp's clone, 67 us, was timed 5% slow at random and
-  // its forms' 2% comparison went either way). So the stream first waits
-  // for the context's latch counter to reach a new value, which the
-  // control stream writes once the launch and its end mark are on the
-  // stream. The one failure that leaves it shut is that stream's own (the
-  // context is lost then).
-  // Never before a function's first launch in the context: that launch may
-  // load it (lazy loading, the default since CUDA 12.2), and loading may
-  // wait for the context's streams, the latched one among them, whose latch
-  // opens only after the launch returns: the runtime GPU suite's clone
-  // passes hung so (H200, bench/preempt/results/session31, section 5).
-  if (!FunctionLaunched)
-    return 0;
-  uint32_t V = C.LatchSeq + 1;
-  if (V == 0)
-    V = 1; // (the counter's wrap: 0 is where it starts)
-  if (D.streamWaitGeq(S, C.latchWord(), V) != CUDA_SUCCESS)
-    return 0;
-  C.LatchSeq = V;
-  N.LatchedTimings.fetch_add(1, std::memory_order_relaxed);
-  return V;
-}
-
-void Scheduler::openLatch(Context &C, uint32_t Value, const char *Kernel) {
-  if (!Value || D.streamWrite(C.Ctrl, C.latchWord(), Value) == CUDA_SUCCESS ||
-      D.memsetD32Async(C.latchWord(), Value, 1, C.Ctrl) == CUDA_SUCCESS)
-    return;
-  // The stream waits until a write lands: the next launch and every monitor
-  // poll write the value again (a later value opens it too).
-  C.LatchUnopened = Value;
-  error("cannot open the timing latch of a launch of %s yet; its stream waits for a retry",
-        Kernel);
-  wakeMonitor();
-}
-
-bool Scheduler::retryLatch(Context &C) {
-  if (C.LatchUnopened && D.streamWrite(C.Ctrl, C.latchWord(), C.LatchUnopened) == CUDA_SUCCESS)
-    C.LatchUnopened = 0;
-  return !C.LatchUnopened;
 }
 
 void Scheduler::sampleOriginals(Context &C) {

@@ -42,6 +42,9 @@ class RealSchedDriver final : public SchedDriver {
   GMEM_FN(PElapsed, CUresult, float *, CUevent, CUevent);
   GMEM_FN(PMemAlloc, CUresult, CUdeviceptr *, size_t);
   GMEM_FN(PMemFree, CUresult, CUdeviceptr);
+  GMEM_FN(PHostAlloc, CUresult, void **, size_t, unsigned);
+  GMEM_FN(PHostDevPtr, CUresult, CUdeviceptr *, void *, unsigned);
+  GMEM_FN(PFreeHost, CUresult, void *);
   GMEM_FN(PMemset32, CUresult, CUdeviceptr, unsigned, size_t, CUstream);
   GMEM_FN(PCopyDtoH, CUresult, void *, CUdeviceptr, size_t, CUstream);
   GMEM_FN(PModFunc, CUresult, CUfunction *, CUmodule, const char *);
@@ -94,6 +97,9 @@ class RealSchedDriver final : public SchedDriver {
       bind(PElapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime");
       bind(PMemAlloc, "cuMemAlloc_v2");
       bind(PMemFree, "cuMemFree_v2");
+      bind(PHostAlloc, "cuMemHostAlloc");                                // optional
+      bind(PHostDevPtr, "cuMemHostGetDevicePointer_v2", "cuMemHostGetDevicePointer");
+      bind(PFreeHost, "cuMemFreeHost");
       bind(PMemset32, "cuMemsetD32Async");
       bind(PCopyDtoH, "cuMemcpyDtoHAsync_v2");
       bind(PModFunc, "cuModuleGetFunction");
@@ -170,6 +176,17 @@ public:
   CUresult eventElapsed(float *Ms, CUevent A, CUevent B) override { GMEM_CALL(PElapsed, Ms, A, B); }
   CUresult memAlloc(CUdeviceptr *P, size_t N) override { GMEM_CALL(PMemAlloc, P, N); }
   CUresult memFree(CUdeviceptr P) override { GMEM_CALL(PMemFree, P); }
+  CUresult memHostAllocMapped(void **Host, CUdeviceptr *Dev, size_t Bytes) override {
+    if (!PHostAlloc || !PHostDevPtr || !PFreeHost)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    void *H = nullptr;
+    CUresult R = PHostAlloc(&H, Bytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+    if (R == CUDA_SUCCESS && (R = PHostDevPtr(Dev, H, 0)) != CUDA_SUCCESS)
+      PFreeHost(H);
+    if (R == CUDA_SUCCESS)
+      *Host = H;
+    return R;
+  }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
     GMEM_CALL(PMemset32, P, V, N, S);
   }

@@ -80,6 +80,11 @@ public:
   // Device memory.
   virtual CUresult memAlloc(CUdeviceptr *P, size_t Bytes) = 0;
   virtual CUresult memFree(CUdeviceptr P) = 0;
+  /// Pinned host memory the device can read and stream memory operations
+  /// can wait on (the timing latch: the host opens it with a plain store,
+  /// so no driver call is needed to let a latched stream go). Kept for the
+  /// life of the process.
+  virtual CUresult memHostAllocMapped(void **Host, CUdeviceptr *Dev, size_t Bytes) = 0;
   virtual CUresult memsetD32Async(CUdeviceptr P, uint32_t Value, size_t Words, CUstream S) = 0;
   /// Copies to the host through a private non-blocking stream (no implicit
   /// synchronisation with the program's streams, no stream capture joined).

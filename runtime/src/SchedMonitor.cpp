@@ -206,10 +206,6 @@ uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
 
 void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore,
                             bool &Urgent, uint64_t &WakeBy) {
-  // A latch the control stream refused to open holds its stream: asked
-  // again at every poll until it is written.
-  if (!retryLatch(C))
-    More = true;
   // Chaos testing: a synthetic preemption may be due; its hold keeps the
   // levels suppressed like urgent work that has not finished.
   const bool ChaosHeld = chaosTick(C, Now, More, WakeBy);
@@ -455,6 +451,16 @@ void Scheduler::shutdown() {
   }
   if (Monitor.joinable())
     Monitor.join();
+  if (const uint64_t W = N.LatchWatchdogOpens.load(); W && Opts.LogErrors)
+    std::fprintf(stderr, "gmem: %llu timing latches opened by the watchdog (of %llu)\n",
+                 (unsigned long long)W, (unsigned long long)N.LatchedTimings.load());
+  {
+    std::lock_guard<std::mutex> Lock(WatchMu);
+    WatchStop = true;
+    WatchCv.notify_one();
+  }
+  if (Watch.joinable())
+    Watch.join();
 }
 
 Scheduler::~Scheduler() { shutdown(); }

@@ -122,11 +122,11 @@ bool Scheduler::initContext(Context &C) {
     C.PrioLeast = C.PrioGreatest = 0;
   CUresult R = D.streamCreate(&C.Ctrl, CU_STREAM_NON_BLOCKING, C.PrioGreatest);
   if (R == CUDA_SUCCESS)
-    R = D.memAlloc(&C.Gates, (NumLevels + 1) * sizeof(uint32_t));
-  // The gates start open, the latch counter at 0; one write and one wait
-  // prove that the device takes stream memory operations at all.
+    R = D.memAlloc(&C.Gates, NumLevels * sizeof(uint32_t));
+  // The gates start open; one write and one wait prove that the device
+  // takes stream memory operations at all.
   if (R == CUDA_SUCCESS)
-    R = D.memsetD32Async(C.Gates, 0, NumLevels + 1, C.Ctrl);
+    R = D.memsetD32Async(C.Gates, 0, NumLevels, C.Ctrl);
   if (R == CUDA_SUCCESS)
     R = D.streamWrite(C.Ctrl, C.Gates, 0);
   if (R == CUDA_SUCCESS)
@@ -136,6 +136,19 @@ bool Scheduler::initContext(Context &C) {
   if (R != CUDA_SUCCESS) {
     error("cannot set up context %llu (error %d); its launches pass through", C.Id, int(R));
     return false;
+  }
+  // The timing latch's counter, at 0, in pinned host memory; one wait
+  // proves the device takes waits on it. Without it no timing is latched.
+  void *Host = nullptr;
+  if (Opts.LatchIdleTimings) {
+    if (D.memHostAllocMapped(&Host, &C.LatchDev, sizeof(uint32_t)) == CUDA_SUCCESS) {
+      __atomic_store_n(static_cast<uint32_t *>(Host), 0u, __ATOMIC_RELEASE);
+      if (D.streamWaitGeq(C.Ctrl, C.LatchDev, 0) == CUDA_SUCCESS &&
+          D.streamSynchronize(C.Ctrl) == CUDA_SUCCESS)
+        C.LatchHost = static_cast<uint32_t *>(Host);
+    }
+    if (!C.LatchHost)
+      log("context %llu: no timing latch (pinned host memory or a wait on it refused)", C.Id);
   }
   C.Pool.reset(new SlotPool(D, Opts.MaxSlots));
   C.View.ResumeLingerNs = Opts.ResumeLingerNs;
@@ -291,7 +304,6 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   if (P < TopLevel || S == CU_STREAM_PER_THREAD)
     Relaxed.emplace(D);
   std::unique_lock<std::mutex> Lock(C->Mu);
-  retryLatch(*C);
   StreamState &St = streamOf(*C, S);
   recycle(*C, St);
   const uint64_t Now = nowNs();
@@ -519,17 +531,18 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // The latch opens once everything of this launch is on the stream, on
   // every path out (before the original where the clone fails: that
   // launch may be its function's first, which must not wait behind it).
+  // Stands: the watchdog had not opened it first.
   struct LatchOpener {
     Scheduler &Sch;
     Context &C;
     uint32_t V;
-    const char *Kernel;
+    bool Stands = true;
     void open() {
-      Sch.openLatch(C, V, Kernel);
+      Stands = Sch.openLatch(C, V) && Stands;
       V = 0;
     }
     ~LatchOpener() { open(); }
-  } Opener{*this, C, Open, CI->Symbol.c_str()};
+  } Opener{*this, C, Open};
   GMEM_PROF_ADD(GatedPre, GMEM_PROF_NOW() - ProfT);
   ProfT = GMEM_PROF_NOW();
   if (R == CUDA_SUCCESS)
@@ -576,6 +589,9 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
                  (Sl->EvEnd || D.eventCreate(&Sl->EvEnd, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
                  D.eventRecord(Sl->EvEnd, S) == CUDA_SUCCESS;
   GMEM_PROF_ADD(GatedTrack, GMEM_PROF_NOW() - ProfT);
+  Opener.open();
+  if (!Opener.Stands)
+    Timed = Sl->TimedEnd = false; // the watchdog's: the time holds the stall
   Sl->Clone = CI;
   Sl->Timed = Timed;
   Sl->Resident = Plan.Resident;

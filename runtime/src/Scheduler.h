@@ -156,6 +156,15 @@ struct SchedOptions {
   /// than a short kernel's own time, and enough to flip a 2% comparison of
   /// forms). (GMEM_PREEMPT_LATCH=0: no latch; Scheduler::latch.)
   bool LatchIdleTimings = true;
+  /// A latch still shut this long after it was put on a stream is opened
+  /// by the latch watchdog (a thread of its own), and that timing dropped:
+  /// the launching thread is then blocked in the driver (or descheduled),
+  /// and a driver that waits for the context's streams while it holds that
+  /// thread would otherwise wait forever (Scheduler::latch).
+  uint64_t LatchWatchdogNs = 2000000;
+  /// Diagnostics only (GMEM_PREEMPT_LATCH_FIRST=1): latch a function's first
+  /// launch in a context too, which lazy loading makes the watchdog's work.
+  bool LatchFirstLaunches = false;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
@@ -221,6 +230,10 @@ public:
   /// releases of finished relaunches, resumes. True while anything is
   /// suppressed or preempted (the thread keeps polling).
   bool poll();
+  /// The latch watchdog's round (Opts.LatchWatchdogNs): opens every latch
+  /// shut for that long, counts them; *Pending: a latch is still shut.
+  /// Takes no context's lock. The number it opened.
+  unsigned watchLatches(uint64_t Now, bool *Pending = nullptr);
 
   // C API.
   int enable(bool On);
@@ -271,15 +284,19 @@ private:
     /// Zeroes released control blocks off the programs' streams (created at
     /// the first release; SlotPool::release).
     CUstream Zero = nullptr;
-    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed; then the latch
-    /// The timing latch (Scheduler::latch): a counter the control stream
-    /// raises; a latched stream waits until it reaches its value.
-    CUdeviceptr latchWord() const { return Gates + sizeof(uint32_t) * NumLevels; }
-    uint32_t LatchSeq = 0; ///< the latest value handed out
-    /// A value the control stream refused to write (0: none): written again
-    /// at the next launch and monitor poll (retryLatch), since a stream
-    /// behind it cannot move.
-    uint32_t LatchUnopened = 0;
+    CUdeviceptr Gates = 0; ///< one word per level: 0 open, 1 closed
+    /// The timing latch (Scheduler::latch): a counter in pinned host memory
+    /// (LatchDev on the device) that a latched stream waits on until it
+    /// reaches its value; the host raises it with a plain store. Null: this
+    /// context takes no latches (the memory, or a wait on it, was refused).
+    uint32_t *LatchHost = nullptr;
+    CUdeviceptr LatchDev = 0;
+    uint32_t LatchSeq = 0; ///< the latest value handed out (with Mu)
+    /// The value latched and not opened yet (0: none), and since when: the
+    /// latch watchdog reads them without Mu, which the launching thread
+    /// holds (perhaps blocked in the driver). Since is stored first.
+    std::atomic<uint32_t> LatchPending{0};
+    std::atomic<uint64_t> LatchSinceNs{0};
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -404,9 +421,12 @@ private:
   /// the order the values were handed out (a wait is for "at least": a
   /// later value opens it).
   uint32_t latch(Context &C, CUstream S, bool FunctionLaunched);
-  void openLatch(Context &C, uint32_t Value, const char *Kernel);
-  /// Writes C.LatchUnopened again; true when no latch is left shut.
-  bool retryLatch(Context &C);
+  /// Raises the counter to Value (0: nothing latched); false when the
+  /// watchdog had opened it already: that launch's time is not its own.
+  bool openLatch(Context &C, uint32_t Value);
+  /// Starts the watchdog thread, or wakes it from its idle wait.
+  void armLatchWatch();
+  void latchWatchMain();
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();
@@ -433,6 +453,14 @@ private:
   uint64_t MonWakes = 0;
   std::thread Monitor;
 
+  // Latch watchdog thread (SchedLatch.cpp): polls while latches are taken,
+  // idle (Armed false) after a quiet spell.
+  std::mutex WatchMu;
+  std::condition_variable WatchCv;
+  bool WatchStarted = false, WatchStop = false;
+  std::atomic<bool> WatchArmed{false};
+  std::thread Watch;
+
   // Counters (gmemSchedStats).
   struct Counters {
     std::atomic<uint64_t> Launches{0}, Passed{0}, Urgent{0}, Gated{0}, Preemptible{0},
@@ -448,6 +476,7 @@ private:
     std::atomic<uint64_t> Short{0};   ///< short launches run as compiled
     std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
     std::atomic<uint64_t> LatchedTimings{0}; ///< timed launches put behind the latch
+    std::atomic<uint64_t> LatchWatchdogOpens{0}; ///< ... whose latch the watchdog opened
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

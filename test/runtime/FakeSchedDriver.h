@@ -114,6 +114,13 @@ public:
   std::vector<Job> Jobs;
   std::map<std::string, uint64_t> Markers; ///< marker name -> step it ran at
   std::vector<std::string> Calls;          ///< the scheduler's driver calls, in order
+  /// Pinned host memory mapped for the device (memHostAllocMapped): device
+  /// address -> its words, which the host reads and writes directly.
+  std::map<uint64_t, std::vector<uint32_t>> HostMapped;
+  /// The first host-mapped word's value at each call in Calls (0 before
+  /// any): the timing latch as the host had it then.
+  std::vector<uint32_t> HostWordAtCall;
+  bool RefuseHostAlloc = false; ///< memHostAllocMapped fails
   std::map<uint64_t, int> JobOfCtl;
   uint64_t Clock = 1;
   unsigned Allocs = 0, EventsCreated = 0;
@@ -208,8 +215,25 @@ public:
     return N;
   }
   uint32_t word(uint64_t A) const {
+    if (const uint32_t *H = hostWord(A))
+      return __atomic_load_n(H, __ATOMIC_ACQUIRE);
     auto It = Words.find(A);
     return It == Words.end() ? 0 : It->second;
+  }
+  /// The host's copy of the mapped word at device address A (null: A is
+  /// device memory).
+  uint32_t *hostWord(uint64_t A) const {
+    auto It = HostMapped.upper_bound(A);
+    if (It == HostMapped.begin())
+      return nullptr;
+    --It;
+    const uint64_t I = (A - It->first) / 4;
+    return I < It->second.size() ? const_cast<uint32_t *>(&It->second[I]) : nullptr;
+  }
+  void logCall(std::string C) {
+    Calls.push_back(std::move(C));
+    HostWordAtCall.resize(Calls.size() - 1); // (tests clear Calls)
+    HostWordAtCall.push_back(HostMapped.empty() ? 0 : word(HostMapped.begin()->first));
   }
   const Job *jobOfCtl(uint64_t Ctl) const {
     auto It = JobOfCtl.find(Ctl);
@@ -244,7 +268,7 @@ public:
     Stream &St = stream(*S);
     St.Flags = Flags;
     St.Priority = Priority;
-    Calls.push_back("streamCreate prio=" + std::to_string(Priority));
+    logCall("streamCreate prio=" + std::to_string(Priority));
     return CUDA_SUCCESS;
   }
   CUresult streamDestroy(CUstream) override { return CUDA_SUCCESS; }
@@ -273,7 +297,7 @@ public:
     return wait(S, Op::WaitGeq, ">=", A, V);
   }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
-    Calls.push_back("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
+    logCall("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
     if (refuse(S))
       return CUDA_ERROR_UNKNOWN;
     Op O;
@@ -284,7 +308,7 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult streamWaitEvent(CUstream S, CUevent E) override {
-    Calls.push_back("waitEvent " + name(S));
+    logCall("waitEvent " + name(S));
     Op O;
     O.K = Op::WaitEvent;
     O.Ev = E;
@@ -303,7 +327,7 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult eventRecord(CUevent E, CUstream S) override {
-    Calls.push_back("record " + name(S));
+    logCall("record " + name(S));
     Op O;
     O.K = Op::Record;
     O.Ev = E;
@@ -330,8 +354,19 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult memFree(CUdeviceptr) override { return CUDA_SUCCESS; }
+  CUresult memHostAllocMapped(void **Host, CUdeviceptr *Dev, size_t Bytes) override {
+    logCall("hostalloc " + std::to_string(Bytes));
+    if (RefuseHostAlloc)
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    *Dev = NextAddr;
+    NextAddr += 0x2000;
+    std::vector<uint32_t> &W = HostMapped[*Dev];
+    W.assign((Bytes + 3) / 4, 0xDEADBEEF); // (not zeroed: the caller must)
+    *Host = W.data();
+    return CUDA_SUCCESS;
+  }
   CUresult memsetD32Async(CUdeviceptr P, uint32_t V, size_t N, CUstream S) override {
-    Calls.push_back("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
+    logCall("memset " + name(S) + " " + hex(P) + " x" + std::to_string(N));
     if (refuse(S))
       return CUDA_ERROR_UNKNOWN;
     MemsetWords[P] = N;
@@ -431,13 +466,13 @@ public:
     return CUDA_SUCCESS;
   }
   CUresult ctxSetPersistingL2(size_t Bytes) override {
-    Calls.push_back("l2 set aside " + std::to_string(Bytes));
+    logCall("l2 set aside " + std::to_string(Bytes));
     return CUDA_SUCCESS;
   }
   CUresult streamSetL2Window(CUstream S, CUdeviceptr Base, size_t Bytes, float Ratio) override {
     char Buf[96];
     std::snprintf(Buf, sizeof Buf, " %s %zu %.2f", hex(Base).c_str(), Bytes, Ratio);
-    Calls.push_back("l2 window " + name(S) + Buf);
+    logCall("l2 window " + name(S) + Buf);
     return L2WindowResult;
   }
   CUresult launch(const KernelLaunch &K) override {
@@ -492,7 +527,7 @@ public:
           GridArgMismatches += CL.UserGrid[I] != K.Grid[I];
       }
     }
-    Calls.push_back(std::string("launch ") + name(K.Stream) + " " + It->second.Name);
+    logCall(std::string("launch ") + name(K.Stream) + " " + It->second.Name);
     stream(K.Stream).Q.push_back(O);
     return CUDA_SUCCESS;
   }
@@ -515,7 +550,7 @@ public:
   }
   /// A 32-bit wait of kind K on S, named in Calls with Test ("==", ">=").
   CUresult wait(CUstream S, Op::Kind K, const char *Test, CUdeviceptr A, uint32_t V) {
-    Calls.push_back("wait " + name(S) + " " + hex(A) + Test + std::to_string(V));
+    logCall("wait " + name(S) + " " + hex(A) + Test + std::to_string(V));
     Op O;
     O.K = K;
     O.Addr = A;
@@ -562,7 +597,10 @@ private:
         return false;
       break;
     case Op::Write:
-      Words[O.Addr] = O.Value;
+      if (uint32_t *H = hostWord(O.Addr))
+        __atomic_store_n(H, O.Value, __ATOMIC_RELEASE);
+      else
+        Words[O.Addr] = O.Value;
       break;
     case Op::WaitEvent:
       if (Events[O.Ev].Completed < O.Gen)

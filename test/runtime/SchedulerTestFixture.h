@@ -51,6 +51,12 @@ struct SchedTest : ::testing::Test {
   int OriginalCalls = 0;
   bool FailOriginals = false; ///< launchShape's originals fail (the driver refuses them)
   std::vector<size_t> OriginalAt; ///< D.Calls.size() at each of launchShape's originals
+  /// Runs inside each of launchShape's originals (the launch call in
+  /// progress: a stall in the driver, say).
+  std::function<void()> DuringOriginal;
+  /// The timing latch as the host had it at each of launchShape's
+  /// originals (the first host-mapped word; 0 before any).
+  std::vector<uint32_t> LatchAtOriginal;
   uint64_t BufP = 0xABC000;
   int N = 7;
 
@@ -167,6 +173,9 @@ struct SchedTest : ::testing::Test {
     auto Original = [&] {
       ++OriginalCalls;
       OriginalAt.push_back(D.Calls.size());
+      LatchAtOriginal.push_back(D.HostMapped.empty() ? 0 : D.word(D.HostMapped.begin()->first));
+      if (DuringOriginal)
+        DuringOriginal();
       if (FailOriginals)
         return CUDA_ERROR_INVALID_VALUE;
       return D.userLaunch(reinterpret_cast<CUfunction>(F), Grid[0] * Grid[1] * Grid[2],
@@ -292,9 +301,10 @@ inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sy
 /// An on-by-default switch of SchedOptions read from environment variable
 /// Name (SchedApi.cpp's envSwitch): on when unset, off for 0 and off, on
 /// for 1, the default for anything else; Name is unset afterwards.
-inline void expectSwitchFromEnvironment(const char *Name, bool SchedOptions::*Field) {
+inline void expectSwitchFromEnvironment(const char *Name, bool SchedOptions::*Field,
+                                        bool Default = true) {
   unsetenv(Name);
-  EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << " unset";
+  EXPECT_EQ(SchedOptions::fromEnvironment().*Field, Default) << Name << " unset";
   setenv(Name, "0", 1);
   EXPECT_FALSE(SchedOptions::fromEnvironment().*Field) << Name << "=0";
   setenv(Name, "off", 1);
@@ -302,7 +312,7 @@ inline void expectSwitchFromEnvironment(const char *Name, bool SchedOptions::*Fi
   setenv(Name, "1", 1);
   EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << "=1";
   setenv(Name, "maybe", 1); // refused: the default
-  EXPECT_TRUE(SchedOptions::fromEnvironment().*Field) << Name << "=maybe";
+  EXPECT_EQ(SchedOptions::fromEnvironment().*Field, Default) << Name << "=maybe";
   unsetenv(Name);
 }
 inline std::string light(const char *Sym) { return std::string("__gmem_prl_") + Sym; }

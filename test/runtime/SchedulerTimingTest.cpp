@@ -1,16 +1,20 @@
 // Timed launches on idle streams (SchedOptions::LatchIdleTimings,
-// Scheduler::latch): a launch the chooser wants timed (a clone form or the
-// kernel as compiled) that finds its stream idle waits for the context's
-// latch counter in front of its start mark; the control stream raises the
-// counter only once the launch and its end mark are on the stream (else
-// the time would hold the rest of the host's launch call). Behind other
-// work there is no latch; a launch the driver refuses still opens its
-// latch; GMEM_PREEMPT_LATCH=0 turns it off.
+// Scheduler::latch, SchedLatch.cpp): a launch the chooser wants timed (a
+// clone form or the kernel as compiled) that finds its stream idle waits for
+// the context's latch counter in front of its start mark; the counter lives
+// in pinned host memory, and the host raises it only once the launch and
+// its end mark are on the stream (else the time would hold the rest of the
+// host's launch call). Behind other work there is no latch; a launch the
+// driver refuses still opens its latch; a latch left shut too long (the
+// launching thread stalled in the driver) is opened by the watchdog and
+// that time dropped; GMEM_PREEMPT_LATCH=0 turns it off.
 #include "SchedulerTestFixture.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 using namespace gmem::rt;
 using namespace gmem::rt::sched;
@@ -75,8 +79,18 @@ struct TimingTest : SchedTest {
     ADD_FAILURE() << "no time as compiled again in 200 launches";
     return CUDA_ERROR_UNKNOWN;
   }
-  /// The value a latch wait or write names (after its last '=').
+  /// The value a latch wait names (after its last '=').
   static std::string valueOf(const std::string &Call) { return Call.substr(Call.rfind('=') + 1); }
+  static uint32_t numberOf(const std::string &Call) { return uint32_t(std::stoul(valueOf(Call))); }
+  /// The latch counter as the host has it now.
+  uint32_t latchNow() const {
+    return D.HostMapped.empty() ? 0 : D.word(D.HostMapped.begin()->first);
+  }
+  /// The counter was below V at calls [From, To] (the latch still shut).
+  void expectShutThrough(uint32_t V, size_t From, size_t To) const {
+    for (size_t I = From; I <= To && I < D.HostWordAtCall.size(); ++I)
+      EXPECT_LT(int32_t(D.HostWordAtCall[I] - V), 0) << "open at call " << I << ": " << D.Calls[I];
+  }
 };
 
 } // namespace
@@ -95,16 +109,59 @@ TEST_F(TimingTest, AFunctionsFirstLaunchIsNeverLatched) {
   expectExactlyOnce();
 }
 
+TEST_F(TimingTest, FirstLaunchesAreLatchedOnlyForDiagnostics) {
+  // GMEM_PREEMPT_LATCH_FIRST=1: the clone's first launch is latched too
+  // (lazy loading then leaves the latch to the watchdog: a way to see it).
+  O.LatchFirstLaunches = true;
+  make();
+  launch();
+  EXPECT_EQ(latchWaits(), 1u);
+  EXPECT_EQ(cloneStats().latched_timings, 1u);
+  expectExactlyOnce();
+}
+
+TEST_F(TimingTest, TheWatchdogThreadOpensALatchWhoseLauncherStalls) {
+  // With the background threads on: the launching thread sleeps inside
+  // the original's launch call for ten watchdog limits; the watchdog
+  // thread opens the latch meanwhile (the fake GPU is not stepped then).
+  O.MonitorThread = true;
+  O.LatchWatchdogNs = 1000000;
+  make();
+  D.ElapsedMs = 0.012f;
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    finish();
+  }
+  uint32_t Seen = 0;
+  DuringOriginal = [&] {
+    const uint64_t End = nowNs() + 10 * O.LatchWatchdogNs;
+    while (nowNs() < End && cloneStats().latch_watchdog_opens == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    Seen = latchNow();
+  };
+  for (int I = 0; I < 200 && OriginalCalls == 1; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    finish();
+  }
+  DuringOriginal = nullptr;
+  ASSERT_EQ(OriginalCalls, 2);
+  EXPECT_EQ(cloneStats().latch_watchdog_opens, 1u);
+  EXPECT_NE(Seen, 0u) << "still shut during the stall";
+  EXPECT_TRUE(D.idle());
+  S->shutdown();
+}
+
 TEST_F(TimingTest, ACloneTimedOnAnIdleStreamStartsBehindTheLatch) {
   launch(); // the clone's first launch (loads it): not latched
   D.Calls.clear();
   ASSERT_EQ(pers(BE, {41, 1, 1}), CUDA_SUCCESS); // a new shape: the clone, timed at once
   // Order on the host: the latch wait, the start mark, the clone, its
-  // drain mark, hold wait, done and end marks, and only then the control
-  // stream's write that raises the counter to the wait's value.
+  // drain mark, hold wait, done and end marks, all while the counter is
+  // below the wait's value; the host raises it to that value only then.
   const size_t Wait = latchWait();
   ASSERT_LT(Wait, D.Calls.size());
-  EXPECT_NE(valueOf(D.Calls[Wait]), "0");
+  const uint32_t V = numberOf(D.Calls[Wait]);
+  EXPECT_NE(V, 0u);
   EXPECT_EQ(find("record " + D.name(BE), Wait), Wait + 1) << "the start mark follows the latch";
   const size_t Clone = find("launch " + D.name(BE), Wait);
   ASSERT_LT(Clone, D.Calls.size());
@@ -112,10 +169,10 @@ TEST_F(TimingTest, ACloneTimedOnAnIdleStreamStartsBehindTheLatch) {
   for (size_t I = Clone; I < D.Calls.size(); ++I)
     if (D.Calls[I].find(" " + D.name(BE)) != std::string::npos)
       Last = I;
-  const size_t Open = find("write ", Last);
-  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
-  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
-  finish(); // the stream passes the latch once the write lands
+  expectShutThrough(V, Wait, Last);
+  EXPECT_EQ(latchNow(), V) << "the latch was never opened";
+  EXPECT_EQ(D.count("write "), 0u) << "no driver call opens it";
+  finish(); // the stream passes the latch
   EXPECT_EQ(cloneStats().timed_launches, 2u);
   EXPECT_EQ(cloneStats().latched_timings, 1u);
   expectExactlyOnce();
@@ -124,15 +181,18 @@ TEST_F(TimingTest, ACloneTimedOnAnIdleStreamStartsBehindTheLatch) {
 TEST_F(TimingTest, TheOriginalOnAnIdleStreamStartsBehindTheLatch) {
   ASSERT_EQ(untilTheSecondOriginal(), CUDA_SUCCESS);
   // Order on the host: the latch wait (after the gate's), the start mark,
-  // (the kernel, which the fake's call list leaves out,) the end mark, and
-  // only then the control stream's write that opens the latch.
+  // the kernel, the end mark, all while the counter is below the wait's
+  // value; the host raises it only then.
   const size_t Wait = latchWait();
   ASSERT_LT(Wait, D.Calls.size());
+  const uint32_t V = numberOf(D.Calls[Wait]);
   const size_t Start = find("record " + D.name(BE), Wait);
   const size_t End = find("record " + D.name(BE), Start + 1);
-  const size_t Open = find("write ", End);
-  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
-  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
+  ASSERT_LT(End, D.Calls.size());
+  expectShutThrough(V, Wait, End);
+  ASSERT_FALSE(LatchAtOriginal.empty());
+  EXPECT_LT(int32_t(LatchAtOriginal.back() - V), 0) << "opened before the kernel was launched";
+  EXPECT_EQ(latchNow(), V) << "the latch was never opened";
   const uint64_t Latched = cloneStats().latched_timings;
   EXPECT_GE(Latched, 1u);
   D.ElapsedMs = 0.004f; // what this timing reads: the kernel is short after all
@@ -217,9 +277,7 @@ TEST_F(TimingTest, AnOriginalTheDriverRefusesStillOpensItsLatch) {
   EXPECT_EQ(R, CUDA_ERROR_INVALID_VALUE); // its error, as asked
   const size_t Wait = latchWait();
   ASSERT_LT(Wait, D.Calls.size());
-  const size_t Open = find("write ", Wait);
-  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
-  EXPECT_EQ(valueOf(D.Calls[Open]), valueOf(D.Calls[Wait]));
+  EXPECT_EQ(latchNow(), numberOf(D.Calls[Wait])) << "the latch was never opened";
   FailOriginals = false;
   // The stream goes on: a later launch on it runs and finishes.
   D.ElapsedMs = 0.004f;
@@ -228,32 +286,43 @@ TEST_F(TimingTest, AnOriginalTheDriverRefusesStillOpensItsLatch) {
   EXPECT_TRUE(D.idle());
 }
 
-TEST_F(TimingTest, ALatchTheControlStreamRefusesToOpenIsOpenedAtTheNextPoll) {
-  // The control stream refuses the write and the memset that would open
-  // the latch: the stream cannot pass it, until the monitor's next poll
-  // writes the value again.
+TEST_F(TimingTest, ALatchShutTooLongIsOpenedByTheWatchdogAndItsTimeDropped) {
+  // The launching thread stalls inside the original's launch call (lazy
+  // loading waiting for the context's streams, a descheduled thread): the
+  // watchdog's round, the watchdog limit later, opens the latch; that
+  // launch's time holds the stall and is dropped, so the due timing stays
+  // due and the next launch is timed as compiled again.
   D.ElapsedMs = 0.012f;
   for (int I = 0; I < 2; ++I) { // the clone, the first original: not latched
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
     finish();
   }
-  D.RefuseOn = D.controlStream();
-  ASSERT_NE(D.RefuseOn, nullptr);
-  D.RefuseWrites = 2;
+  unsigned Early = 1, Opened = 0;
+  bool Pending = false;
+  DuringOriginal = [&] {
+    Early = S->watchLatches(nowNs(), &Pending); // a fresh latch: left alone
+    Opened += S->watchLatches(nowNs() + O.LatchWatchdogNs + 1);
+  };
   for (int I = 0; I < 200 && OriginalCalls == 1; ++I) {
-    D.Calls.clear();
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
-    if (OriginalCalls == 1)
-      finish();
+    finish();
   }
+  DuringOriginal = nullptr;
   ASSERT_EQ(OriginalCalls, 2);
-  ASSERT_LT(latchWait(), D.Calls.size());
-  EXPECT_EQ(D.RefuseWrites, 0u); // both attempts refused
-  for (int I = 0; I < 50; ++I)
-    D.step(); // the GPU alone: the latch holds the stream
-  EXPECT_FALSE(D.Streams[BE].Q.empty());
-  finish(); // the poll writes it again
+  EXPECT_EQ(Early, 0u);
+  EXPECT_TRUE(Pending);
+  EXPECT_EQ(Opened, 1u);
+  EXPECT_EQ(cloneStats().latch_watchdog_opens, 1u);
   EXPECT_TRUE(D.idle());
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // still due: as compiled, timed
+  EXPECT_EQ(OriginalCalls, 3);
+  finish();
+  ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS); // that time came: the clone
+  EXPECT_EQ(OriginalCalls, 3);
+  finish();
+  bool After = true;
+  EXPECT_EQ(S->watchLatches(nowNs() + O.LatchWatchdogNs + 1, &After), 0u);
+  EXPECT_FALSE(After) << "nothing shut";
   expectExactlyOnce();
 }
 
@@ -269,12 +338,27 @@ TEST_F(TimingTest, AFailedCloneOpensItsLatchBeforeTheOriginalRuns) {
   ASSERT_EQ(OriginalCalls, Before + 1);
   const size_t Wait = latchWait();
   ASSERT_LT(Wait, D.Calls.size());
-  const size_t Open = find("write ", Wait);
-  ASSERT_LT(Open, D.Calls.size()) << "the latch was never opened";
-  EXPECT_LT(Open, OriginalAt.back()) << "the original was put behind the shut latch";
+  EXPECT_EQ(LatchAtOriginal.back(), numberOf(D.Calls[Wait]))
+      << "the original was put behind the shut latch";
   D.FailCloneLaunches = false;
   finish();
   EXPECT_TRUE(D.idle());
+}
+
+TEST_F(TimingTest, NoLatchWithoutPinnedHostMemory) {
+  D.RefuseHostAlloc = true;
+  make();
+  for (int I = 0; I < 5; ++I)
+    launch();
+  D.ElapsedMs = 0.012f;
+  for (int I = 0; I < 100; ++I) {
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    finish();
+  }
+  EXPECT_EQ(latchWaits(), 0u);
+  EXPECT_EQ(cloneStats().latched_timings, 0u);
+  EXPECT_GE(cloneStats().timed_launches, 3u);
+  expectExactlyOnce();
 }
 
 TEST_F(TimingTest, NoLatchWhenTurnedOff) {
@@ -290,4 +374,6 @@ TEST_F(TimingTest, NoLatchWhenTurnedOff) {
 
 TEST(TimingOptions, LatchFromTheEnvironment) {
   expectSwitchFromEnvironment("GMEM_PREEMPT_LATCH", &SchedOptions::LatchIdleTimings);
+  expectSwitchFromEnvironment("GMEM_PREEMPT_LATCH_FIRST", &SchedOptions::LatchFirstLaunches,
+                              false);
 }
