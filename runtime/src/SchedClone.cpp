@@ -203,7 +203,7 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   if (!T)
     return Original();
   // Behind a latch where the stream was idle (Scheduler::latch).
-  const uint32_t Open = Latch ? latch(C, S, CI.OriginalLaunched) : 0;
+  const uint32_t Open = Latch ? latch(C, S, CI.OriginalLaunched, CI.Symbol.c_str()) : 0;
   const bool Marked = D.eventRecord(T->Start, S) == CUDA_SUCCESS;
   const CUresult R = Original();
   if (R == CUDA_SUCCESS)

@@ -8,13 +8,16 @@
 // holds can keep it shut.
 //
 // But the thread that opens it is the one inside the launch call, and a
-// driver that waits for the context's streams inside that call (lazy loading
-// of the function, a local-memory resize, ...) waits for the latched stream:
-// nothing would ever open it. A function's first launch in a context is
-// never latched for that reason (it hung the runtime GPU suite, bench/preempt/
-// results/session31, section 5), and the watchdog thread opens any latch that
-// stays shut for SchedOptions::LatchWatchdogNs, for the cases nobody listed:
-// that launch then starts late and its time is dropped, no more.
+// driver that waits for the context's streams inside that call waits for the
+// latched stream: nothing would ever open it. The first launch of a kernel
+// that calls printf does so (the driver sets up the printf buffer; H200,
+// driver 580, lazy and eager loading alike: 1 of 348 first launches latched
+// with GMEM_PREEMPT_LATCH_FIRST=1 stalled, bench/preempt/results/session32),
+// and it hung the runtime GPU suite in session 31. So a function's first
+// launch in a context is never latched, and the watchdog thread opens any
+// latch that stays shut for SchedOptions::LatchWatchdogNs, for the cases
+// nobody listed: that launch then starts late and its time is dropped, no
+// more.
 #include "Scheduler.h"
 
 #include <cstdio>
@@ -39,7 +42,7 @@ constexpr unsigned QuietRounds = 64;
 
 } // namespace
 
-uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched) {
+uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched, const char *Kernel) {
   // On an idle stream a start mark passes at once and the kernel starts
   // only when the driver has taken the launch, partway through the host's
   // call: a program that waits for each kernel would have every time hold
@@ -48,11 +51,10 @@ uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched) {
   // its forms' 2% comparison went either way). So the stream first waits
   // for the context's latch counter to reach a new value, which the host
   // stores once the launch and its end mark are on the stream.
-  // Never before a function's first launch in the context: that launch may
-  // load it (lazy loading, the default since CUDA 12.2), and loading may
-  // wait for the context's streams, the latched one among them, whose latch
-  // opens only after the launch returns (the watchdog would open it, 2 ms
-  // late).
+  // Never before a function's first launch in the context: the driver may
+  // set things up for it there (a printf kernel's buffer) and wait for the
+  // context's streams, the latched one among them, whose latch opens only
+  // after the launch returns (the watchdog would open it, 2 ms late).
   if (!C.LatchHost || (!FunctionLaunched && !Opts.LatchFirstLaunches))
     return 0;
   uint32_t V = C.LatchSeq + 1;
@@ -61,6 +63,7 @@ uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched) {
   if (D.streamWaitGeq(S, C.LatchDev, V) != CUDA_SUCCESS)
     return 0;
   C.LatchSeq = V;
+  C.LatchKernel.store(Kernel, std::memory_order_relaxed);
   C.LatchSinceNs.store(nowNs(), std::memory_order_relaxed);
   C.LatchPending.store(V, std::memory_order_seq_cst);
   N.LatchedTimings.fetch_add(1, std::memory_order_relaxed);
@@ -99,10 +102,15 @@ unsigned Scheduler::watchLatches(uint64_t Now, bool *Pending) {
     if (!raiseCounter(C->LatchHost, V))
       continue;
     ++Opened;
-    if (N.LatchWatchdogOpens.fetch_add(1, std::memory_order_relaxed) == 0)
-      error("a timing latch stayed shut %.1f ms (its launch call blocked or descheduled); the "
-            "watchdog opened it and that time is dropped",
-            double(Now - Since) * 1e-6);
+    // The first few are reported, with the kernel (a pointer to its
+    // symbol, kept for the process's life; possibly a later latch's name
+    // where that one raced this round).
+    if (N.LatchWatchdogOpens.fetch_add(1, std::memory_order_relaxed) < 8) {
+      const char *K = C->LatchKernel.load(std::memory_order_relaxed);
+      error("a timing latch of a launch of %s stayed shut %.1f ms (its launch call blocked or "
+            "descheduled); the watchdog opened it and that time is dropped",
+            K ? K : "?", double(Now - Since) * 1e-6);
+    }
   }
   if (Pending)
     *Pending = Shut;
@@ -116,6 +124,7 @@ void Scheduler::armLatchWatch() {
   if (!WatchStarted && !WatchStop) {
     WatchStarted = true;
     Watch = std::thread([this] { latchWatchMain(); });
+    shutdownAtExit();
   }
   WatchCv.notify_one();
 }

@@ -338,10 +338,14 @@ void Scheduler::wakeMonitor() {
   if (!MonStarted && !MonStop) {
     MonStarted = true;
     Monitor = std::thread([this] { monitorMain(); });
-    if (isProcessScheduler(this))
-      std::atexit([] { Scheduler::global().shutdown(); });
+    shutdownAtExit();
   }
   MonCv.notify_one();
+}
+
+void Scheduler::shutdownAtExit() {
+  if (isProcessScheduler(this))
+    std::call_once(AtExitOnce, [] { std::atexit([] { Scheduler::global().shutdown(); }); });
 }
 
 void Scheduler::monitorMain() {

@@ -525,7 +525,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   uint32_t Open = 0;
   if (R == CUDA_SUCCESS && Choice.Timed &&
       (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
-    Open = Latch ? latch(C, S, CI->form(Choice.Kind).Launched) : 0;
+    Open = Latch ? latch(C, S, CI->form(Choice.Kind).Launched, CI->Symbol.c_str()) : 0;
     Timed = D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   }
   // The latch opens once everything of this launch is on the stream, on

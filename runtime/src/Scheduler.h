@@ -163,7 +163,8 @@ struct SchedOptions {
   /// thread would otherwise wait forever (Scheduler::latch).
   uint64_t LatchWatchdogNs = 2000000;
   /// Diagnostics only (GMEM_PREEMPT_LATCH_FIRST=1): latch a function's first
-  /// launch in a context too, which lazy loading makes the watchdog's work.
+  /// launch in a context too; those the driver holds (a printf kernel's
+  /// first) become the watchdog's work and show in latch_watchdog_opens.
   bool LatchFirstLaunches = false;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
@@ -297,6 +298,7 @@ private:
     /// holds (perhaps blocked in the driver). Since is stored first.
     std::atomic<uint32_t> LatchPending{0};
     std::atomic<uint64_t> LatchSinceNs{0};
+    std::atomic<const char *> LatchKernel{nullptr}; ///< the pending latch's (for the report)
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -420,7 +422,7 @@ private:
   /// the context's lock, so that the control stream raises the counter in
   /// the order the values were handed out (a wait is for "at least": a
   /// later value opens it).
-  uint32_t latch(Context &C, CUstream S, bool FunctionLaunched);
+  uint32_t latch(Context &C, CUstream S, bool FunctionLaunched, const char *Kernel);
   /// Raises the counter to Value (0: nothing latched); false when the
   /// watchdog had opened it already: that launch's time is not its own.
   bool openLatch(Context &C, uint32_t Value);
@@ -430,6 +432,9 @@ private:
   void resumeAllLocked(Context &C, uint64_t Now);
   void wakeMonitor();
   void monitorMain();
+  /// The process's scheduler shuts down from an atexit handler, registered
+  /// once by whichever background thread starts first.
+  void shutdownAtExit();
   void log(const char *Fmt, ...) const __attribute__((format(printf, 2, 3)));
   void error(const char *Fmt, ...) const __attribute__((format(printf, 2, 3)));
 
@@ -460,6 +465,7 @@ private:
   bool WatchStarted = false, WatchStop = false;
   std::atomic<bool> WatchArmed{false};
   std::thread Watch;
+  std::once_flag AtExitOnce;
 
   // Counters (gmemSchedStats).
   struct Counters {

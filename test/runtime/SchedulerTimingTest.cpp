@@ -96,8 +96,8 @@ struct TimingTest : SchedTest {
 } // namespace
 
 TEST_F(TimingTest, AFunctionsFirstLaunchIsNeverLatched) {
-  // Its first launch in the context may load it (lazy loading), which may
-  // wait for the latched stream: the clone's first timed launch and the
+  // The driver may wait for the context's streams at its first launch in
+  // the context (a printf kernel's does), the latched one among them: the clone's first timed launch and the
   // kernel's first timed launch as compiled go without a latch.
   launch(); // the clone
   EXPECT_EQ(cloneStats().timed_launches, 1u);
@@ -111,7 +111,8 @@ TEST_F(TimingTest, AFunctionsFirstLaunchIsNeverLatched) {
 
 TEST_F(TimingTest, FirstLaunchesAreLatchedOnlyForDiagnostics) {
   // GMEM_PREEMPT_LATCH_FIRST=1: the clone's first launch is latched too
-  // (lazy loading then leaves the latch to the watchdog: a way to see it).
+  // (a first launch the driver holds then leaves the latch to the watchdog:
+  // a way to see such launches).
   O.LatchFirstLaunches = true;
   make();
   launch();
@@ -152,7 +153,7 @@ TEST_F(TimingTest, TheWatchdogThreadOpensALatchWhoseLauncherStalls) {
 }
 
 TEST_F(TimingTest, ACloneTimedOnAnIdleStreamStartsBehindTheLatch) {
-  launch(); // the clone's first launch (loads it): not latched
+  launch(); // the clone's first launch: not latched
   D.Calls.clear();
   ASSERT_EQ(pers(BE, {41, 1, 1}), CUDA_SUCCESS); // a new shape: the clone, timed at once
   // Order on the host: the latch wait, the start mark, the clone, its
@@ -287,8 +288,8 @@ TEST_F(TimingTest, AnOriginalTheDriverRefusesStillOpensItsLatch) {
 }
 
 TEST_F(TimingTest, ALatchShutTooLongIsOpenedByTheWatchdogAndItsTimeDropped) {
-  // The launching thread stalls inside the original's launch call (lazy
-  // loading waiting for the context's streams, a descheduled thread): the
+  // The launching thread stalls inside the original's launch call (the
+  // driver waiting for the context's streams, a descheduled thread): the
   // watchdog's round, the watchdog limit later, opens the latch; that
   // launch's time holds the stall and is dropped, so the due timing stays
   // due and the next launch is timed as compiled again.
