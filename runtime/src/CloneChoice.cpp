@@ -354,12 +354,15 @@ void CloneChooser::applyCap(Entry &E, CloneChoice &C) {
   C.Original = true;
 }
 
-bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs) {
+bool CloneChooser::recordOriginal(uint64_t Key, double ElapsedUs, bool Provisional) {
   Entry *E = find(Key);
   if (!E)
     return false;
   if (ElapsedUs > 0) {
-    E->OrigDue = false;
+    // A provisional time read over the short limit would otherwise keep the
+    // shape on its clones until the next due time (H200: a 4 us kernel
+    // whose first time held the host's call ran 39 clone launches first).
+    E->OrigDue = Provisional;
     E->RecentOrig[E->NextOrig] = ElapsedUs;
     E->NextOrig = uint8_t((E->NextOrig + 1) % VaryingTaus);
   }

@@ -234,8 +234,11 @@ public:
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total,
                  uint64_t Resident, unsigned Spread = 1, double StreamUs = 0);
   /// A timed launch of shape Key run as compiled (CloneChoice::Original)
-  /// took ElapsedUs. Returns whether the shape is still remembered.
-  bool recordOriginal(uint64_t Key, double ElapsedUs);
+  /// took ElapsedUs. Provisional: it may hold the host's launch call (an
+  /// idle stream the latch could not hold: the function's first launch),
+  /// so another time stays due at once. Returns whether the shape is still
+  /// remembered.
+  bool recordOriginal(uint64_t Key, double ElapsedUs, bool Provisional = false);
   /// A launch of shape Key as compiled went onto its stream timed: the
   /// short launches' due timing is taken (a stream with many launches in
   /// flight would otherwise time each until the first time came back: up

@@ -202,7 +202,10 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   // (All busy: this time is not taken; a later launch asks again.)
   if (!T)
     return Original();
-  // Behind a latch where the stream was idle (Scheduler::latch).
+  // Behind a latch where the stream was idle (Scheduler::latch); where the
+  // latch may not hold this launch (the function's first), the time is
+  // provisional.
+  const bool FirstHere = !CI.OriginalLaunched;
   const uint32_t Open = Latch ? latch(C, S, CI.OriginalLaunched, CI.Symbol.c_str()) : 0;
   const bool Marked = D.eventRecord(T->Start, S) == CUDA_SUCCESS;
   const CUresult R = Original();
@@ -216,6 +219,7 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
     T->CI = &CI;
     T->Key = Key;
     T->Busy = true;
+    T->Provisional = Latch && !Open && FirstHere && C.LatchHost;
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
   }
   return R;
@@ -232,7 +236,7 @@ void Scheduler::sampleOriginals(Context &C) {
     float Ms = 0;
     if (Q != CUDA_SUCCESS || D.eventElapsed(&Ms, T.Start, T.End) != CUDA_SUCCESS || !(Ms >= 0))
       continue;
-    const bool Known = T.CI->Chooser.recordOriginal(T.Key, double(Ms) * 1e3);
+    const bool Known = T.CI->Chooser.recordOriginal(T.Key, double(Ms) * 1e3, T.Provisional);
     log("kernel %s shape %016llx: as compiled took %.1f us%s", T.CI->Symbol.c_str(),
         (unsigned long long)T.Key, double(Ms) * 1e3, Known ? "" : " (shape forgotten)");
   }

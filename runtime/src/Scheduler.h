@@ -328,6 +328,9 @@ private:
       uint64_t Key = 0;
       CUevent Start = nullptr, End = nullptr; // created once, kept
       bool Busy = false;
+      /// On an idle stream without the latch (the function's first launch):
+      /// the time may hold the host's launch call (recordOriginal).
+      bool Provisional = false;
     };
     static constexpr unsigned NumOriginalTimings = 8;
     OriginalTiming Originals[NumOriginalTimings];
