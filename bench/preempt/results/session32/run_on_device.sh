@@ -16,6 +16,8 @@
 #               exit, time, sums, the watchdog's report
 #   tiny        the ten small kernels (aslaunched), this library against
 #               libgmemrt_old.so, alternated twice
+#   ab          the overhead table (aslaunched), this library against
+#               libgmemrt_old.so, once each
 #   suite       the runtime GPU suite (SUITE_LIMIT seconds, default 330)
 # then one archive, OUT/s32.tgz.
 set -u
@@ -56,6 +58,11 @@ case $PARTS in *" tiny "*)
     aslaunched "tiny_old_$i" $OLD tiny_manifest.txt
   done
   grep -h "watchdog" "$W"/aslaunched_tiny_*.log ;;
+esac
+case $PARTS in *" ab "*)
+  aslaunched overhead_new_1 $NEW overhead_manifest.txt
+  aslaunched overhead_old_1 $OLD overhead_manifest.txt
+  grep -h "watchdog" "$W"/aslaunched_overhead_*.log ;;
 esac
 case $PARTS in *" suite "*) runtime_suite "${SUITE_LIMIT:-330}" ;; esac
 tar czf "$OUT/s32.tgz" -C "$W" . && echo archived
