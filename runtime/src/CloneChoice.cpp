@@ -196,7 +196,13 @@ bool CloneChooser::applyShort(Entry &E, CloneChoice &C) {
   const bool Plausible = CloneUs > 0 && CloneUs <= Opts.ShortCloneFactor * Opts.ShortUs;
   const double OrigUs = shortBoundUs(E.Key);
   const uint32_t N = ++E.ShortSeen;
-  const uint32_t Every = std::max(Opts.FullTimingEvery, 1u);
+  // Until the shape has VaryingTaus times, every eighth of the interval: a
+  // kernel near the limit whose first time read over it (H200:
+  // softmax_rows, 5.9 us queued, ~9 us on an idle stream) otherwise ran 39
+  // launches as clones before its second time.
+  const bool Few = std::count_if(E.RecentOrig, E.RecentOrig + VaryingTaus,
+                                 [](double Us) { return Us > 0; }) < int(VaryingTaus);
+  const uint32_t Every = std::max(Opts.FullTimingEvery / (Few ? 8 : 1), 1u);
   // A timing due (every Every-th launch: the shape's launches may change)
   // stays due until the scheduler takes one (originalTimed): it takes none
   // while all its timing slots are busy (Scheduler::timedOriginal).

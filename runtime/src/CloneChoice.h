@@ -99,7 +99,9 @@
 // shape whose fastest clone form ran within ShortCloneFactor x ShortUs
 // times the kernel as compiled once, and while that time is at most
 // ShortUs its launches run the original (Short), re-timed every
-// FullTimingEvery-th launch. The time held against the limit is the least
+// FullTimingEvery-th launch (every eighth of that while the shape has fewer
+// than four times: one time near the limit decides little). The time held
+// against the limit is the least
 // of the latest four (a timing not latched by the scheduler, a function's
 // first launch or one behind work that ended just then, may hold the
 // host's launch call), a varying shape's the largest (its launches' work

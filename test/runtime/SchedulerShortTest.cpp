@@ -45,6 +45,14 @@ void timeOriginalOnce(CloneChooser &C, double OrigUs, bool Varying = false) {
   C.recordOriginal(Shape, OrigUs);
 }
 
+/// timeOriginalOnce, then three more times at OrigUs (not launched): the
+/// shape has its four times and is re-timed every 64th launch.
+void timeOriginalFourTimes(CloneChooser &C, double OrigUs) {
+  timeOriginalOnce(C, OrigUs);
+  for (int I = 0; I < 3; ++I)
+    C.recordOriginal(Shape, OrigUs);
+}
+
 } // namespace
 
 TEST(ShortChooser, AShapeWhoseOriginalIsShortRunsAsCompiled) {
@@ -56,20 +64,35 @@ TEST(ShortChooser, AShapeWhoseOriginalIsShortRunsAsCompiled) {
   EXPECT_EQ(original(C), std::make_pair(true, true)); // the original timed (gated: no time yet)
   EXPECT_EQ(original(C), std::make_pair(true, true)); // (no time yet: again)
   C.recordOriginal(Shape, 4.0);
-  unsigned Timed = 0;
-  for (int I = 0; I < 128; ++I) {
+  std::vector<unsigned> TimedAt;
+  for (unsigned I = 0; I < 128; ++I) {
     const auto [T, S] = original(C);
     EXPECT_TRUE(S);
-    Timed += T;
-    if (T)
+    if (T) {
+      TimedAt.push_back(I + 4); // the shape's launch number (3 before the loop)
       C.recordOriginal(Shape, 4.0); // its time arrives
+    }
   }
-  EXPECT_EQ(Timed, 2u); // every 64th launch
+  // Every 8th launch until it has four times, then every 64th.
+  EXPECT_EQ(TimedAt, (std::vector<unsigned>{8, 16, 24, 64, 128}));
+}
+
+TEST(ShortChooser, AShapeNearTheLimitIsReTimedSoonerWhileItHasFewTimes) {
+  // One time over the limit (an idle stream's, say) keeps the clones only
+  // until the 8th launch, not the 64th.
+  CloneChooser C = shortChooser();
+  timeOriginalOnce(C, 6.0);
+  unsigned N = 2;
+  while (++N % 8 != 0)
+    EXPECT_FALSE(C.choose(Shape, true).Original) << N;
+  EXPECT_EQ(original(C), std::make_pair(true, true)); // the 8th: timed
+  C.recordOriginal(Shape, 4.5);
+  EXPECT_TRUE(original(C).second); // short from here
 }
 
 TEST(ShortChooser, ADueTimingIsAskedForUntilOneArrives) {
   CloneChooser C = shortChooser();
-  timeOriginalOnce(C, 4.0);
+  timeOriginalFourTimes(C, 4.0);
   unsigned N = 2; // launches "Short launches" has seen
   while (++N % 64 != 0)
     EXPECT_FALSE(original(C).first) << N;
@@ -110,7 +133,8 @@ TEST(ShortChooser, ALongerOriginalKeepsTheCloneAndIsTimedNowAndThen) {
   C.choose(Shape, true);
   C.record(Shape, CloneKind::Full, 9.0, 40, 8);
   EXPECT_TRUE(original(C).first);
-  C.recordOriginal(Shape, 6.0); // over 5 us
+  for (int I = 0; I < 4; ++I)
+    C.recordOriginal(Shape, 6.0); // over 5 us, four times
   unsigned Originals = 0;
   for (int I = 0; I < 128; ++I) {
     const CloneChoice Ch = C.choose(Shape, true);
@@ -163,6 +187,7 @@ TEST(ShortChooser, AVaryingShapeHoldsItsLargestRecentOriginalTime) {
   EXPECT_TRUE(original(C, true).second);
   C.recordOriginal(Shape, 7.0); // a launch of more work
   C.recordOriginal(Shape, 4.0);
+  C.recordOriginal(Shape, 4.0); // four times: re-timed every 64th
   EXPECT_DOUBLE_EQ(C.shortBoundUs(Shape), 7.0); // over the limit: clones again
   unsigned Originals = 0;
   for (int I = 0; I < 60; ++I) // the shape's launches 4 .. 63
@@ -229,6 +254,10 @@ TEST_F(ShortTest, ShortLaunchesRunAsCompiledWithAGateOnceTheirWorkExceedsTheBudg
 
 TEST_F(ShortTest, ADueTimingIsTakenOnceWhileLaunchesQueueUp) {
   becomeShort();
+  for (int I = 0; I < 24; ++I) { // its three early re-timings (every 8th)
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    finish();
+  }
   // 256 launches with none finished in between (a program that never
   // waits): every 64th is due a time as compiled. Each due time is taken by
   // one launch, not by every launch until the first time comes back (up to
@@ -238,7 +267,7 @@ TEST_F(ShortTest, ADueTimingIsTakenOnceWhileLaunchesQueueUp) {
     ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
   EXPECT_EQ(cloneStats().timed_launches - Before, 4u);
   finish(100000); // 256 x 40 CTAs of 4 steps, one CTA at a time
-  EXPECT_EQ(cloneStats().short_launches, 1u + 256);
+  EXPECT_EQ(cloneStats().short_launches, 1u + 24 + 256);
   expectExactlyOnce();
 }
 
