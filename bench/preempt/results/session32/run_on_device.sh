@@ -18,6 +18,12 @@
 #               libgmemrt_old.so, alternated twice
 #   ab          the overhead table (aslaunched), this library against
 #               libgmemrt_old.so, once each
+#   gridform    part overhead (each form alone against the kernel, request
+#               0) for the nine costliest kernels of the overhead table, their
+#               persistent clones (persist_manifest.txt: the corpus PTX)
+#               against grid clones (grid_manifest.txt: the same sources
+#               through gmem-analyze --emit-ptx with GMEM_CHECKPOINT_PERSISTENT=0,
+#               register fit as stage.py, in grid/), alternated twice
 #   suite       the runtime GPU suite (SUITE_LIMIT seconds, default 330)
 # then one archive, OUT/s32.tgz.
 set -u
@@ -63,6 +69,17 @@ case $PARTS in *" ab "*)
   aslaunched overhead_new_1 $NEW overhead_manifest.txt
   aslaunched overhead_old_1 $OLD overhead_manifest.txt
   grep -h "watchdog" "$W"/aslaunched_overhead_*.log ;;
+esac
+case $PARTS in *" gridform "*)
+  for i in 1 2; do
+    for m in persist grid; do
+      echo "=== overhead ${m}_$i"
+      timeout 200 "$S/preempt_bench" overhead --manifest "$S/${m}_manifest.txt" \
+        --kernels "$S/kernels.ptx" --budget 120 --json "$W/overhead_${m}_$i.json" \
+        > "$W/overhead_${m}_$i.log" 2>&1
+      echo "exit $?"
+    done
+  done ;;
 esac
 case $PARTS in *" suite "*) runtime_suite "${SUITE_LIMIT:-330}" ;; esac
 tar czf "$OUT/s32.tgz" -C "$W" . && echo archived
