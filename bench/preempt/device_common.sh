@@ -34,5 +34,5 @@ runtime_suite() {
   echo "runtime suite exit $?"
   grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL|gmemrt-sched" "$W/runtime/run.log"
   rm -f "$W"/runtime/sums_*.txt
-  gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt 2>/dev/null
+  gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt "$W"/runtime/latch_first.txt 2>/dev/null
 }

@@ -15,6 +15,8 @@
 #   3. gpu_host with the defaults (globals resolved, memo on): for information
 #   4. buffer checksums after every launch, without and with libgmemrt;
 #      4b. with GMEM_SCHED_CHAOS (synthetic preemptions) on a stream of its own
+#      4c. an unpreempted clone pass with first launches latched too
+#      (GMEM_PREEMPT_LATCH_FIRST=1): the latch watchdog must keep it going
 #   5. cudart_test (nvcc, -cudart shared and static) without and with libgmemrt
 #   6. gpu_bench plain / LD_PRELOAD, alternated, with GMEM_DISABLE=1,
 #      GMEM_MEMO=0 and GMEM_SCHED=1 (the scheduler's gated launch path)
@@ -108,6 +110,18 @@ step() { echo; echo "=== $*"; }
   fi
   classify 20
   classify 200
+  step "4c. the timing latch's watchdog (first launches latched too, GMEM_PREEMPT_LATCH_FIRST=1)"
+  # One unpreempted clone pass in which every function's first timed launch
+  # waits behind the latch: a launch call the driver holds until the
+  # context's streams are idle (a printf kernel's first) would deadlock
+  # without the watchdog, which opens the latch after 2 ms. Must finish
+  # with every sum; the watchdog's count is reported.
+  LD_PRELOAD=$RT GMEM_SCHED=1 GMEM_PREEMPT_LATCH_FIRST=1 timeout 120 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/latch_first.txt" 2>&1
+  LF=$?
+  echo "latch-first pass: exit $LF, $(grep -c '^SUM' "$OUT/latch_first.txt") sums"
+  grep -o "gmem: [0-9]* timing latches opened by the watchdog.*" "$OUT/latch_first.txt" || echo "no latch opened by the watchdog"
+  [ $LF = 0 ] && [ "$(grep -c '^SUM' "$OUT/latch_first.txt")" = "$(wc -l < "$OUT/sums_plain.txt")" ] \
+    || echo "FAIL latch-first pass"
   step "5. cudart_test"
   for M in shared static; do
     echo "--- cudart_test_$M plain"; timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M | tail -3
