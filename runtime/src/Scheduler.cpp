@@ -1,7 +1,8 @@
 // The scheduler's launch path: contexts, streams, gating, suppression and
 // stop requests. Clones and the choice among them are in SchedClone.cpp; the
-// monitor side (resumes, relaunches, releases) in SchedMonitor.cpp; options,
-// the C API and the hooks' glue in SchedApi.cpp.
+// monitor side (resumes, relaunches, releases) in SchedMonitor.cpp; a
+// context's set-up in SchedContext.cpp; the timing latch in SchedLatch.cpp;
+// options, the C API and the hooks' glue in SchedApi.cpp.
 #include "Scheduler.h"
 
 #include "LaunchProfile.h"
@@ -115,46 +116,6 @@ void Scheduler::error(const char *Fmt, ...) const {
   va_start(A, Fmt);
   vreport("gmem: scheduler: ", Fmt, A);
   va_end(A);
-}
-
-bool Scheduler::initContext(Context &C) {
-  if (D.ctxGetStreamPriorityRange(&C.PrioLeast, &C.PrioGreatest) != CUDA_SUCCESS)
-    C.PrioLeast = C.PrioGreatest = 0;
-  CUresult R = D.streamCreate(&C.Ctrl, CU_STREAM_NON_BLOCKING, C.PrioGreatest);
-  if (R == CUDA_SUCCESS)
-    R = D.memAlloc(&C.Gates, NumLevels * sizeof(uint32_t));
-  // The gates start open; one write and one wait prove that the device
-  // takes stream memory operations at all.
-  if (R == CUDA_SUCCESS)
-    R = D.memsetD32Async(C.Gates, 0, NumLevels, C.Ctrl);
-  if (R == CUDA_SUCCESS)
-    R = D.streamWrite(C.Ctrl, C.Gates, 0);
-  if (R == CUDA_SUCCESS)
-    R = D.streamWaitEq(C.Ctrl, C.Gates, 0);
-  if (R == CUDA_SUCCESS)
-    R = D.streamSynchronize(C.Ctrl);
-  if (R != CUDA_SUCCESS) {
-    error("cannot set up context %llu (error %d); its launches pass through", C.Id, int(R));
-    return false;
-  }
-  // The timing latch's counter, at 0, in pinned host memory; one wait
-  // proves the device takes waits on it. Without it no timing is latched.
-  void *Host = nullptr;
-  if (Opts.LatchIdleTimings) {
-    if (D.memHostAllocMapped(&Host, &C.LatchDev, sizeof(uint32_t)) == CUDA_SUCCESS) {
-      __atomic_store_n(static_cast<uint32_t *>(Host), 0u, __ATOMIC_RELEASE);
-      if (D.streamWaitGeq(C.Ctrl, C.LatchDev, 0) == CUDA_SUCCESS &&
-          D.streamSynchronize(C.Ctrl) == CUDA_SUCCESS)
-        C.LatchHost = static_cast<uint32_t *>(Host);
-    }
-    if (!C.LatchHost)
-      log("context %llu: no timing latch (pinned host memory or a wait on it refused)", C.Id);
-  }
-  C.Pool.reset(new SlotPool(D, Opts.MaxSlots));
-  C.View.ResumeLingerNs = Opts.ResumeLingerNs;
-  log("context %llu ready: control stream priority %d, relaunch priority %d", C.Id, C.PrioGreatest,
-      C.PrioLeast);
-  return true;
 }
 
 Scheduler::Context *Scheduler::context() {
