@@ -150,7 +150,7 @@ struct SchedOptions {
   static constexpr double ShortGateFactor = 1.0;
   /// A timed launch (a clone form or the kernel as compiled) on an idle
   /// stream waits for the context's latch counter until its start mark,
-  /// launch and end mark are all on the stream (the control stream then
+  /// launch and end mark are all on the stream (the host then
   /// raises it): otherwise the start mark passes at once and the time holds
   /// the rest of the host's launch call (~3 us on the H200's host: more
   /// than a short kernel's own time, and enough to flip a 2% comparison of
@@ -418,13 +418,14 @@ private:
   CUresult timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool Timed, bool Latch,
                          CUstream S, const OriginalLaunch &Original);
   void sampleOriginals(Context &C);
-  /// Timings on an idle stream (SchedOptions::LatchIdleTimings): latch()
-  /// holds S until openLatch() with the value it returns (0: not latched:
-  /// the function to be launched has not been launched in this context yet
-  /// (FunctionLaunched false), or the driver refused the wait). Both under
-  /// the context's lock, so that the control stream raises the counter in
-  /// the order the values were handed out (a wait is for "at least": a
-  /// later value opens it).
+  /// Timings on an idle stream (SchedOptions::LatchIdleTimings,
+  /// SchedLatch.cpp): latch() holds S until openLatch() with the value it
+  /// returns (0: not latched: the context has no latch, the function to be
+  /// launched (Kernel, for the watchdog's report) has not been launched in
+  /// this context yet (FunctionLaunched false), or the driver refused the
+  /// wait). Values are handed out under the context's lock, one latch at a
+  /// time; the counter only rises (a compare-and-swap store), and a wait is
+  /// for "at least": a later value opens an earlier wait too.
   uint32_t latch(Context &C, CUstream S, bool FunctionLaunched, const char *Kernel);
   /// Raises the counter to Value (0: nothing latched); false when the
   /// watchdog had opened it already: that launch's time is not its own.
