@@ -24,7 +24,8 @@ It writes .stage/runtime/ (git-ignored; carry ".stage" to the GPU machine):
                        descriptors
   bin/                 gpu_host, interpose_check, gpu_bench (g++, static
                        libstdc++, against the stub libcuda), cudart_test_shared
-                       and cudart_test_static (nvcc -arch=sm_90), gmemrt-bench
+                       and cudart_test_static (nvcc -arch=sm_90), urgent_first_launch
+                       (nvcc), gmemrt-bench
   lib/                 libgmemrt.so, libcudart.so.13 and libbenchmark (for the
                        binaries above: the GPU machine has no compiler)
   stage.json           what was staged, tool commands, warnings
@@ -291,6 +292,11 @@ def main():
                os.path.join(b, "cudart_test_" + mode), "-ldl", "-Xlinker", "-rpath=$ORIGIN/../lib"]
         run(cmd)
         stage["commands"]["cudart_test_" + mode] = " ".join(cmd)
+    cmd = [os.path.join(CUDA, "bin", "nvcc"), "-arch=sm_90", "-O2", "-cudart", "shared",
+           os.path.join(HERE, "urgent_first_launch.cu"), "-o", os.path.join(b, "urgent_first_launch"),
+           "-ldl", "-Xlinker", "-rpath=$ORIGIN/../lib"]
+    run(cmd)
+    stage["commands"]["urgent_first_launch"] = " ".join(cmd)
     shutil.copy2(os.path.join(CUDA, "lib64", "libcudart.so.13"), os.path.join(out, "lib"))
     bench = os.path.join(build, "bin", "gmemrt-bench")
     if os.path.exists(bench):
