@@ -1,6 +1,5 @@
 // A context's set-up for the scheduler: its control stream, the gates and
-// the timing latch (SchedLatch.cpp), checked once against the device; and
-// what the context's state says of a launch call the driver may hold.
+// the timing latch (SchedLatch.cpp), checked once against the device.
 #include "Scheduler.h"
 
 namespace gmem {
@@ -45,17 +44,6 @@ bool Scheduler::initContext(Context &C) {
   log("context %llu ready: control stream priority %d, relaunch priority %d", C.Id, C.PrioGreatest,
       C.PrioLeast);
   return true;
-}
-
-bool Scheduler::streamsMayWait(const Context &C) const {
-  for (int L = 0; L < NumLevels; ++L)
-    if (C.View.Level[L].Suppressed)
-      return true;
-  for (const auto &KV : C.Streams)
-    for (const Slot *S : KV.second->Slots)
-      if (S->Preempted)
-        return true;
-  return false;
 }
 
 } // namespace sched

@@ -292,16 +292,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   if (P >= TopLevel || Coop) {
     if (P < TopLevel)
       N.Passed.fetch_add(1, std::memory_order_relaxed);
-    if (firstHere(*C, L.F) && streamsMayWait(*C)) {
-      // The driver may hold this call until a gated stream moves: only the
-      // monitor opens its gate, with this lock (Scheduler.h).
-      Lock.unlock();
-      wakeMonitor();
-      R = Original();
-      Lock.lock();
-    } else {
-      R = Original();
-    }
+    R = Original();
   } else {
     GMEM_PROF_GATED(true);
     if (L.Graph) {
@@ -314,8 +305,6 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     holdOnHost(*C, St, P, Lock);
     R = gatedLaunch(*C, St, L, S, P, Rec, Original);
   }
-  if (R == CUDA_SUCCESS && L.F)
-    C->LaunchedHere.insert(L.F);
   // Blocks of launches recycle() found finished go back to the pool only
   // now, behind this launch: their side-stream zeroing cost a program that
   // waits for each kernel ~2.5 us before its kernel could start (H200,

@@ -33,7 +33,6 @@
 #include <shared_mutex>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace gmem {
@@ -316,10 +315,6 @@ private:
     bool L2Failed = false;
     PolicyView View;
     uint64_t NextSeq = 1;
-    /// Functions launched through the scheduler in this context (a launch
-    /// call of one that is not may wait inside the driver for the context's
-    /// streams: firstHere).
-    std::unordered_set<CUfunction> LaunchedHere;
     /// Launches held on the host (holdOnHost) wait here for a resume or a
     /// release (with Mu).
     std::condition_variable HostHeld;
@@ -357,16 +352,6 @@ private:
   /// preempted launch, a launch at P waits here (Lock released) instead of
   /// going onto St behind a closed gate or hold.
   void holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<std::mutex> &Lock);
-  /// Whether F has not been launched in C yet. The driver may hold such a
-  /// launch call until the context's streams are idle (a printf kernel's
-  /// first launch sets up the printf buffer so: H200, bench/preempt/results/
-  /// session32), so at the top level it is not made under C's lock while
-  /// streamsMayWait: the monitor needs that lock to let a held stream go.
-  /// (Below the top level it still is: a known limit, docs/RUNTIME.md.)
-  bool firstHere(const Context &C, CUfunction F) const { return F && !C.LaunchedHere.count(F); }
-  /// Whether some stream of C may be waiting at a closed gate (a level is
-  /// suppressed) or at a preempted launch's hold.
-  bool streamsMayWait(const Context &C) const;
   int levelOf(CUstream Raw, CUstream Normalized) const;
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
                        const LaunchRecord *Rec, OriginalLaunch Original);

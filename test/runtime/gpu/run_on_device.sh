@@ -18,8 +18,9 @@
 #      4c. an unpreempted clone pass with first launches latched too
 #      (GMEM_PREEMPT_LATCH_FIRST=1): the latch watchdog must keep it going
 #   5. cudart_test (nvcc, -cudart shared and static) without and with libgmemrt
-#      5b. urgent_first_launch: a real-time first launch the driver holds
-#      while best-effort work waits at its closed gate must finish
+#      5b. urgent_first_launch: a printf kernel's first launch, real-time
+#      beside gated best-effort work or best-effort at its own closed gate,
+#      must finish
 #   6. gpu_bench plain / LD_PRELOAD, alternated, with GMEM_DISABLE=1,
 #      GMEM_MEMO=0 and GMEM_SCHED=1 (the scheduler's gated launch path)
 #   7. gmemrt-bench (CPU cost of the decision) on this machine's CPU
@@ -129,15 +130,16 @@ step() { echo; echo "=== $*"; }
     echo "--- cudart_test_$M plain"; timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M | tail -3
     echo "--- cudart_test_$M LD_PRELOAD"; LD_PRELOAD=$RT timeout 60 $S/bin/cudart_test_$M $S/kernels/interpose.ptx $M
   done
-  step "5b. an urgent first launch while a gate is closed (urgent_first_launch)"
-  # A real-time printf kernel's first launch, which the driver holds until
-  # the context's streams are idle, while best-effort work waits at its
-  # closed gate: must finish (the monitor opens the gate meanwhile).
-  timeout 30 $S/bin/urgent_first_launch | tail -1
-  LD_PRELOAD=$RT GMEM_SCHED=1 timeout 30 $S/bin/urgent_first_launch > "$OUT/urgent_first.txt" 2>&1
-  UF=$?
-  tail -1 "$OUT/urgent_first.txt"
-  [ $UF = 0 ] && echo "urgent first launch: finished" || echo "FAIL urgent first launch: exit $UF"
+  step "5b. a printf kernel's first launch while a gate is closed (urgent_first_launch)"
+  # A real-time one beside gated best-effort work, and a best-effort one
+  # queued at its own closed gate: both must finish.
+  for M in urgent gated; do
+    timeout 30 $S/bin/urgent_first_launch $M | tail -1
+    LD_PRELOAD=$RT GMEM_SCHED=1 timeout 30 $S/bin/urgent_first_launch $M > "$OUT/first_$M.txt" 2>&1
+    UF=$?
+    tail -1 "$OUT/first_$M.txt"
+    [ $UF = 0 ] && echo "first launch ($M): finished" || echo "FAIL first launch ($M): exit $UF"
+  done
 } 2>&1 | tee -a "$LOG" | tee "$OUT/suite.txt"
 grep -q "^exit 0" "$OUT/suite.txt" || FAIL=1
 [ "$(grep -c '^exit 0' "$OUT/suite.txt")" = 2 ] || FAIL=1

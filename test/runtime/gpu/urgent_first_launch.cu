@@ -1,25 +1,31 @@
-// An urgent launch the driver holds until the context's streams are idle,
-// while best-effort work waits at the scheduler's closed gate.
+// A printf kernel's first launch while best-effort work waits at the
+// scheduler's closed gate.
 //
-// A kernel that calls printf sets up the printf buffer at its first launch,
-// and the driver waits there for every stream of the context (H200, driver
-// 580: bench/preempt/results/session32). Here a best-effort stream runs a
-// long kernel with a second one queued behind it; then a real-time stream
-// launches such a kernel for the first time. The urgent launch suppresses
-// the best-effort level (closes its gate) and enters the driver, which waits
-// for the best-effort stream; that stream finishes its long kernel and
-// waits at the closed gate, which the scheduler's monitor must open. Under
-// libgmemrt with GMEM_SCHED=1 the program must finish (exit 0) and print
-// the line of each kernel; a hang (killed by the caller's timeout) is the
-// failure. Without libgmemrt it finishes too (nothing to gate).
+// A printf kernel's first launch in a context sets up the printf buffer, and
+// in one case the driver held that launch call until its stream's earlier
+// work had passed: a timed launch behind the timing latch, which the same
+// thread opens only after the call (H200, driver 580: bench/preempt/results/
+// session32, hence the latch watchdog). Two shapes of the same question for
+// the gates, which only the scheduler's monitor opens, under the lock the
+// launching thread holds during its call:
 //
-//   urgent_first_launch [SPIN_MS]      (default 200)
+//   urgent_first_launch urgent [SPIN_MS]   a real-time stream's first launch
+//       of the printf kernel while a best-effort stream runs a long kernel
+//       with a second one queued at its (now closed) gate
+//   urgent_first_launch gated [SPIN_MS]    the best-effort stream's own
+//       first launch of it, queued behind its closed gate while real-time
+//       work runs
+//
+// Under libgmemrt with GMEM_SCHED=1 the program must finish (exit 0) with
+// result 102; a hang (the caller's timeout) would be a deadlock.
+// Without libgmemrt it finishes too (nothing is gated). SPIN_MS: 200.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 namespace {
@@ -33,7 +39,7 @@ __global__ void spin(long long Cycles, int *Out) {
 }
 
 __global__ void say(int *Out) {
-  printf("urgent_first_launch: the urgent kernel ran\n");
+  printf("urgent_first_launch: the printf kernel ran\n");
   atomicAdd(Out, 100);
 }
 
@@ -49,7 +55,8 @@ __global__ void say(int *Out) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  const int SpinMs = Argc > 1 ? std::atoi(Argv[1]) : 200;
+  const bool Gated = Argc > 1 && std::strcmp(Argv[1], "gated") == 0;
+  const int SpinMs = Argc > 2 ? std::atoi(Argv[2]) : 200;
   int Least = 0, Greatest = 0;
   CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
   cudaStream_t Be, Rt;
@@ -69,16 +76,19 @@ int main(int Argc, char **Argv) {
   *Out = 0;
   const long long Cycles = (long long)Clock * SpinMs;
   spin<<<1, 32, 0, Be>>>(Cycles, Out);
-  spin<<<1, 32, 0, Be>>>(Cycles / 100, Out); // queued: waits at the gate
+  if (!Gated)
+    spin<<<1, 32, 0, Be>>>(Cycles / 100, Out); // queued: waits at the gate
   CHECK(cudaGetLastError());
   std::this_thread::sleep_for(std::chrono::milliseconds(SpinMs / 4));
+  if (Gated)
+    spin<<<1, 32, 0, Rt>>>(2 * Cycles, Out); // urgent work: Be's gate closes
   const auto T0 = std::chrono::steady_clock::now();
-  say<<<1, 1, 0, Rt>>>(Out); // its first launch: the driver waits for Be
+  say<<<1, 1, 0, Gated ? Be : Rt>>>(Out); // its first launch
   CHECK(cudaGetLastError());
   const double CallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count();
   CHECK(cudaDeviceSynchronize());
-  std::printf("urgent_first_launch: urgent launch call %.1f ms, result %d (want 102)\n", CallMs,
-              *Out);
+  std::printf("urgent_first_launch %s: printf kernel's launch call %.1f ms, result %d (want 102)\n",
+              Gated ? "gated" : "urgent", CallMs, *Out);
   return *Out == 102 ? 0 : 1;
 }
