@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -92,6 +93,7 @@ public:
   unsigned long long CtxId = 1;
   uintptr_t CtxHandle = 0xC0;
   bool FailCloneLaunches = false;
+  std::function<void()> OnCloneLaunch; ///< runs inside each clone launch call
   /// The next RefuseWrites stream writes and memsets on RefuseOn fail.
   CUstream RefuseOn = nullptr;
   unsigned RefuseWrites = 0;
@@ -481,6 +483,8 @@ public:
       return CUDA_ERROR_INVALID_HANDLE;
     if (FailCloneLaunches && It->second.IsClone)
       return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    if (OnCloneLaunch && It->second.IsClone)
+      OnCloneLaunch(); // (the launch call in progress: a stall in the driver, say)
     Op O;
     O.K = Op::Launch;
     O.F = K.F;

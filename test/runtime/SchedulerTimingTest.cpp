@@ -330,6 +330,28 @@ TEST_F(TimingTest, ALatchShutTooLongIsOpenedByTheWatchdogAndItsTimeDropped) {
   expectExactlyOnce();
 }
 
+TEST_F(TimingTest, ACloneTimeWhoseLatchTheWatchdogOpenedIsDropped) {
+  // The launching thread stalls inside the clone's launch call: the
+  // watchdog opens its latch, and the time (which holds the stall) never
+  // reaches the chooser, which asks for the clone's time again instead of
+  // moving on to the kernel as compiled (a clone time within 3x the short
+  // limit is what makes the shape time its original).
+  launch(); // the clone's first launch: neither latched nor timed
+  unsigned Opened = 0;
+  D.OnCloneLaunch = [&] { Opened += S->watchLatches(nowNs() + O.LatchWatchdogNs + 1); };
+  launch(); // the clone, timed behind the latch: dropped
+  D.OnCloneLaunch = nullptr;
+  EXPECT_EQ(Opened, 1u);
+  EXPECT_EQ(cloneStats().latch_watchdog_opens, 1u);
+  const uint64_t Timed = cloneStats().timed_launches;
+  launch(); // still no clone time: the clone again, timed
+  EXPECT_EQ(OriginalCalls, 0);
+  EXPECT_EQ(cloneStats().timed_launches, Timed + 1);
+  launch(); // its time came: the kernel as compiled, timed
+  EXPECT_EQ(OriginalCalls, 1);
+  expectExactlyOnce();
+}
+
 TEST_F(TimingTest, AFailedCloneOpensItsLatchBeforeTheOriginalRuns) {
   // The original then runs in its place: that launch may be its function's
   // first (where the driver may wait for the streams), so it must not sit
