@@ -205,7 +205,7 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
   // Behind a latch where the stream was idle (Scheduler::latch); where the
   // latch may not hold this launch (the function's first), the time is
   // provisional.
-  const bool FirstHere = !CI.OriginalLaunched;
+  const bool Provisional = Latch && firstUnlatched(C, CI.OriginalLaunched);
   const uint32_t Open = Latch ? latch(C, S, CI.OriginalLaunched, CI.Symbol.c_str()) : 0;
   const bool Marked = D.eventRecord(T->Start, S) == CUDA_SUCCESS;
   const CUresult R = Original();
@@ -219,7 +219,7 @@ CUresult Scheduler::timedOriginal(Context &C, CloneInfo &CI, uint64_t Key, bool 
     T->CI = &CI;
     T->Key = Key;
     T->Busy = true;
-    T->Provisional = Latch && !Open && FirstHere && C.LatchHost;
+    T->Provisional = Provisional;
     N.TimedLaunches.fetch_add(1, std::memory_order_relaxed);
   }
   return R;

@@ -55,7 +55,7 @@ uint32_t Scheduler::latch(Context &C, CUstream S, bool FunctionLaunched, const c
   // set things up for it there (a printf kernel's buffer) and wait for the
   // context's streams, the latched one among them, whose latch opens only
   // after the launch returns (the watchdog would open it, 2 ms late).
-  if (!C.LatchHost || (!FunctionLaunched && !Opts.LatchFirstLaunches))
+  if (!C.LatchHost || firstUnlatched(C, FunctionLaunched))
     return 0;
   uint32_t V = C.LatchSeq + 1;
   if (V == 0)

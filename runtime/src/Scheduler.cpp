@@ -488,8 +488,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // not hold it, and its time would hold the host's launch call (~3 us on
   // the H200: 4.5% of a 67 us clone, enough to flip a 2% comparison of
   // forms). The chooser asks again at the next launch.
-  const bool FirstUnlatched = Latch && C.LatchHost && !CI->form(Choice.Kind).Launched &&
-                              !Opts.LatchFirstLaunches;
+  const bool FirstUnlatched = Latch && firstUnlatched(C, CI->form(Choice.Kind).Launched);
   if (R == CUDA_SUCCESS && Choice.Timed && !FirstUnlatched &&
       (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS)) {
     Open = Latch ? latch(C, S, CI->form(Choice.Kind).Launched, CI->Symbol.c_str()) : 0;

@@ -427,6 +427,13 @@ private:
   /// time; the counter only rises (a compare-and-swap store), and a wait is
   /// for "at least": a later value opens an earlier wait too.
   uint32_t latch(Context &C, CUstream S, bool FunctionLaunched, const char *Kernel);
+  /// Whether latch() leaves a launch unlatched for being its function's
+  /// first in C (while C has a latch): its time on an idle stream then holds
+  /// the host's launch call (a clone form's is not taken, the kernel's as
+  /// compiled is provisional).
+  bool firstUnlatched(const Context &C, bool FunctionLaunched) const {
+    return C.LatchHost && !FunctionLaunched && !Opts.LatchFirstLaunches;
+  }
   /// Raises the counter to Value (0: nothing latched); false when the
   /// watchdog had opened it already: that launch's time is not its own.
   bool openLatch(Context &C, uint32_t Value);
