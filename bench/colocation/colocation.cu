@@ -183,7 +183,7 @@ double now() {
                "usage: colocation [--mode alone|colo|be] [--be step|accum] [--gmem]\n"
                "                  [--requests N] [--period-us N] [--iters N] [--waves N]\n"
                "                  [--be-sync spin|block] [--evict-l2] [--persist-l2] [--pin] [--no-sleep]\n"
-               "                  [--hidden N] [--graph]\n"
+               "                  [--hidden N] [--graph] [--cold]\n"
                "                  [--label TEXT] [--out FILE]\n"
                "                  | --calibrate [--be-ms MS]\n",
                Why);
@@ -205,6 +205,11 @@ struct Options {
   /// launch decode steps) instead of 20 kernel launches.
   int Hidden = 1024;
   bool Graph = false;
+  /// The chain's kernels launched for the first time beside the running
+  /// training (its warm-up requests after the training thread has started)
+  /// instead of alone: a first launch must neither stop work nor wait for
+  /// stopped work forever (runtime/src/SchedFirstLaunch.cpp).
+  bool Cold = false;
   int Requests = 1500, PeriodUs = 2000, Iters = 0, Waves = 100;
   double BeMs = 25;
 };
@@ -230,7 +235,7 @@ Options parse(int Argc, char **Argv) {
     const std::pair<const char *, bool *> Flags[] = {
         {"--gmem", &O.Gmem},       {"--evict-l2", &O.EvictL2}, {"--persist-l2", &O.PersistL2},
         {"--pin", &O.Pin},         {"--no-sleep", &O.NoSleep}, {"--graph", &O.Graph},
-        {"--calibrate", &O.Calibrate}};
+        {"--calibrate", &O.Calibrate}, {"--cold", &O.Cold}};
     bool *Flag = nullptr;
     for (auto &[Name, Member] : Flags)
       if (A == Name)
@@ -465,12 +470,17 @@ int main(int Argc, char **Argv) {
     CK(cudaEventRecord(E2, Rt));
   };
   std::vector<float> Expect(Hidden), Got(Hidden);
-  Request();
-  CK(cudaStreamSynchronize(Rt));
-  CK(cudaMemcpy(Expect.data(), Xs + Layers * Hidden, sizeof(float) * Hidden,
-                cudaMemcpyDeviceToHost));
-  for (int I = 0; I < 50; ++I)
+  auto WarmChain = [&] {
     Request();
+    CK(cudaStreamSynchronize(Rt));
+    CK(cudaMemcpy(Expect.data(), Xs + Layers * Hidden, sizeof(float) * Hidden,
+                  cudaMemcpyDeviceToHost));
+    for (int I = 0; I < 50; ++I)
+      Request();
+    CK(cudaStreamSynchronize(Rt));
+  };
+  if (!O.Cold)
+    WarmChain();
   int TrainLaunches = 0;
   if (O.Mode != "alone") {
     Train(O.Iters, Be); // warm-up (and one accumulation)
@@ -510,6 +520,13 @@ int main(int Argc, char **Argv) {
       }
       TrainLaunches += K;
     });
+  }
+
+  if (O.Cold) {
+    if (O.Mode != "alone") // the training's second launch is on the GPU by now
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    WarmChain();
+    std::printf("colocation: cold start beside the training: the chain's first requests done\n");
   }
 
   // Requests at a fixed rate (open loop: a late request's wait counts).
@@ -605,7 +622,7 @@ int main(int Argc, char **Argv) {
                   ",\"iters\":" + std::to_string(O.Iters) + ",\"grid\":" + std::to_string(Grid) +
                   ",\"waves\":" + std::to_string(O.Waves) + ",\"be_sync\":\"" + O.BeSync + "\"" +
                   ",\"hidden\":" + std::to_string(Hidden) +
-                  ",\"graph\":" + (O.Graph ? "true" : "false") +
+                  ",\"graph\":" + (O.Graph ? "true" : "false") + ",\"cold\":" + (O.Cold ? "true" : "false") +
                   ",\"be_kernels\":" + std::to_string(InWindow) +
                   ",\"window_s\":" + std::to_string(Window) +
                   ",\"be_rate\":" + std::to_string(InWindow / Window) +

@@ -144,6 +144,10 @@ struct CloneInfo {
     /// Launched in this context (CloneInfo is per context): its next timed
     /// launches may wait behind the scheduler's latch (Scheduler::latch).
     bool Launched = false;
+    /// Local memory per thread (-1: unknown): a first launch needing more
+    /// than the context's functions so far grows its local memory, which
+    /// the driver does as for an unloaded function (SchedFirstLaunch.cpp).
+    int LocalBytes = -1;
   };
   Form Forms[CloneKindCount];
   /// The kernel as compiled launched in this context (Form::Launched).

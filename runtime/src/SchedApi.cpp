@@ -150,6 +150,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
   envSwitch("GMEM_PREEMPT_LATCH_FIRST", O.LatchFirstLaunches); // diagnostics
   envSwitch("GMEM_PREEMPT_FREE", O.Free);
+  envSwitch("GMEM_SCHED_FIRST_QUIET", O.QuietFirstLaunches); // diagnostics
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))
       O.L2Persist = true;
@@ -302,6 +303,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->idle_timing_skips = 0; // (retired: idle-stream timings are latched now)
   Out->latched_timings = Get(N.LatchedTimings);
   Out->latch_watchdog_opens = Get(N.LatchWatchdogOpens);
+  Out->first_launch_drains = Get(N.FirstLaunchDrains);
+  Out->first_launch_stops_skipped = Get(N.FirstLaunchStopsSkipped);
 }
 
 } // namespace sched

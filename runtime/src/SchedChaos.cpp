@@ -36,6 +36,8 @@ uint64_t Scheduler::chaosDraw(Context &C, uint64_t Max) {
 }
 
 bool Scheduler::chaosStop(Context &C, uint64_t Now) {
+  if (!mayStop(C)) // a first launch waits for quiet (SchedFirstLaunch.cpp)
+    return false;
   uint32_t Mask = C.View.UsedLevels & levelsBelow(TopLevel);
   for (int L = 0; L < NumLevels; ++L)
     if (C.View.Level[L].Suppressed)

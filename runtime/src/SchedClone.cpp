@@ -15,6 +15,12 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
   if (It != C.Clones.end())
     return It->second.get();
   std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));
+  // Each form's local memory, for its first launch (SchedFirstLaunch.cpp).
+  for (CloneInfo::Form &F : CI->Forms)
+    if (F.Fn && (D.funcGetAttribute(&F.LocalBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F.Fn) !=
+                     CUDA_SUCCESS ||
+                 F.LocalBytes < 0))
+      F.LocalBytes = -1;
   ChooserOptions CO;
   // Without loop checkpoints the light twin is the main clone plus the late
   // read: not faster by design, so short virtual CTAs are no reason to run

@@ -204,6 +204,39 @@ uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
   return Any ? Until : 0;
 }
 
+bool Scheduler::settleSlots(Context &C, uint32_t Suppressed) {
+  bool More = false;
+  if (Opts.MaxOverhead > 0 || Opts.ShortUs > 0)
+    sampleOriginals(C);
+  for (auto &KV : C.Streams) {
+    for (Slot *S : KV.second->Slots) {
+      if (S->Timed)
+        sampleTiming(*S);
+      if (S->Preempted && !S->Sampled && !S->Relaunching &&
+          D.eventQuery(S->EvDrain) == CUDA_SUCCESS)
+        sampleDrain(C, *S);
+      if (S->Relaunching && D.eventQuery(S->EvDrain) != CUDA_ERROR_NOT_READY) {
+        if (!S->Sampled)
+          sampleDrain(C, *S); // a relaunch stopped again: its drain
+        S->Relaunching = false;
+        if (S->PreemptGen == S->RelaunchGen) {
+          // Every CTA has finished: let the program's stream go on.
+          D.streamWrite(C.Ctrl, S->hold(), 0);
+          S->Preempted = false;
+          C.HostHeld.notify_all();
+          log("release launch #%llu", (unsigned long long)S->Seq);
+        }
+      }
+      // Stopped, and its level runs again (a failed relaunch, or a
+      // preemption of a relaunch): relaunch now.
+      if (S->Preempted && !S->Relaunching && !(Suppressed & levelBit(S->Level)))
+        relaunch(C, *KV.second, *S);
+      More |= S->Preempted || S->Relaunching;
+    }
+  }
+  return More;
+}
+
 void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore,
                             bool &Urgent, uint64_t &WakeBy) {
   // Chaos testing: a synthetic preemption may be due; its hold keeps the
@@ -249,35 +282,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
     More = true;
     return;
   }
-  if (Opts.MaxOverhead > 0 || Opts.ShortUs > 0)
-    sampleOriginals(C);
-  for (auto &KV : C.Streams) {
-    for (Slot *S : KV.second->Slots) {
-      if (S->Timed)
-        sampleTiming(*S);
-      if (S->Preempted && !S->Sampled && !S->Relaunching &&
-          D.eventQuery(S->EvDrain) == CUDA_SUCCESS)
-        sampleDrain(C, *S);
-      if (S->Relaunching && D.eventQuery(S->EvDrain) != CUDA_ERROR_NOT_READY) {
-        if (!S->Sampled)
-          sampleDrain(C, *S); // a relaunch stopped again: its drain
-        S->Relaunching = false;
-        if (S->PreemptGen == S->RelaunchGen) {
-          // Every CTA has finished: let the program's stream go on.
-          D.streamWrite(C.Ctrl, S->hold(), 0);
-          S->Preempted = false;
-          C.HostHeld.notify_all();
-          log("release launch #%llu", (unsigned long long)S->Seq);
-        }
-      }
-      // Stopped, and its level runs again (a failed relaunch, or a
-      // preemption of a relaunch): relaunch now.
-      if (S->Preempted && !S->Relaunching && !(Suppressed & levelBit(S->Level)))
-        relaunch(C, *KV.second, *S);
-      if (S->Preempted || S->Relaunching)
-        More = true;
-    }
-  }
+  More |= settleSlots(C, Suppressed);
   for (int L = TopLevel - 1; L >= 0; --L) {
     LevelView &V = C.View.Level[L];
     if (!V.Suppressed)

@@ -118,7 +118,7 @@ void Scheduler::error(const char *Fmt, ...) const {
   va_end(A);
 }
 
-Scheduler::Context *Scheduler::context() {
+Scheduler::Context *Scheduler::context(bool Create) {
   CUcontext Ctx = nullptr;
   unsigned long long Id = 0;
   if (D.ctxGetCurrent(&Ctx) != CUDA_SUCCESS || !Ctx || D.ctxGetId(Ctx, &Id) != CUDA_SUCCESS)
@@ -133,6 +133,8 @@ Scheduler::Context *Scheduler::context() {
   for (auto &P : Contexts)
     if (P->Id == Id)
       C = P.get();
+  if (!C && !Create)
+    return nullptr;
   if (!C) {
     // Context ids are unique for the life of the process: a destroyed
     // context's state is never found again (its resources died with it).
@@ -227,7 +229,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   // suppressed work. It takes no part in scheduling.
   if (S == CU_STREAM_LEGACY) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
-    return Original();
+    return legacyLaunch(L, Original);
   }
   if (!D.available()) {
     static std::once_flag Once;
@@ -274,11 +276,28 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   for (int Lv = 0; Lv < NumLevels; ++Lv)
     if (C->View.Level[Lv].Suppressed)
       Suppressed |= levelBit(Lv);
+  // A function's first launch in the context (SchedFirstLaunch.cpp): it
+  // stops nothing, and goes onto the GPU only once nothing waits at a gate
+  // or hold. A captured launch is not one (it does not run now).
+  const bool First = Opts.QuietFirstLaunches && !L.Graph && L.F && !C->Launched.count(L.F);
   uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
-  if (Mask && !CaptureAskedFirst && Capturing()) {
+  if ((Mask || First) && !CaptureAskedFirst && Capturing()) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original(); // (C->Mu is released on return)
   }
+  if (Mask && (First || !mayStop(*C))) {
+    N.FirstLaunchStopsSkipped.fetch_add(1, std::memory_order_relaxed);
+    log("urgent launch stops nothing: %s", First ? "its function's first" : "a first launch waits");
+    Mask = 0;
+  }
+  // The kernel as compiled, noted when it was the function's first.
+  auto Noted = [&] {
+    const CUresult R = Original();
+    if (First && R == CUDA_SUCCESS && C->Launched.insert(L.F).second)
+      noteFirst(*C, L.F);
+    return R;
+  };
+  const OriginalLaunch NotedOriginal(Noted);
   if (Mask & levelsBelow(P))
     N.Urgent.fetch_add(1, std::memory_order_relaxed);
   if (Mask) {
@@ -292,7 +311,9 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   if (P >= TopLevel || Coop) {
     if (P < TopLevel)
       N.Passed.fetch_add(1, std::memory_order_relaxed);
-    R = Original();
+    if (First)
+      quietForFirst(*C, Lock, "a kernel");
+    R = NotedOriginal();
   } else {
     GMEM_PROF_GATED(true);
     if (L.Graph) {
@@ -303,7 +324,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
       });
     }
     holdOnHost(*C, St, P, Lock);
-    R = gatedLaunch(*C, St, L, S, P, Rec, Original);
+    R = gatedLaunch(*C, St, L, S, P, Rec, NotedOriginal, Lock);
   }
   // Blocks of launches recycle() found finished go back to the pool only
   // now, behind this launch: their side-stream zeroing cost a program that
@@ -392,12 +413,17 @@ void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<
 }
 
 CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
-                                int P, const LaunchRecord *Rec, OriginalLaunch Original) {
+                                int P, const LaunchRecord *Rec, OriginalLaunch Original,
+                                std::unique_lock<std::mutex> &Lock) {
   N.Gated.fetch_add(1, std::memory_order_relaxed);
   const CUdeviceptr Gate = C.Gates + sizeof(uint32_t) * unsigned(P);
   CloneInfo *CI = nullptr;
   if (Rec && Rec->Entry && Rec->Instrumented && Rec->Entry->St == KernelEntry::State::Instrumented &&
       attributesAllowClone(L)) {
+    // Resolving the clone loads its forms' code: in quiet
+    // (SchedFirstLaunch.cpp).
+    if (!C.Clones.count(Rec->Entry))
+      quietForFirst(C, Lock, Rec->Entry->Symbol.c_str());
     const CloneInfo *Found = cloneOf(C, *Rec->Entry);
     if (Found->Ok)
       CI = const_cast<CloneInfo *>(Found);
@@ -420,11 +446,24 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Sl = nullptr;
     }
   }
+  // The clone form's first launch in the context waits for quiet like the
+  // kernel's own (SchedFirstLaunch.cpp), before anything goes onto S.
+  if (Sl && formFirstNeedsQuiet(C, *CI, Choice.Kind, L.F))
+    quietForFirst(C, Lock, CI->Symbol.c_str());
+  const bool FormFirst = Sl && !CI->form(Choice.Kind).Launched;
   // A timing on an idle stream is latched (Scheduler::latch); asked before
   // a zeroing or gate wait goes onto the stream.
   const bool Latch =
       CI && Choice.Timed && Opts.LatchIdleTimings && D.streamQuery(S) == CUDA_SUCCESS;
+  // The kernel as compiled for the first time (the paths below that call
+  // Original) waits for quiet first (SchedFirstLaunch.cpp); a launch that
+  // runs its clone does not launch it.
+  const bool OriginalFirst =
+      Opts.QuietFirstLaunches && !L.Graph && L.F && !C.Launched.count(L.F);
+  const char *Name = Rec && Rec->Entry ? Rec->Entry->Symbol.c_str() : "a kernel";
   if (!Sl) {
+    if (OriginalFirst)
+      quietForFirst(C, Lock, Name);
     // Not preemptible (no clone or descriptor, arguments unreadable, grid
     // too large, no occupancy for a persistent clone, no control block, or
     // the overhead cap's choice): held back while not started, then runs
@@ -523,9 +562,15 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     log("clone of %s failed to launch (error %d); the original runs", Rec->Entry->Symbol.c_str(),
         int(R));
     Opener.open();
+    if (OriginalFirst)
+      quietForFirst(C, Lock, Name);
     return Original();
   }
   CI->form(Choice.Kind).Launched = true; // its next timed launches may be latched
+  if (FormFirst) {
+    const int Local = CI->form(Choice.Kind).LocalBytes;
+    C.MaxLocalBytes = Local < 0 || C.MaxLocalBytes < 0 ? -1 : std::max(C.MaxLocalBytes, Local);
+  }
   Sl->ZeroQueued = false;
   Sl->NeedsZero = true; // from here on the launch's words
   St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back

@@ -33,6 +33,7 @@
 #include <shared_mutex>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace gmem {
@@ -166,6 +167,17 @@ struct SchedOptions {
   /// launch in a context too; those the driver holds (a printf kernel's
   /// first) become the watchdog's work and show in latch_watchdog_opens.
   bool LatchFirstLaunches = false;
+  /// A function's first launch in a context goes onto the GPU only while
+  /// nothing of the context waits at a closed gate or a preempted launch's
+  /// hold, and no stop is made until it has run (GMEM_SCHED_FIRST_QUIET=0:
+  /// off, for diagnostics). The driver may make such a launch wait for
+  /// every stream's queued work and every stream's later work wait for it:
+  /// the write that would open the gate or hold then never lands
+  /// (SchedFirstLaunch.cpp).
+  bool QuietFirstLaunches = true;
+  /// A first launch waits at most this long for the context to become
+  /// quiet; then it goes on anyway, with an error.
+  uint64_t FirstQuietMaxNs = 2000000000;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
   /// kernel itself (GMEM_PREEMPT_MAX_OVERHEAD, in percent; 0: no cap).
@@ -299,6 +311,15 @@ private:
     std::atomic<uint32_t> LatchPending{0};
     std::atomic<uint64_t> LatchSinceNs{0};
     std::atomic<const char *> LatchKernel{nullptr}; ///< the pending latch's (for the report)
+    /// Functions launched in this context as compiled (a clone form's own
+    /// flag: Form::Launched). A launch of one not in here is its first
+    /// (SchedFirstLaunch.cpp).
+    std::unordered_set<CUfunction> Launched;
+    /// The most local memory per thread of the functions launched here
+    /// (-1: one was not known); a first launch needing more grows it.
+    int MaxLocalBytes = 0;
+    /// Threads in quietForFirst: nothing is stopped meanwhile.
+    unsigned Quieting = 0;
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -337,8 +358,34 @@ private:
     std::mutex Mu;
   };
 
-  Context *context();
+  /// The calling thread's current context's state (created and set up on
+  /// its first use unless !Create); null when it cannot be scheduled.
+  Context *context(bool Create = true);
   bool initContext(Context &C);
+  /// First launches (SchedFirstLaunch.cpp). quiet: nothing of C is
+  /// suppressed or preempted, so no stream waits for a word only a later
+  /// write would open. mayStop: no thread waits for quiet.
+  bool quiet(const Context &C) const;
+  bool mayStop(const Context &C) const { return !C.Quieting; }
+  /// Before a function's first launch in C (Kernel names it in the log):
+  /// resumes every level and finishes the preempted launches (relaunch,
+  /// release) until quiet, waiting without the lock.
+  void quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock, const char *Kernel);
+  /// After F's first launch in C: its local memory joins C's maximum.
+  void noteFirst(Context &C, CUfunction F);
+  /// Whether the first launch of CI's form K must wait for quiet: the
+  /// kernel's first in any form (a printf kernel's first sets the context's
+  /// printf buffer up), or one needing more local memory than C has had.
+  /// (Its code was loaded when CI was resolved, in quiet.)
+  bool formFirstNeedsQuiet(const Context &C, const CloneInfo &CI, CloneKind K,
+                           CUfunction Original) const;
+  /// A launch on the legacy default stream, which takes no part in
+  /// scheduling: passed through, but a first launch waits for quiet.
+  CUresult legacyLaunch(const SchedLaunch &L, const OriginalLaunch &Original);
+  /// The monitor's work on C's tracked launches: timings, drains,
+  /// releases of finished relaunches, relaunches of stopped launches whose
+  /// level runs (not in Suppressed). Whether any is still preempted.
+  bool settleSlots(Context &C, uint32_t Suppressed);
   const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
   void mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original);
   int smCount(Context &C);
@@ -353,8 +400,11 @@ private:
   /// going onto St behind a closed gate or hold.
   void holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<std::mutex> &Lock);
   int levelOf(CUstream Raw, CUstream Normalized) const;
+  /// (Lock: C's, which a clone form's first launch releases while it waits
+  /// for quiet.)
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
-                       const LaunchRecord *Rec, OriginalLaunch Original);
+                       const LaunchRecord *Rec, OriginalLaunch Original,
+                       std::unique_lock<std::mutex> &Lock);
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
   /// Moves St's finished launches (oldest first, up to the first that is
   /// not) to C.Finished.
@@ -494,6 +544,9 @@ private:
     std::atomic<uint64_t> ShortUngated{0}; ///< ... of them without a gate wait
     std::atomic<uint64_t> LatchedTimings{0}; ///< timed launches put behind the latch
     std::atomic<uint64_t> LatchWatchdogOpens{0}; ///< ... whose latch the watchdog opened
+    /// First launches that resumed and finished suppressed work first, and
+    /// urgent first launches that stopped nothing (SchedFirstLaunch.cpp).
+    std::atomic<uint64_t> FirstLaunchDrains{0}, FirstLaunchStopsSkipped{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

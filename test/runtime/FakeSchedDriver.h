@@ -15,6 +15,10 @@
 // (FakePersistentClone.h). Every launch of an original kernel, and every
 // clone launch with a new control block, is a job; a job's (virtual) CTAs
 // count their completions and flag two instances of one CTA running at once.
+// With FirstLaunchBarriers, a function's first launch behaves as the H200's
+// driver was measured to treat it (runtime/src/SchedFirstLaunch.cpp): it
+// starts only once every operation queued before it on other streams has
+// passed, and operations queued after it on other streams wait for it.
 #pragma once
 
 #include "FakePersistentClone.h"
@@ -26,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +66,8 @@ public:
     unsigned Cta = 0, Iter = 0;
     bool InCta = false;
     std::string Name;
+    uint64_t Seq = 0;     ///< enqueue order over all streams
+    bool Barrier = false; ///< a first launch under FirstLaunchBarriers
     // A persistent clone: its virtual CTAs, and its CTAs once it runs.
     bool Persistent = false;
     unsigned Total = 0;
@@ -93,6 +100,13 @@ public:
   unsigned long long CtxId = 1;
   uintptr_t CtxHandle = 0xC0;
   bool FailCloneLaunches = false;
+  /// A function's first launch waits for all earlier work and holds back
+  /// all later work (see the top); Barriers counts such launches.
+  bool FirstLaunchBarriers = false;
+  unsigned Barriers = 0;
+  /// eventQuery of an event not reached yet advances the GPU one step (a
+  /// host thread that polls while the GPU runs).
+  bool StepOnQuery = false;
   std::function<void()> OnCloneLaunch; ///< runs inside each clone launch call
   /// The next RefuseWrites stream writes and memsets on RefuseOn fail.
   CUstream RefuseOn = nullptr;
@@ -176,7 +190,8 @@ public:
     O.K = Op::Launch;
     O.F = F;
     O.Grid = Grid;
-    stream(S).Q.push_back(O);
+    O.Barrier = firstLaunch(F);
+    push(S, O);
     return CUDA_SUCCESS;
   }
   /// An operation of the program the scheduler does not see (a copy, an
@@ -185,7 +200,7 @@ public:
     Op O;
     O.K = Op::Marker;
     O.Name = Name;
-    stream(S).Q.push_back(O);
+    push(S, O);
   }
   /// The program's cuStreamWaitEvent / cuEventRecord (not through the scheduler).
   void userWaitEvent(CUstream S, CUevent E) { streamWaitEvent(S, E); }
@@ -306,7 +321,7 @@ public:
     O.K = Op::Write;
     O.Addr = A;
     O.Value = V;
-    stream(S).Q.push_back(O);
+    push(S, O);
     return CUDA_SUCCESS;
   }
   CUresult streamWaitEvent(CUstream S, CUevent E) override {
@@ -315,7 +330,7 @@ public:
     O.K = Op::WaitEvent;
     O.Ev = E;
     O.Gen = Events[E].Recorded;
-    stream(S).Q.push_back(O);
+    push(S, O);
     return CUDA_SUCCESS;
   }
   CUresult eventCreate(CUevent *E, unsigned Flags) override {
@@ -334,11 +349,13 @@ public:
     O.K = Op::Record;
     O.Ev = E;
     O.Gen = ++Events[E].Recorded;
-    stream(S).Q.push_back(O);
+    push(S, O);
     return CUDA_SUCCESS;
   }
   CUresult eventQuery(CUevent E) override {
     ++Queries;
+    if (StepOnQuery && Events[E].Completed < Events[E].Recorded)
+      step();
     const Event &Ev = Events[E];
     return Ev.Completed >= Ev.Recorded ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   }
@@ -377,7 +394,7 @@ public:
     O.Addr = P;
     O.Value = V;
     O.Count = N;
-    stream(S).Q.push_back(O);
+    push(S, O);
     return CUDA_SUCCESS;
   }
   CUresult readDevice(void *Dst, CUdeviceptr Src, size_t N) override {
@@ -532,7 +549,8 @@ public:
       }
     }
     logCall(std::string("launch ") + name(K.Stream) + " " + It->second.Name);
-    stream(K.Stream).Q.push_back(O);
+    O.Barrier = firstLaunch(K.F);
+    push(K.Stream, O);
     return CUDA_SUCCESS;
   }
   std::vector<uint8_t> LastCloneArgs;
@@ -559,7 +577,7 @@ public:
     O.K = K;
     O.Addr = A;
     O.Value = V;
-    stream(S).Q.push_back(O);
+    push(S, O);
     return CUDA_SUCCESS;
   }
 
@@ -581,11 +599,44 @@ public:
 private:
   uint64_t NextAddr = 0x10000000;
   uint64_t NextHandle = 0x7000;
+  uint64_t NextSeq = 0;
+  std::set<uintptr_t> Loaded;
+
+  void push(CUstream S, Op &O) {
+    O.Seq = ++NextSeq;
+    stream(S).Q.push_back(O);
+  }
+  bool firstLaunch(CUfunction F) {
+    if (!FirstLaunchBarriers || !Loaded.insert(uintptr_t(F)).second)
+      return false;
+    ++Barriers;
+    return true;
+  }
+  /// Under FirstLaunchBarriers: whether O (the head of S) must wait, for a
+  /// first launch queued before it elsewhere, or being one, for anything
+  /// queued before it elsewhere.
+  bool barred(const Stream &S, const Op &O) const {
+    if (!FirstLaunchBarriers)
+      return false;
+    for (const auto &KV : Streams) {
+      if (&KV.second == &S)
+        continue;
+      for (const Op &X : KV.second.Q) {
+        if (X.Seq > O.Seq)
+          break;
+        if (O.Barrier || X.Barrier)
+          return true;
+      }
+    }
+    return false;
+  }
 
   bool advance(Stream &S) {
     if (S.Q.empty())
       return false;
     Op &O = S.Q.front();
+    if (barred(S, O))
+      return false;
     switch (O.K) {
     case Op::Memset:
       for (size_t I = 0; I < O.Count; ++I)

@@ -108,6 +108,9 @@ struct SchedTest : ::testing::Test {
     // at a latch, an extra wait and write the call lists would have to
     // name (SchedulerTimingTest.cpp tests it).
     O.LatchIdleTimings = false;
+    // Most tests stop work with a kernel's first urgent launch; first
+    // launches wait for quiet in SchedulerFirstLaunchTest.cpp.
+    O.QuietFirstLaunches = false;
     make();
   }
   void TearDown() override { Scheduler::setGlobalForTesting(nullptr); }

@@ -1,13 +1,12 @@
 // A printf kernel's first launch while best-effort work waits at the
 // scheduler's closed gate.
 //
-// A printf kernel's first launch in a context sets up the printf buffer, and
-// in one case the driver held that launch call until its stream's earlier
-// work had passed: a timed launch behind the timing latch, which the same
-// thread opens only after the call (H200, driver 580: bench/preempt/results/
-// session32, hence the latch watchdog). Two shapes of the same question for
-// the gates, which only the scheduler's monitor opens, under the lock the
-// launching thread holds during its call:
+// A function's first launch in a context may make the driver wait for every
+// stream's queued work, and every stream's later work wait for it (H200,
+// driver 580: test/runtime/gpu/printf_first_wait.cu): behind a closed gate,
+// which only a later write on the control stream opens, that is a deadlock.
+// libgmemrt lets a first launch onto the GPU only once nothing waits at a
+// gate or hold (runtime/src/SchedFirstLaunch.cpp). Two shapes:
 //
 //   urgent_first_launch urgent [SPIN_MS]   a real-time stream's first launch
 //       of the printf kernel while a best-effort stream runs a long kernel
@@ -17,8 +16,9 @@
 //       work runs
 //
 // Under libgmemrt with GMEM_SCHED=1 the program must finish (exit 0) with
-// result 102; a hang (the caller's timeout) would be a deadlock.
-// Without libgmemrt it finishes too (nothing is gated). SPIN_MS: 200.
+// result 102; a hang (the caller's timeout) is the deadlock (the gated shape
+// hangs with GMEM_SCHED_FIRST_QUIET=0). Without libgmemrt it finishes too
+// (nothing is gated). SPIN_MS: 200.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
