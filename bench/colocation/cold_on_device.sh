@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # First launches beside stopped work, on the GPU machine (repo root,
-# ".stage" carried; staged by bench/colocation/stage.sh). About 1 minute.
+# ".stage" carried; staged by bench/colocation/stage.sh). About 2 minutes.
 #
 #   bash bench/colocation/cold_on_device.sh      # results in $OUT
 #
@@ -14,6 +14,10 @@
 #                       any urgent launch (expected to hang: XFAIL, exit 124)
 #   cold@rK             the default: must finish with correct results
 #   cold-graph          the same with the chain as one CUDA graph per request
+#   warm[-graph][-unguarded]@rK   the usual warm start (500 requests), with
+#                       and without the guard, alternated: what it costs once
+#                       the kernels are known (the training's clone forms
+#                       still meet their first launches in this window)
 # Exit 1 when a guarded run fails.
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -47,6 +51,19 @@ FAIL=0
   timeout 60 env LD_PRELOAD="$RT" $BIN "${C[@]}" --hidden 4096 --graph --label cold-graph
   R=$?
   [ $R = 0 ] && echo "PASS cold-graph" || { echo "FAIL cold-graph: exit $R"; FAIL=1; }
+  W=(--mode colo --gmem --iters "$ITERS" --requests 500 --period-us 2000 --out "$J")
+  for K in 1 2; do
+    for G in "" "--hidden 4096 --graph"; do
+      N=warm${G:+-graph}
+      for Q in 1 0; do
+        L=$N$([ $Q = 0 ] && echo -unguarded)@r$K
+        echo "=== $L"
+        timeout 60 env GMEM_SCHED_FIRST_QUIET=$Q LD_PRELOAD="$RT" $BIN "${W[@]}" $G --label $L
+        R=$?
+        [ $R = 0 ] || { echo "FAIL $L: exit $R"; [ $Q = 1 ] && FAIL=1; }
+      done
+    done
+  done
   echo
   echo "cold status: $([ $FAIL = 0 ] && echo PASS || echo FAIL)"
 } 2>&1 | tee "$OUT/cold.log"
