@@ -615,18 +615,17 @@ int main(int Argc, char **Argv) {
   if (O.Gmem)
     gmemFn<int (*)(SchedStats *)>("gmemSchedGetStats")(&St);
 
-  std::string J = "{\"label\":\"" + O.Label + "\",\"mode\":\"" + O.Mode + "\",\"be\":\"" +
-                  (O.Mode == "alone" ? "none" : O.Be) + "\",\"gmem\":" + (O.Gmem ? "true" : "false") +
-                  ",\"requests\":" + std::to_string(Lat.size()) +
-                  ",\"period_us\":" + std::to_string(O.PeriodUs) +
-                  ",\"iters\":" + std::to_string(O.Iters) + ",\"grid\":" + std::to_string(Grid) +
-                  ",\"waves\":" + std::to_string(O.Waves) + ",\"be_sync\":\"" + O.BeSync + "\"" +
-                  ",\"hidden\":" + std::to_string(Hidden) +
-                  ",\"graph\":" + (O.Graph ? "true" : "false") + ",\"cold\":" + (O.Cold ? "true" : "false") +
-                  ",\"be_kernels\":" + std::to_string(InWindow) +
-                  ",\"window_s\":" + std::to_string(Window) +
-                  ",\"be_rate\":" + std::to_string(InWindow / Window) +
-                  ",\"check\":\"" + (Ok ? "ok" : "FAIL: " + Why) + "\"";
+  std::string J =
+      "{\"label\":\"" + O.Label + "\",\"mode\":\"" + O.Mode + "\",\"be\":\"" +
+      (O.Mode == "alone" ? "none" : O.Be) + "\",\"gmem\":" + (O.Gmem ? "true" : "false") +
+      ",\"requests\":" + std::to_string(Lat.size()) +
+      ",\"period_us\":" + std::to_string(O.PeriodUs) + ",\"iters\":" + std::to_string(O.Iters) +
+      ",\"grid\":" + std::to_string(Grid) + ",\"waves\":" + std::to_string(O.Waves) +
+      ",\"be_sync\":\"" + O.BeSync + "\"" + ",\"hidden\":" + std::to_string(Hidden) +
+      ",\"graph\":" + (O.Graph ? "true" : "false") + ",\"cold\":" + (O.Cold ? "true" : "false") +
+      ",\"be_kernels\":" + std::to_string(InWindow) + ",\"window_s\":" + std::to_string(Window) +
+      ",\"be_rate\":" + std::to_string(InWindow / Window) + ",\"check\":\"" +
+      (Ok ? "ok" : "FAIL: " + Why) + "\"";
   if (O.Gmem) {
     char B[512];
     std::snprintf(B, sizeof B,

@@ -80,7 +80,8 @@ void Scheduler::quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock,
 
 void Scheduler::noteFirst(Context &C, CUfunction F) {
   int Local = -1;
-  if (D.funcGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F) != CUDA_SUCCESS || Local < 0)
+  if (D.funcGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F) != CUDA_SUCCESS ||
+      Local < 0)
     Local = -1;
   C.MaxLocalBytes = Local < 0 || C.MaxLocalBytes < 0 ? -1 : std::max(C.MaxLocalBytes, Local);
 }
@@ -102,8 +103,12 @@ CUresult Scheduler::legacyLaunch(const SchedLaunch &L, const OriginalLaunch &Ori
   if (!C)
     return Original();
   std::unique_lock<std::mutex> Lock(C->Mu);
-  if (C->Launched.count(L.F))
+  if (C->Launched.count(L.F)) {
+    // Not under the lock: the legacy stream waits for every blocking
+    // stream, gated ones too, and a full queue blocks the call.
+    Lock.unlock();
     return Original();
+  }
   quietForFirst(*C, Lock, "a kernel on the legacy stream");
   const CUresult R = Original();
   if (R == CUDA_SUCCESS && C->Launched.insert(L.F).second)

@@ -285,7 +285,9 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original(); // (C->Mu is released on return)
   }
-  if (Mask && (First || !mayStop(*C))) {
+  // (A launch below real time may run its clone, not the kernel: it stops
+  // as usual, and waits for quiet only if it does launch the kernel.)
+  if (Mask && ((First && (P >= TopLevel || Coop)) || !mayStop(*C))) {
     N.FirstLaunchStopsSkipped.fetch_add(1, std::memory_order_relaxed);
     log("urgent launch stops nothing: %s", First ? "its function's first" : "a first launch waits");
     Mask = 0;

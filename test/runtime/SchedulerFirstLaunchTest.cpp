@@ -202,6 +202,23 @@ TEST_F(FirstLaunchTest, AKernelThatOnlyEverRunsItsCloneWaitsForNothing) {
   expectExactlyOnce();
 }
 
+TEST_F(FirstLaunchTest, AMiddleLevelKernelThatRunsItsCloneStillStops) {
+  // Accum at level 7 runs its clone, never itself: being "new" as compiled
+  // must not keep its launches from stopping best-effort work.
+  warmUp();
+  CUstream Mid = D.userStream();
+  S->setStreamPriority(Mid, 7);
+  ASSERT_EQ(accum(Mid), CUDA_SUCCESS); // resolves its clone (in quiet)
+  finish();
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  D.run(5);
+  const uint64_t Before = stats().preemptions;
+  ASSERT_EQ(accum(Mid), CUDA_SUCCESS);
+  EXPECT_EQ(stats().preemptions, Before + 1);
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+}
+
 TEST_F(FirstLaunchTest, QuietFirstLaunchesFromTheEnvironment) {
   expectSwitchFromEnvironment("GMEM_SCHED_FIRST_QUIET", &SchedOptions::QuietFirstLaunches);
 }

@@ -264,11 +264,10 @@ int main(int Argc, char **Argv) {
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   const double BeDone = waitStream(Be, 3000), XDone = waitStream(X, 3000);
   std::printf("  waiting stream done: %s%.1f ms; launch stream done: %s%.1f ms\n",
-              BeDone < 0 ? "NO after 3 s, " : "", BeDone, XDone < 0 ? "NO after 3 s, " : "",
-              XDone);
+              BeDone < 0 ? "NO after 3 s, " : "", BeDone, XDone < 0 ? "NO after 3 s, " : "", XDone);
   const bool Ok = CtrlDone >= 0 && BeDone >= 0 && XDone >= 0 && Returned.load() >= 0;
-  std::printf("%s %s %s %s%s%s: %s\n", Argv[1], Argv[2], Argv[3], Argv[4], Argc > 5 ? " after " : "",
-              Argc > 5 ? Argv[5] : "", Ok ? "finished" : "HUNG");
+  std::printf("%s %s %s %s%s%s: %s\n", Argv[1], Argv[2], Argv[3], Argv[4],
+              Argc > 5 ? " after " : "", Argc > 5 ? Argv[5] : "", Ok ? "finished" : "HUNG");
   std::fflush(stdout);
   std::_Exit(Ok ? 0 : 3); // a hung stream must not hang the exit too
 }
