@@ -69,6 +69,16 @@ enum Family {
   F_StreamQuery,
   F_EventSynchronize,
   F_EventQuery,
+  F_ModuleLoad,
+  F_ModuleLoadData,
+  F_ModuleLoadDataEx,
+  F_ModuleLoadFatBinary,
+  F_ModuleGetFunction,
+  F_LibraryLoadData,
+  F_LibraryLoadFromFile,
+  F_LibraryGetKernel,
+  F_KernelGetFunction,
+  F_FuncLoad,
   NumFamilies
 };
 
@@ -117,6 +127,17 @@ const FamilyInfo Families[NumFamilies] = {
     {"cuStreamQuery", "cuStreamQuery", "cuStreamQuery_ptsz", 0, INT_MAX},
     {"cuEventSynchronize", "cuEventSynchronize", nullptr, 0, INT_MAX},
     {"cuEventQuery", "cuEventQuery", nullptr, 0, INT_MAX},
+    // Calls that may load code: in quiet (runtime/src/SchedFirstLaunch.cpp).
+    {"cuModuleLoad", "cuModuleLoad", nullptr, 0, INT_MAX},
+    {"cuModuleLoadData", "cuModuleLoadData", nullptr, 0, INT_MAX},
+    {"cuModuleLoadDataEx", "cuModuleLoadDataEx", nullptr, 0, INT_MAX},
+    {"cuModuleLoadFatBinary", "cuModuleLoadFatBinary", nullptr, 0, INT_MAX},
+    {"cuModuleGetFunction", "cuModuleGetFunction", nullptr, 0, INT_MAX},
+    {"cuLibraryLoadData", "cuLibraryLoadData", nullptr, 12000, INT_MAX},
+    {"cuLibraryLoadFromFile", "cuLibraryLoadFromFile", nullptr, 12000, INT_MAX},
+    {"cuLibraryGetKernel", "cuLibraryGetKernel", nullptr, 12000, INT_MAX},
+    {"cuKernelGetFunction", "cuKernelGetFunction", nullptr, 12000, INT_MAX},
+    {"cuFuncLoad", "cuFuncLoad", nullptr, 12040, INT_MAX},
 };
 
 std::atomic<void *> RealFn[NumFamilies][NumVariants];
@@ -491,6 +512,63 @@ template <int V> CUresult CUDAAPI hkStreamQuery(CUstream s) { return hostSync<F_
 template <int V> CUresult CUDAAPI hkEventSynchronize(CUevent e) { return hostSync<F_EventSynchronize, V>(e); }
 template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) { return hostSync<F_EventQuery, V>(e); }
 
+// --- code loading ----------------------------------------------------------
+
+// Family F may load code into the current context: while the scheduler has
+// work stopped there, the driver may then wait for it forever (H200,
+// test/runtime/gpu/results/first_launch): the call waits for quiet and no
+// stop is made until it returns.
+template <typename Fn, typename... A> CUresult loading(int F, int V, A... Args) {
+  sched::CodeLoadQuiet Quiet;
+  auto Real = realOf<Fn>(F, V);
+  return Real ? Real(Args...) : CUDA_ERROR_NOT_INITIALIZED;
+}
+template <int V> CUresult CUDAAPI hkModuleLoad(CUmodule *m, const char *path) {
+  return loading<CUresult(CUDAAPI *)(CUmodule *, const char *)>(F_ModuleLoad, V, m, path);
+}
+template <int V> CUresult CUDAAPI hkModuleLoadData(CUmodule *m, const void *image) {
+  return loading<CUresult(CUDAAPI *)(CUmodule *, const void *)>(F_ModuleLoadData, V, m, image);
+}
+template <int V>
+CUresult CUDAAPI hkModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o,
+                                    void **v) {
+  return loading<CUresult(CUDAAPI *)(CUmodule *, const void *, unsigned, CUjit_option *, void **)>(
+      F_ModuleLoadDataEx, V, m, image, n, o, v);
+}
+template <int V> CUresult CUDAAPI hkModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
+  return loading<CUresult(CUDAAPI *)(CUmodule *, const void *)>(F_ModuleLoadFatBinary, V, m,
+                                                                 fatbin);
+}
+template <int V> CUresult CUDAAPI hkModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  return loading<CUresult(CUDAAPI *)(CUfunction *, CUmodule, const char *)>(F_ModuleGetFunction, V,
+                                                                            f, m, name);
+}
+using LibraryLoadDataFn = CUresult(CUDAAPI *)(CUlibrary *, const void *, CUjit_option *, void **,
+                                              unsigned, CUlibraryOption *, void **, unsigned);
+template <int V>
+CUresult CUDAAPI hkLibraryLoadData(CUlibrary *l, const void *code, CUjit_option *jo, void **jv,
+                                   unsigned jn, CUlibraryOption *lo, void **lv, unsigned ln) {
+  return loading<LibraryLoadDataFn>(F_LibraryLoadData, V, l, code, jo, jv, jn, lo, lv, ln);
+}
+using LibraryLoadFromFileFn = CUresult(CUDAAPI *)(CUlibrary *, const char *, CUjit_option *,
+                                                  void **, unsigned, CUlibraryOption *, void **,
+                                                  unsigned);
+template <int V>
+CUresult CUDAAPI hkLibraryLoadFromFile(CUlibrary *l, const char *path, CUjit_option *jo, void **jv,
+                                       unsigned jn, CUlibraryOption *lo, void **lv, unsigned ln) {
+  return loading<LibraryLoadFromFileFn>(F_LibraryLoadFromFile, V, l, path, jo, jv, jn, lo, lv, ln);
+}
+template <int V> CUresult CUDAAPI hkLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+  return loading<CUresult(CUDAAPI *)(CUkernel *, CUlibrary, const char *)>(F_LibraryGetKernel, V,
+                                                                           k, l, name);
+}
+template <int V> CUresult CUDAAPI hkKernelGetFunction(CUfunction *f, CUkernel k) {
+  return loading<CUresult(CUDAAPI *)(CUfunction *, CUkernel)>(F_KernelGetFunction, V, f, k);
+}
+template <int V> CUresult CUDAAPI hkFuncLoad(CUfunction f) {
+  return loading<CUresult(CUDAAPI *)(CUfunction)>(F_FuncLoad, V, f);
+}
+
 #define GMEM_VARIANTS(T)                                                                           \
   {                                                                                                \
     reinterpret_cast<void *>(&T<V_Export>), reinterpret_cast<void *>(&T<V_ExportPtsz>),            \
@@ -515,6 +593,11 @@ void *const Wrappers[NumFamilies][NumVariants] = {
     GMEM_VARIANTS(hkCtxSynchronizeV2),
     GMEM_VARIANTS(hkStreamSynchronize), GMEM_VARIANTS(hkStreamQuery),
     GMEM_VARIANTS(hkEventSynchronize),  GMEM_VARIANTS(hkEventQuery),
+    GMEM_VARIANTS(hkModuleLoad),        GMEM_VARIANTS(hkModuleLoadData),
+    GMEM_VARIANTS(hkModuleLoadDataEx),  GMEM_VARIANTS(hkModuleLoadFatBinary),
+    GMEM_VARIANTS(hkModuleGetFunction), GMEM_VARIANTS(hkLibraryLoadData),
+    GMEM_VARIANTS(hkLibraryLoadFromFile), GMEM_VARIANTS(hkLibraryGetKernel),
+    GMEM_VARIANTS(hkKernelGetFunction), GMEM_VARIANTS(hkFuncLoad),
 };
 
 void *wrapperOf(int F, int V) { return Wrappers[F][V]; }
@@ -758,6 +841,41 @@ GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice d) { return hkP
 GMEM_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice d) {
   return hkPrimaryCtxRelease<V_Export>(d);
 }
+
+// Driver API: code loading.
+GMEM_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule *m, const char *path) {
+  return hkModuleLoad<V_Export>(m, path);
+}
+GMEM_EXPORT CUresult CUDAAPI cuModuleLoadData(CUmodule *m, const void *image) {
+  return hkModuleLoadData<V_Export>(m, image);
+}
+GMEM_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
+                                                CUjit_option *o, void **v) {
+  return hkModuleLoadDataEx<V_Export>(m, image, n, o, v);
+}
+GMEM_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *m, const void *fatbin) {
+  return hkModuleLoadFatBinary<V_Export>(m, fatbin);
+}
+GMEM_EXPORT CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  return hkModuleGetFunction<V_Export>(f, m, name);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLibraryLoadData(CUlibrary *l, const void *code, CUjit_option *jo,
+                                               void **jv, unsigned jn, CUlibraryOption *lo,
+                                               void **lv, unsigned ln) {
+  return hkLibraryLoadData<V_Export>(l, code, jo, jv, jn, lo, lv, ln);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *l, const char *path, CUjit_option *jo,
+                                                   void **jv, unsigned jn, CUlibraryOption *lo,
+                                                   void **lv, unsigned ln) {
+  return hkLibraryLoadFromFile<V_Export>(l, path, jo, jv, jn, lo, lv, ln);
+}
+GMEM_EXPORT CUresult CUDAAPI cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+  return hkLibraryGetKernel<V_Export>(k, l, name);
+}
+GMEM_EXPORT CUresult CUDAAPI cuKernelGetFunction(CUfunction *f, CUkernel k) {
+  return hkKernelGetFunction<V_Export>(f, k);
+}
+GMEM_EXPORT CUresult CUDAAPI cuFuncLoad(CUfunction f) { return hkFuncLoad<V_Export>(f); }
 
 // Driver API: host synchronisation.
 GMEM_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) { return hkCtxSynchronize<V_Export>(nullptr); }

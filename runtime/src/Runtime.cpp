@@ -1,4 +1,5 @@
 #include "Runtime.h"
+#include "Scheduler.h"
 
 #include "gmem/compiler/DescriptorCodec.h"
 #include "gmem/descriptor_abi.h"
@@ -495,6 +496,10 @@ void Runtime::report(const KernelEntry &E) {
 }
 
 KernelEntry *Runtime::resolve(uintptr_t H) {
+  // A kernel handle's first look-up loads its code (cuKernelGetFunction
+  // under lazy loading) and reads its descriptor: not while the scheduler
+  // has work stopped (runtime/src/SchedFirstLaunch.cpp).
+  sched::CodeLoadQuiet Quiet;
   bool Made = false;
   KernelEntry *E = Kernels.findOrInsert(H, [&] {
     Made = true;

@@ -126,6 +126,26 @@ public:
 /// The process's real driver for the scheduler (resolved at first use).
 SchedDriver &realSchedDriver();
 
+/// The scheduler's own calls must neither join nor break a stream capture
+/// in progress on this thread (or a global-mode one on another thread).
+class RelaxedCapture {
+public:
+  explicit RelaxedCapture(SchedDriver &D) : D(D) {
+    Ok = D.exchangeCaptureMode(&Mode) == CUDA_SUCCESS;
+  }
+  ~RelaxedCapture() {
+    if (Ok)
+      D.exchangeCaptureMode(&Mode);
+  }
+  RelaxedCapture(const RelaxedCapture &) = delete;
+  RelaxedCapture &operator=(const RelaxedCapture &) = delete;
+
+private:
+  SchedDriver &D;
+  CUstreamCaptureMode Mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool Ok = false;
+};
+
 } // namespace sched
 } // namespace rt
 } // namespace gmem

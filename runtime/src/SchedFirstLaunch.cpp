@@ -38,6 +38,14 @@ namespace gmem {
 namespace rt {
 namespace sched {
 
+namespace {
+thread_local unsigned LaunchDepth = 0;
+} // namespace
+
+Scheduler::LaunchScope::LaunchScope() { ++LaunchDepth; }
+Scheduler::LaunchScope::~LaunchScope() { --LaunchDepth; }
+bool Scheduler::launchingHere() { return LaunchDepth != 0; }
+
 bool Scheduler::quiet(const Context &C) const {
   for (const LevelView &V : C.View.Level)
     if (V.Suppressed)
@@ -55,6 +63,7 @@ void Scheduler::quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock,
     return;
   N.FirstLaunchDrains.fetch_add(1, std::memory_order_relaxed);
   log("first launch of %s: resuming and finishing stopped work first", Kernel);
+  RelaxedCapture Relaxed(D); // (this thread may be capturing)
   ++C.Quieting;
   const uint64_t Start = nowNs();
   // This thread does the monitor's work itself (the monitor may be asleep,
@@ -114,6 +123,25 @@ CUresult Scheduler::legacyLaunch(const SchedLaunch &L, const OriginalLaunch &Ori
   if (R == CUDA_SUCCESS && C->Launched.insert(L.F).second)
     noteFirst(*C, L.F);
   return R;
+}
+
+void *Scheduler::beginCodeLoad() {
+  // Only a context the scheduler knows can have anything stopped.
+  Context *C = Opts.QuietFirstLaunches && D.available() ? context(false) : nullptr;
+  if (!C)
+    return nullptr;
+  std::unique_lock<std::mutex> Lock(C->Mu);
+  quietForFirst(*C, Lock, "code being loaded");
+  ++C->Quieting;
+  return C;
+}
+
+void Scheduler::endCodeLoad(void *Token) {
+  if (!Token)
+    return;
+  Context *C = static_cast<Context *>(Token);
+  std::lock_guard<std::mutex> Lock(C->Mu);
+  --C->Quieting;
 }
 
 } // namespace sched

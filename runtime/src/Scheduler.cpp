@@ -23,25 +23,6 @@ namespace sched {
 
 namespace {
 
-
-/// The scheduler's own calls must neither join nor break a stream capture
-/// in progress on this thread (or a global-mode one on another thread).
-class RelaxedCapture {
-public:
-  explicit RelaxedCapture(SchedDriver &D) : D(D) {
-    Ok = D.exchangeCaptureMode(&Mode) == CUDA_SUCCESS;
-  }
-  ~RelaxedCapture() {
-    if (Ok)
-      D.exchangeCaptureMode(&Mode);
-  }
-
-private:
-  SchedDriver &D;
-  CUstreamCaptureMode Mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  bool Ok = false;
-};
-
 bool cooperative(const SchedLaunch &L) {
   if (L.Cooperative)
     return true;
@@ -220,6 +201,7 @@ void Scheduler::refreshBusy(Context &C, uint32_t Levels, uint64_t Now) {
 }
 
 CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, OriginalLaunch Original) {
+  const LaunchScope InLaunch;
   [[maybe_unused]] const uint64_t ProfT0 = GMEM_PROF_NOW();
   GMEM_PROF_GATED(false);
   N.Launches.fetch_add(1, std::memory_order_relaxed);

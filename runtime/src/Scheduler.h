@@ -262,6 +262,16 @@ public:
   /// Resumes everything and stops the monitor (process exit).
   void shutdown();
 
+  /// Around a call that may load code into the calling thread's current
+  /// context (a kernel handle's first look-up, the program's own module,
+  /// library and function loads): waits for quiet there and keeps stops
+  /// off until endCodeLoad with what it returned (SchedFirstLaunch.cpp).
+  void *beginCodeLoad();
+  void endCodeLoad(void *Token);
+  /// Whether the calling thread is inside launch() (a context's lock may
+  /// be its own): a code load from there must not wait for quiet.
+  static bool launchingHere();
+
 private:
   struct StreamKey {
     uint64_t Handle = 0, Thread = 0;
@@ -379,6 +389,13 @@ private:
   /// (Its code was loaded when CI was resolved, in quiet.)
   bool formFirstNeedsQuiet(const Context &C, const CloneInfo &CI, CloneKind K,
                            CUfunction Original) const;
+  /// Marks the calling thread as inside launch() for its lifetime.
+  struct LaunchScope {
+    LaunchScope();
+    ~LaunchScope();
+    LaunchScope(const LaunchScope &) = delete;
+    LaunchScope &operator=(const LaunchScope &) = delete;
+  };
   /// A launch on the legacy default stream, which takes no part in
   /// scheduling: passed through, but a first launch waits for quiet.
   CUresult legacyLaunch(const SchedLaunch &L, const OriginalLaunch &Original);
@@ -587,6 +604,25 @@ public:
 };
 /// Rec, or the record of the runtime-API launch in progress on this thread.
 const LaunchRecord *recordFor(const LaunchRecord *Rec);
+
+/// The active scheduler's beginCodeLoad / endCodeLoad for a scope (nothing
+/// when no scheduler is active).
+class CodeLoadQuiet {
+public:
+  CodeLoadQuiet()
+      : S(Scheduler::launchingHere() ? nullptr : Scheduler::activeInstance()),
+        Token(S ? S->beginCodeLoad() : nullptr) {}
+  ~CodeLoadQuiet() {
+    if (S)
+      S->endCodeLoad(Token);
+  }
+  CodeLoadQuiet(const CodeLoadQuiet &) = delete;
+  CodeLoadQuiet &operator=(const CodeLoadQuiet &) = delete;
+
+private:
+  Scheduler *S;
+  void *Token;
+};
 
 } // namespace sched
 } // namespace rt

@@ -219,6 +219,60 @@ TEST_F(FirstLaunchTest, AMiddleLevelKernelThatRunsItsCloneStillStops) {
   expectExactlyOnce();
 }
 
+TEST_F(FirstLaunchTest, CodeLoadedWhileWorkIsStoppedWaitsForQuietAndHoldsStopsOff) {
+  // The program's own module load (or a kernel handle's first look-up):
+  // stopped work is finished first, and no stop is made until it returns.
+  stopTraining();
+  D.StepOnQuery = true;
+  void *Token = S->beginCodeLoad();
+  ASSERT_NE(Token, nullptr);
+  EXPECT_TRUE(job(pre(Train), 1).complete());
+  D.StepOnQuery = false;
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  D.run(5);
+  const uint64_t Before = stats().preemptions;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // during the load: stops nothing
+  EXPECT_EQ(stats().preemptions, Before);
+  S->endCodeLoad(Token);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // after it: stops as usual
+  EXPECT_EQ(stats().preemptions, Before + 1);
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+}
+
+TEST_F(FirstLaunchTest, CodeLoadQuietUsesTheActiveScheduler) {
+  warmUp(); // (neither launch below is a first)
+  {
+    CodeLoadQuiet Quiet; // the fixture's scheduler, on a context it knows
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    D.run(5);
+    ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+    EXPECT_EQ(stats().preemptions, 0u);
+  }
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_EQ(stats().preemptions, 1u);
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+}
+
+TEST_F(FirstLaunchTest, ACodeLoadInsideALaunchDoesNotWaitForQuiet) {
+  // A load the driver makes inside the launch call (the scheduler's lock
+  // is held there) must neither wait nor take that lock again.
+  stopTraining();
+  bool Ran = false;
+  DuringOriginal = [&] {
+    EXPECT_TRUE(Scheduler::launchingHere());
+    CodeLoadQuiet Quiet;
+    Ran = true;
+  };
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_TRUE(Ran);
+  EXPECT_FALSE(Scheduler::launchingHere());
+  DuringOriginal = nullptr;
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+}
+
 TEST_F(FirstLaunchTest, QuietFirstLaunchesFromTheEnvironment) {
   expectSwitchFromEnvironment("GMEM_SCHED_FIRST_QUIET", &SchedOptions::QuietFirstLaunches);
 }

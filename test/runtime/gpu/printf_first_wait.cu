@@ -25,6 +25,11 @@
 //
 //   printf_first_wait cost   stream time of a launch with a wait on an open
 //                            word: none, in device memory, in host memory
+//   printf_first_wait jit load|launch
+//       a module loaded from PTX (cuModuleLoadData, cuModuleGetFunction)
+//       while the stream waits (device word, opened by a write), then
+//       launched on a third stream (launch) or not (load): the program's own
+//       loads, which libgmemrt does not see
 //
 // The launch runs on a worker thread; the main thread opens the word after
 // 100 ms and reports when each call returned and each stream finished.
@@ -126,6 +131,80 @@ double waitStream(cudaStream_t S, double Limit) {
   return -1;
 }
 
+// One kernel in PTX: atomically adds 1 to *p.
+const char *const JitPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry jit_add(.param .u64 p)
+{
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  red.global.add.u32 [%rd2], 1;
+  ret;
+}
+)";
+
+int jitProbe(bool Launch) {
+  setvbuf(stdout, nullptr, _IONBF, 0);
+  int Least = 0, Greatest = 0;
+  CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
+  cudaStream_t Be, Ctrl, X;
+  CHECK(cudaStreamCreateWithPriority(&Be, cudaStreamNonBlocking, Least));
+  CHECK(cudaStreamCreateWithPriority(&Ctrl, cudaStreamNonBlocking, Greatest));
+  CHECK(cudaStreamCreateWithPriority(&X, cudaStreamNonBlocking, Least));
+  int *Out = nullptr;
+  CHECK(cudaMalloc(&Out, sizeof(int)));
+  CHECK(cudaMemset(Out, 0, sizeof(int)));
+  plain<<<1, 1, 0, X>>>(Out); // the context's first launch out of the way
+  void *D = nullptr;
+  CHECK(cudaMalloc(&D, sizeof(uint32_t)));
+  const CUdeviceptr Word = reinterpret_cast<CUdeviceptr>(D);
+  CHECK(cuMemsetD32(Word, 1, 1));
+  CHECK(cudaDeviceSynchronize());
+  CUcontext Ctx = nullptr;
+  CHECK(cuCtxGetCurrent(&Ctx));
+  std::printf("jit %s: set up at %.1f ms\n", Launch ? "launch" : "load", ms());
+  CHECK(cuStreamWaitValue32(Be, Word, 0, CU_STREAM_WAIT_VALUE_EQ));
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::atomic<double> Returned{-1};
+  std::thread Loader([&] {
+    cuCtxSetCurrent(Ctx);
+    const double T0 = ms();
+    CUmodule M = nullptr;
+    CUfunction F = nullptr;
+    CUresult R = cuModuleLoadData(&M, JitPtx);
+    const double T1 = ms();
+    if (R == CUDA_SUCCESS)
+      R = cuModuleGetFunction(&F, M, "jit_add");
+    const double T2 = ms();
+    if (R == CUDA_SUCCESS && Launch) {
+      void *Args[] = {&Out};
+      R = cuLaunchKernel(F, 1, 1, 1, 1, 1, 1, 0, X, Args, nullptr);
+    }
+    Returned = ms();
+    std::printf("  load %.1f -> %.1f ms, get function -> %.1f ms, %s -> %.1f ms (error %d)\n", T0,
+                T1, T2, Launch ? "launch" : "done", Returned.load(), int(R));
+  });
+  Loader.detach();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const double Open = ms();
+  CHECK(cuStreamWriteValue32(Ctrl, Word, 0, 0));
+  std::printf("  open call %.1f -> %.1f ms (loader %s)\n", Open, ms(),
+              Returned.load() < 0 ? "not returned yet" : "returned");
+  const double CtrlDone = waitStream(Ctrl, 3000);
+  while (Returned.load() < 0 && ms() - Open < 3000)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  const double BeDone = waitStream(Be, 3000), XDone = waitStream(X, 3000);
+  std::printf("  opening stream done %.1f, waiting stream done %.1f, launch stream done %.1f ms"
+              " (-1: not after 3 s)\n",
+              CtrlDone, BeDone, XDone);
+  const bool Ok = CtrlDone >= 0 && BeDone >= 0 && XDone >= 0 && Returned.load() >= 0;
+  std::printf("jit %s: %s\n", Launch ? "launch" : "load", Ok ? "finished" : "HUNG");
+  std::fflush(stdout);
+  std::_Exit(Ok ? 0 : 3);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -133,6 +212,9 @@ int main(int Argc, char **Argv) {
     waitCost();
     return 0;
   }
+  if (Argc == 3 && !std::strcmp(Argv[1], "jit") &&
+      (!std::strcmp(Argv[2], "load") || !std::strcmp(Argv[2], "launch")))
+    return jitProbe(!std::strcmp(Argv[2], "launch"));
   if (Argc < 5) {
     std::fprintf(stderr, "usage: printf_first_wait dev|host write|memset|store same|other "
                          "say|plain|other|deep [say|plain|other|deep|-]\n");
