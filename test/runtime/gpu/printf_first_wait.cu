@@ -18,10 +18,11 @@
 //     KERNEL  say (calls printf), plain, other (plain's twin) or deep
 //             (much local memory)
 //     PRE     a kernel launched (and finished) before the wait, or -, or
-//             attr (KERNEL's local size asked before the wait), load
-//             (cuFuncLoad of KERNEL before the wait), parkload (cuFuncLoad
-//             of KERNEL on the launching thread, while the stream waits);
-//             these three launch plain (other for KERNEL plain) first
+//             attr (KERNEL's local size asked before the wait) or load
+//             (cuFuncLoad of KERNEL before the wait): both launch plain
+//             (other for KERNEL plain) first, and look KERNEL up with
+//             cudaGetFuncBySymbol, which loads it already (probe 4's
+//             parkload mode measured that; `jit` below loads while waiting)
 //
 //   printf_first_wait cost   stream time of a launch with a wait on an open
 //                            word: none, in device memory, in host memory
@@ -235,12 +236,11 @@ int main(int Argc, char **Argv) {
   const int Pre = Argc > 5 ? KernelOf(Argv[5]) : -1;
   const bool Warm = Pre >= 0;
   const char *Load = Argc > 5 && Pre < 0 && std::strcmp(Argv[5], "-") ? Argv[5] : "";
-  const bool Attr = !std::strcmp(Load, "attr"), LoadFirst = !std::strcmp(Load, "load"),
-             ParkLoad = !std::strcmp(Load, "parkload");
+  const bool Attr = !std::strcmp(Load, "attr"), LoadFirst = !std::strcmp(Load, "load");
   if ((!Host && std::strcmp(Argv[1], "dev")) ||
       (!Store && !Memset && std::strcmp(Argv[2], "write")) || (Store && !Host) ||
       (!Other && std::strcmp(Argv[3], "same")) || Kernel < 0 ||
-      (*Load && !Attr && !LoadFirst && !ParkLoad)) {
+      (*Load && !Attr && !LoadFirst)) {
     std::fprintf(stderr, "printf_first_wait: bad case\n");
     return 2;
   }
@@ -288,28 +288,31 @@ int main(int Argc, char **Argv) {
     Launch(Kernel == 1 ? 2 : 1);
     CHECK(cudaDeviceSynchronize());
   }
-  const void *Symbols[] = {(const void *)say, (const void *)plain, (const void *)other,
-                           (const void *)deep};
-  cudaFunction_t Fn = nullptr;
-  CHECK(cudaGetFuncBySymbol(&Fn, Symbols[Kernel]));
-  const CUfunction F = reinterpret_cast<CUfunction>(Fn);
-  auto LoadState = [&] {
-    CUfunctionLoadingState St = CU_FUNCTION_LOADING_STATE_UNLOADED;
-    return cuFuncIsLoaded(&St, F) == CUDA_SUCCESS
-               ? (St == CU_FUNCTION_LOADING_STATE_LOADED ? "loaded" : "unloaded")
-               : "unknown";
-  };
-  std::printf("  %s: %s at set-up", Argv[4], LoadState());
-  if (Attr) {
-    int Local = -1;
-    CHECK(cuFuncGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F));
-    std::printf(", %s after asking its local size (%d bytes)", LoadState(), Local);
+  if (*Load) {
+    // (The look-up loads the function: only here, where that is the point.)
+    const void *Symbols[] = {(const void *)say, (const void *)plain, (const void *)other,
+                             (const void *)deep};
+    cudaFunction_t Fn = nullptr;
+    CHECK(cudaGetFuncBySymbol(&Fn, Symbols[Kernel]));
+    const CUfunction F = reinterpret_cast<CUfunction>(Fn);
+    auto LoadState = [&] {
+      CUfunctionLoadingState St = CU_FUNCTION_LOADING_STATE_UNLOADED;
+      return cuFuncIsLoaded(&St, F) == CUDA_SUCCESS
+                 ? (St == CU_FUNCTION_LOADING_STATE_LOADED ? "loaded" : "unloaded")
+                 : "unknown";
+    };
+    std::printf("  %s: %s after its look-up", Argv[4], LoadState());
+    if (Attr) {
+      int Local = -1;
+      CHECK(cuFuncGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F));
+      std::printf(", %s after asking its local size (%d bytes)", LoadState(), Local);
+    }
+    if (LoadFirst) {
+      CHECK(cuFuncLoad(F));
+      std::printf(", %s after cuFuncLoad", LoadState());
+    }
+    std::printf("\n");
   }
-  if (LoadFirst) {
-    CHECK(cuFuncLoad(F));
-    std::printf(", %s after cuFuncLoad", LoadState());
-  }
-  std::printf("\n");
   CHECK(cudaDeviceSynchronize());
   std::printf("%s %s %s %s%s%s: set up at %.1f ms\n", Argv[1], Argv[2], Argv[3], Argv[4],
               Argc > 5 ? " after " : "", Argc > 5 ? Argv[5] : "", ms());
@@ -317,11 +320,6 @@ int main(int Argc, char **Argv) {
   std::this_thread::sleep_for(std::chrono::milliseconds(5)); // Be is parked at the wait
   std::atomic<double> Returned{-1};
   std::thread Launcher([&] {
-    if (ParkLoad) {
-      const double L0 = ms();
-      const CUresult R = cuFuncLoad(F);
-      std::printf("  cuFuncLoad while parked %.1f -> %.1f ms (error %d)\n", L0, ms(), int(R));
-    }
     const double Call = ms();
     Launch(Kernel);
     cudaError_t E = cudaGetLastError();

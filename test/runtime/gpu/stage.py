@@ -25,7 +25,7 @@ It writes .stage/runtime/ (git-ignored; carry ".stage" to the GPU machine):
   bin/                 gpu_host, interpose_check, gpu_bench (g++, static
                        libstdc++, against the stub libcuda), cudart_test_shared
                        and cudart_test_static (nvcc -arch=sm_90), urgent_first_launch
-                       (nvcc), gmemrt-bench
+                       and printf_first_wait (nvcc), gmemrt-bench
   lib/                 libgmemrt.so, libcudart.so.13 and libbenchmark (for the
                        binaries above: the GPU machine has no compiler)
   stage.json           what was staged, tool commands, warnings
@@ -297,6 +297,11 @@ def main():
            "-ldl", "-Xlinker", "-rpath=$ORIGIN/../lib"]
     run(cmd)
     stage["commands"]["urgent_first_launch"] = " ".join(cmd)
+    cmd = [os.path.join(CUDA, "bin", "nvcc"), "-arch=sm_90", "-O2", "-cudart", "shared",
+           os.path.join(HERE, "printf_first_wait.cu"), "-o", os.path.join(b, "printf_first_wait"),
+           "-L", os.path.join(CUDA, "lib64", "stubs"), "-lcuda", "-Xlinker", "-rpath=$ORIGIN/../lib"]
+    run(cmd)
+    stage["commands"]["printf_first_wait"] = " ".join(cmd)
     shutil.copy2(os.path.join(CUDA, "lib64", "libcudart.so.13"), os.path.join(out, "lib"))
     bench = os.path.join(build, "bin", "gmemrt-bench")
     if os.path.exists(bench):
