@@ -146,17 +146,29 @@ const char *const JitPtx = R"(.version 8.0
 }
 )";
 
-int jitProbe(bool Launch) {
+// The waiting stream (lowest priority), the opening one (highest) and a
+// third, all non-blocking, and a zeroed counter the kernels add to.
+struct Streams {
+  cudaStream_t Be, Ctrl, X;
+  int *Out;
+};
+Streams streams() {
   setvbuf(stdout, nullptr, _IONBF, 0);
   int Least = 0, Greatest = 0;
   CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
-  cudaStream_t Be, Ctrl, X;
-  CHECK(cudaStreamCreateWithPriority(&Be, cudaStreamNonBlocking, Least));
-  CHECK(cudaStreamCreateWithPriority(&Ctrl, cudaStreamNonBlocking, Greatest));
-  CHECK(cudaStreamCreateWithPriority(&X, cudaStreamNonBlocking, Least));
-  int *Out = nullptr;
-  CHECK(cudaMalloc(&Out, sizeof(int)));
-  CHECK(cudaMemset(Out, 0, sizeof(int)));
+  Streams S{};
+  CHECK(cudaStreamCreateWithPriority(&S.Be, cudaStreamNonBlocking, Least));
+  CHECK(cudaStreamCreateWithPriority(&S.Ctrl, cudaStreamNonBlocking, Greatest));
+  CHECK(cudaStreamCreateWithPriority(&S.X, cudaStreamNonBlocking, Least));
+  CHECK(cudaMalloc(&S.Out, sizeof(int)));
+  CHECK(cudaMemset(S.Out, 0, sizeof(int)));
+  return S;
+}
+
+int jitProbe(bool Launch) {
+  const Streams St = streams();
+  cudaStream_t Be = St.Be, Ctrl = St.Ctrl, X = St.X;
+  int *Out = St.Out;
   plain<<<1, 1, 0, X>>>(Out); // the context's first launch out of the way
   void *D = nullptr;
   CHECK(cudaMalloc(&D, sizeof(uint32_t)));
@@ -244,16 +256,9 @@ int main(int Argc, char **Argv) {
     std::fprintf(stderr, "printf_first_wait: bad case\n");
     return 2;
   }
-  setvbuf(stdout, nullptr, _IONBF, 0);
-  int Least = 0, Greatest = 0;
-  CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
-  cudaStream_t Be, Ctrl, X;
-  CHECK(cudaStreamCreateWithPriority(&Be, cudaStreamNonBlocking, Least));
-  CHECK(cudaStreamCreateWithPriority(&Ctrl, cudaStreamNonBlocking, Greatest));
-  CHECK(cudaStreamCreateWithPriority(&X, cudaStreamNonBlocking, Least));
-  int *Out = nullptr;
-  CHECK(cudaMalloc(&Out, sizeof(int)));
-  CHECK(cudaMemset(Out, 0, sizeof(int)));
+  const Streams St = streams();
+  cudaStream_t Be = St.Be, Ctrl = St.Ctrl, X = St.X;
+  int *Out = St.Out;
   uint32_t *HostWord = nullptr;
   CUdeviceptr Word = 0;
   if (Host) {
