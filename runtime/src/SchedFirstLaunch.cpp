@@ -62,7 +62,7 @@ void Scheduler::quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock,
   if (!Opts.QuietFirstLaunches || quiet(C))
     return;
   N.FirstLaunchDrains.fetch_add(1, std::memory_order_relaxed);
-  log("first launch of %s: resuming and finishing stopped work first", Kernel);
+  log("before %s: resuming and finishing stopped work (a first launch or a code load)", Kernel);
   RelaxedCapture Relaxed(D); // (this thread may be capturing)
   ++C.Quieting;
   const uint64_t Start = nowNs();
@@ -75,8 +75,8 @@ void Scheduler::quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock,
     if (quiet(C))
       break;
     if (Now - Start > Opts.FirstQuietMaxNs) {
-      error("first launch of %s: stopped work did not finish in %llu ms; launched anyway (the "
-            "driver may now wait for it forever)",
+      error("before %s (a first launch or a code load): stopped work did not finish in %llu ms; "
+            "went on anyway (the driver may now wait for it forever)",
             Kernel, (unsigned long long)(Opts.FirstQuietMaxNs / 1000000));
       break;
     }

@@ -377,9 +377,9 @@ private:
   /// write would open. mayStop: no thread waits for quiet.
   bool quiet(const Context &C) const;
   bool mayStop(const Context &C) const { return !C.Quieting; }
-  /// Before a function's first launch in C (Kernel names it in the log):
-  /// resumes every level and finishes the preempted launches (relaunch,
-  /// release) until quiet, waiting without the lock.
+  /// Before a function's first launch or a code load in C (Kernel names it
+  /// in the log): resumes every level and finishes the preempted launches
+  /// (relaunch, release) until quiet, waiting without the lock.
   void quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock, const char *Kernel);
   /// After F's first launch in C: its local memory joins C's maximum.
   void noteFirst(Context &C, CUfunction F);
