@@ -10,10 +10,10 @@
 // At entry, while request != 0, it leaves and changes nothing; otherwise it
 // runs redo - 1 first (clearing the redo word), then goes on at resume - 1
 // (p when resume is 0), stepping by P. Between virtual CTAs, while request
-// != 0, it stops and writes redo = current + 1 under request 2 (a loop
-// checkpoint may have cut the current one; an idempotent launch may run a
-// finished one again), 0 under request 1 (no loop checkpoint is armed: the
-// current one finished), and resume = next + 1. A CTA that runs out of
+// != 0, it stops and writes redo = current + 1 where a loop checkpoint cut
+// the current one (the compiled clone ORs its threads' abort flags; the
+// request word itself may already be reset by a relaunch), else 0, and
+// resume = next + 1. A CTA that runs out of
 // virtual CTAs writes redo = 0, resume = total + 1, so that a later relaunch
 // runs nothing twice.
 //
@@ -43,11 +43,11 @@ struct FakeJob {
   bool Persistent = false;
   std::vector<unsigned> Completed, Running, Cut;
   /// Persistent: completions of a virtual CTA that had finished already and
-  /// was run again from a redo word written under request 2 (allowed: only
-  /// idempotent launches get request 2).
+  /// was run again by a barrier-free clone's relaunch (allowed: only
+  /// idempotent launches run it).
   std::vector<unsigned> Reruns;
-  /// Persistent: redo words written under request 2 for a virtual CTA that
-  /// had finished (each allows one rerun).
+  /// Persistent: barrier-free stops on a virtual CTA that had finished
+  /// (each allows one rerun).
   std::vector<unsigned> RerunsAllowed;
   std::vector<int> RunBy; ///< persistent: the CTA that last started each virtual CTA
   uint64_t FirstStartStep = 0, LastCompleteStep = 0;
@@ -87,8 +87,9 @@ struct FakeAbiChecks {
   unsigned PChanges = 0;          ///< a persistent relaunch with another P
   unsigned FunctionChanges = 0;   ///< a relaunch of another function (full / light clone)
   unsigned CtlTooSmall = 0;       ///< redo/resume words (and hold) beyond the zeroed block
-  /// A virtual CTA of a persistent clone finished again, not from a redo
-  /// word written under request 2 (e.g. run twice under request 1).
+  /// A virtual CTA of a persistent clone finished again where no stop of a
+  /// barrier-free clone allowed it (a redo of a finished one, a resume word
+  /// behind).
   unsigned DoubleRuns = 0;
   /// Virtual CTAs a persistent CTA never finished although it ran out of
   /// its own (a redo or resume word lost or skipped ahead).
@@ -150,6 +151,7 @@ public:
           J.FirstStartStep = Clock;
       }
       ++C.Iter;
+      bool WasCut = false;
       if (C.Iter >= Iters) {
         if (J.Completed[C.V] > 0) {
           if (J.RerunsAllowed[C.V] > 0) {
@@ -163,6 +165,7 @@ public:
         J.LastCompleteStep = Clock;
       } else if (LoopCheckpoints && word(W, Ctl) == 2) {
         ++J.Cut[C.V];
+        WasCut = true;
       } else {
         return false;
       }
@@ -174,10 +177,10 @@ public:
           W[resumeWord(Ctl, Id)] = uint32_t(C.V + 1); // the slowest thread's
           Bad.FreeRequest1 += R == 1;
         } else {
-          W[redoWord(Ctl, Id)] = R == 2 ? uint32_t(C.V + 1) : 0;
+          W[redoWord(Ctl, Id)] = WasCut ? uint32_t(C.V + 1) : 0;
           W[resumeWord(Ctl, Id)] = uint32_t(C.Next + 1);
         }
-        if ((R == 2 || Free) && J.Completed[C.V] > 0)
+        if (Free && J.Completed[C.V] > 0)
           ++J.RerunsAllowed[C.V];
         C.Left = true;
         return false;

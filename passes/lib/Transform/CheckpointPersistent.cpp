@@ -396,20 +396,26 @@ void LoopBuilder::buildCtaProtocol(IRBuilder<> &B) {
     PB.CreateBr(Header);
   }
 
-  // A stop after a virtual CTA. Under request 2 the current one is run
-  // again (a loop checkpoint may have cut it; rerunning a finished one is
-  // harmless for an idempotent launch). Request 1 arms no loop checkpoint,
-  // and a clone without loop checkpoints has none to arm: the current one
-  // finished.
+  // A stop after a virtual CTA. The current one is run again where a loop
+  // checkpoint cut it, in any thread: the threads' Aborted flags OR-ed by
+  // one more barrier, on the stop path only (the stop is uniform, so every
+  // thread is here). The request word cannot tell: a relaunch writes it
+  // back to 0 on the control stream as soon as the level resumes, which may
+  // land before this instance gets here, and a cut virtual CTA would then
+  // be skipped, its output never written (a wrong nbody_forces checksum
+  // under 20 us chaos on the H200). Request 1 arms no loop checkpoint, and
+  // a clone without loop checkpoints has none to arm.
   BasicBlock *SaveLoop = block("gmem.p.save");
+  Value *Cut = nullptr;
+  if (Parts.LoopStops) {
+    IRBuilder<> SB(StopLoop);
+    Cut = barrierOr(SB, SB.CreateLoad(SB.getInt1Ty(), Parts.Aborted, "gmem.p.cut.mine"));
+  }
   BranchInst::Create(SaveLoop, Ret, Tid0, StopLoop);
   IRBuilder<> SL(SaveLoop);
   Value *Redo = SL.getInt32(0);
-  if (Parts.LoopStops) {
-    Value *R = loadRequest(SL, Ctx.Ctl);
-    Redo = SL.CreateSelect(SL.CreateICmpEQ(R, SL.getInt32(2)), SL.CreateAdd(Cur, SL.getInt32(1)),
-                           SL.getInt32(0));
-  }
+  if (Cut)
+    Redo = SL.CreateSelect(Cut, SL.CreateAdd(Cur, SL.getInt32(1)), SL.getInt32(0), "gmem.p.redo");
   if (Claim) // a claimed ticket is this CTA's to run: kept in its resume word
     Own = SL.CreateSelect(SL.CreateLoad(SL.getInt1Ty(), Claim), SL.CreateLoad(I32, Mine), Own);
   record(SL, Redo, Own);

@@ -183,9 +183,17 @@ target triple = "nvptx64-nvidia-cuda"
 ; LIGHT:       gmem.p.coords:
 ; LIGHT-NEXT:    %[[PX:.*]] = phi i32 [ %gmem.vcta.0, %gmem.p.header ], [ %[[RX]], %gmem.p.div ]
 ; LIGHT-NEXT:    %gmem.vcta.x = and i32 %[[PX]], 2147483647
+; A stop ORs the threads' loop-abort flags (a relaunch may already have
+; reset the request word): thread 0 redoes the virtual CTA only if one cut it.
+; LIGHT:       gmem.p.stop:
+; LIGHT-NEXT:    %[[AB:.*]] = zext i1 %gmem.aborted.{{[0-9]+}} to i32
+; LIGHT-NEXT:    %[[CUT:.*]] = call i32 @llvm.nvvm.barrier0.or(i32 %[[AB]])
+; LIGHT-NEXT:    %[[CUTB:.*]] = icmp ne i32 %[[CUT]], 0
 ; LIGHT:       gmem.p.save:
-; LIGHT-NEXT:    %[[R:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
-; LIGHT:         icmp eq i32 %[[R]], 2
+; LIGHT-NEXT:    %[[R1:.*]] = add i32 %gmem.vcta.0, 1
+; LIGHT-NEXT:    %gmem.p.redo = select i1 %[[CUTB]], i32 %[[R1]], i32 0
+; LIGHT-NOT:     %gmem.ctl
+; LIGHT:         store i32 %gmem.p.redo, ptr addrspace(1) %gmem.redo
 ; LIGHT-LABEL: define void @__gmem_prl_block_sum(ptr %in, ptr %out, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 ; LIGHT-NOT:     gmem.site
 ; LIGHT:         call i32 @llvm.nvvm.barrier0.or(
@@ -208,8 +216,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; ALT:         call i32 @llvm.nvvm.barrier0.or(
 ; ALT:       gmem.p.header:
 ; ALT:         %gmem.v = load volatile i32, ptr addrspace(3) @__gmem_pstate___gmem_pra_block_sum
+; ALT:       gmem.p.stop:
+; ALT:         call i32 @llvm.nvvm.barrier0.or(
 ; ALT:       gmem.p.save:
-; ALT:         icmp eq i32 %{{.*}}, 2
+; ALT:         %gmem.p.redo = select i1
 ; ALT:       }
 ; ALT-NOT:   define void @__gmem_pra_copy2d
 ; ALT-PTX:     .entry __gmem_pra_block_sum(

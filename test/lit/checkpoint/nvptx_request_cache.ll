@@ -65,11 +65,13 @@
 ; Between virtual CTAs: thread 0 reads the control word.
 ; CHECK:       gmem.p.req:
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %gmem.ctl
-; The redo word still comes from the control word itself.
+; The redo word comes from the threads' loop-abort flags, OR-ed on the stop
+; path, not from the control word (a relaunch may have reset it already).
+; CHECK:       gmem.p.stop:
+; CHECK:         call i32 @llvm.nvvm.barrier0.or(
 ; CHECK:       gmem.p.save:
-; CHECK-NEXT:    %[[RS:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
 ; CHECK-NEXT:    add i32 %gmem.vcta.0, 1
-; CHECK-NEXT:    icmp eq i32 %[[RS]], 2
+; CHECK-NEXT:    %gmem.p.redo = select i1
 
 ; The light twin (no loop checks) and a clone without loops have no cache
 ; and read no clock.

@@ -95,6 +95,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define void @__gmem_pre_row_sum(
 ; CHECK:       gmem.p.decide:
 ; CHECK:         call i32 @llvm.nvvm.barrier0.or(
+; The one other reduction is on the stop path: did a loop checkpoint cut
+; the virtual CTA in any thread?
+; CHECK-NOT:     barrier0.or
+; CHECK:       gmem.p.stop:
+; CHECK-NEXT:    zext i1 %gmem.aborted.{{[0-9]+}} to i32
+; CHECK-NEXT:    call i32 @llvm.nvvm.barrier0.or(
 ; CHECK-NOT:     barrier0.or
 ; CHECK:       gmem.p.meet:
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier0()
