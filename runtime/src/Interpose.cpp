@@ -466,14 +466,18 @@ template <int V> CUresult CUDAAPI hkMemUnmap(CUdeviceptr p, size_t n) {
 
 template <int V> CUresult CUDAAPI hkModuleUnload(CUmodule m) {
   return forwardThen<CUresult(CUDAAPI *)(CUmodule)>(F_ModuleUnload, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
+    if (R == CUDA_SUCCESS) {
       Runtime::global().onModuleUnload(m);
+      sched::Scheduler::global().forgetFunctions();
+    }
   }, m);
 }
 template <int V> CUresult CUDAAPI hkLibraryUnload(CUlibrary l) {
   return forwardThen<CUresult(CUDAAPI *)(CUlibrary)>(F_LibraryUnload, V, [&](CUresult R) {
-    if (R == CUDA_SUCCESS)
+    if (R == CUDA_SUCCESS) {
       Runtime::global().onLibraryUnload(l);
+      sched::Scheduler::global().forgetFunctions();
+    }
   }, l);
 }
 template <int V> CUresult CUDAAPI hkCtxDestroy(CUcontext c) {

@@ -125,6 +125,15 @@ CUresult Scheduler::legacyLaunch(const SchedLaunch &L, const OriginalLaunch &Ori
   return R;
 }
 
+void Scheduler::forgetFunctions() {
+  std::lock_guard<std::mutex> Guard(ContextsMu);
+  for (auto &C : Contexts) {
+    std::lock_guard<std::mutex> Lock(C->Mu);
+    C->Launched.clear();
+    C->MaxLocalBytes = 0;
+  }
+}
+
 void *Scheduler::beginCodeLoad() {
   // Only a context the scheduler knows can have anything stopped.
   Context *C = Opts.QuietFirstLaunches && D.available() ? context(false) : nullptr;

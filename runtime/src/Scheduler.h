@@ -271,6 +271,10 @@ public:
   /// Whether the calling thread is inside launch() (a context's lock may
   /// be its own): a code load from there must not wait for quiet.
   static bool launchingHere();
+  /// A module or library was unloaded: a new function may get an old one's
+  /// handle, and local memory may shrink, so every function's next launch
+  /// counts as its first again (SchedFirstLaunch.cpp).
+  void forgetFunctions();
 
 private:
   struct StreamKey {

@@ -273,6 +273,20 @@ TEST_F(FirstLaunchTest, ACodeLoadInsideALaunchDoesNotWaitForQuiet) {
   expectExactlyOnce();
 }
 
+TEST_F(FirstLaunchTest, AfterAnUnloadEveryFunctionIsNewAgain) {
+  // A new module's function may get an unloaded one's handle.
+  warmUp();
+  S->forgetFunctions();
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  D.run(5);
+  const uint64_t Skipped = cloneStats().first_launch_stops_skipped;
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS); // as if first: stops nothing
+  EXPECT_EQ(stats().preemptions, 0u);
+  EXPECT_EQ(cloneStats().first_launch_stops_skipped, Skipped + 1);
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+}
+
 TEST_F(FirstLaunchTest, QuietFirstLaunchesFromTheEnvironment) {
   expectSwitchFromEnvironment("GMEM_SCHED_FIRST_QUIET", &SchedOptions::QuietFirstLaunches);
 }
