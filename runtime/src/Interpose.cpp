@@ -521,11 +521,24 @@ template <int V> CUresult CUDAAPI hkEventQuery(CUevent e) { return hostSync<F_Ev
 // Family F may load code into the current context: while the scheduler has
 // work stopped there, the driver may then wait for it forever (H200,
 // test/runtime/gpu/results/first_launch): the call waits for quiet and no
-// stop is made until it returns.
-template <typename Fn, typename... A> CUresult loading(int F, int V, A... Args) {
-  sched::CodeLoadQuiet Quiet;
+// stop is made until it returns. Key: for a look-up that loads only the
+// first time (Scheduler::beginCodeLoad), else 0.
+template <typename Fn, typename... A> CUresult loadingKeyed(int F, int V, uint64_t Key, A... Args) {
+  sched::CodeLoadQuiet Quiet(Key);
   auto Real = realOf<Fn>(F, V);
-  return Real ? Real(Args...) : CUDA_ERROR_NOT_INITIALIZED;
+  const CUresult R = Real ? Real(Args...) : CUDA_ERROR_NOT_INITIALIZED;
+  Quiet.done(R == CUDA_SUCCESS);
+  return R;
+}
+template <typename Fn, typename... A> CUresult loading(int F, int V, A... Args) {
+  return loadingKeyed<Fn>(F, V, 0, Args...);
+}
+/// A look-up's key: the handle it looks in and the name (or the handle alone).
+uint64_t lookupKey(const void *Handle, const char *Name = nullptr) {
+  uint64_t H = reinterpret_cast<uintptr_t>(Handle) * 0x9e3779b97f4a7c15ull;
+  for (const char *P = Name; P && *P; ++P)
+    H = (H ^ uint8_t(*P)) * 0x100000001b3ull;
+  return H | 1; // never 0
 }
 template <int V> CUresult CUDAAPI hkModuleLoad(CUmodule *m, const char *path) {
   return loading<CUresult(CUDAAPI *)(CUmodule *, const char *)>(F_ModuleLoad, V, m, path);
@@ -544,8 +557,8 @@ template <int V> CUresult CUDAAPI hkModuleLoadFatBinary(CUmodule *m, const void 
                                                                  fatbin);
 }
 template <int V> CUresult CUDAAPI hkModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
-  return loading<CUresult(CUDAAPI *)(CUfunction *, CUmodule, const char *)>(F_ModuleGetFunction, V,
-                                                                            f, m, name);
+  return loadingKeyed<CUresult(CUDAAPI *)(CUfunction *, CUmodule, const char *)>(
+      F_ModuleGetFunction, V, lookupKey(m, name), f, m, name);
 }
 using LibraryLoadDataFn = CUresult(CUDAAPI *)(CUlibrary *, const void *, CUjit_option *, void **,
                                               unsigned, CUlibraryOption *, void **, unsigned);
@@ -563,14 +576,15 @@ CUresult CUDAAPI hkLibraryLoadFromFile(CUlibrary *l, const char *path, CUjit_opt
   return loading<LibraryLoadFromFileFn>(F_LibraryLoadFromFile, V, l, path, jo, jv, jn, lo, lv, ln);
 }
 template <int V> CUresult CUDAAPI hkLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
-  return loading<CUresult(CUDAAPI *)(CUkernel *, CUlibrary, const char *)>(F_LibraryGetKernel, V,
-                                                                           k, l, name);
+  return loadingKeyed<CUresult(CUDAAPI *)(CUkernel *, CUlibrary, const char *)>(
+      F_LibraryGetKernel, V, lookupKey(l, name), k, l, name);
 }
 template <int V> CUresult CUDAAPI hkKernelGetFunction(CUfunction *f, CUkernel k) {
-  return loading<CUresult(CUDAAPI *)(CUfunction *, CUkernel)>(F_KernelGetFunction, V, f, k);
+  return loadingKeyed<CUresult(CUDAAPI *)(CUfunction *, CUkernel)>(F_KernelGetFunction, V,
+                                                                   lookupKey(k), f, k);
 }
 template <int V> CUresult CUDAAPI hkFuncLoad(CUfunction f) {
-  return loading<CUresult(CUDAAPI *)(CUfunction)>(F_FuncLoad, V, f);
+  return loadingKeyed<CUresult(CUDAAPI *)(CUfunction)>(F_FuncLoad, V, lookupKey(f), f);
 }
 
 #define GMEM_VARIANTS(T)                                                                           \

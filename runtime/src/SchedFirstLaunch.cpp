@@ -130,27 +130,32 @@ void Scheduler::forgetFunctions() {
   for (auto &C : Contexts) {
     std::lock_guard<std::mutex> Lock(C->Mu);
     C->Launched.clear();
+    C->LoadsSeen.clear();
     C->MaxLocalBytes = 0;
   }
 }
 
-void *Scheduler::beginCodeLoad() {
+void *Scheduler::beginCodeLoad(uint64_t Key) {
   // Only a context the scheduler knows can have anything stopped.
   Context *C = Opts.QuietFirstLaunches && D.available() ? context(false) : nullptr;
   if (!C)
     return nullptr;
   std::unique_lock<std::mutex> Lock(C->Mu);
+  if (Key && C->LoadsSeen.count(Key))
+    return nullptr; // loaded here before: nothing to load now
   quietForFirst(*C, Lock, "code being loaded");
   ++C->Quieting;
   return C;
 }
 
-void Scheduler::endCodeLoad(void *Token) {
+void Scheduler::endCodeLoad(void *Token, uint64_t Key, bool Loaded) {
   if (!Token)
     return;
   Context *C = static_cast<Context *>(Token);
   std::lock_guard<std::mutex> Lock(C->Mu);
   --C->Quieting;
+  if (Key && Loaded)
+    C->LoadsSeen.insert(Key);
 }
 
 } // namespace sched

@@ -266,8 +266,13 @@ public:
   /// context (a kernel handle's first look-up, the program's own module,
   /// library and function loads): waits for quiet there and keeps stops
   /// off until endCodeLoad with what it returned (SchedFirstLaunch.cpp).
-  void *beginCodeLoad();
-  void endCodeLoad(void *Token);
+  /// Key (non-zero) names a look-up that loads only the first time (the
+  /// same function of the same module or kernel): once one succeeded in
+  /// the context, the same key neither waits nor holds stops off again (a
+  /// runtime may repeat it at every launch). Loaded: whether the call
+  /// succeeded.
+  void *beginCodeLoad(uint64_t Key = 0);
+  void endCodeLoad(void *Token, uint64_t Key = 0, bool Loaded = false);
   /// Whether the calling thread is inside launch() (a context's lock may
   /// be its own): a code load from there must not wait for quiet.
   static bool launchingHere();
@@ -332,8 +337,11 @@ private:
     /// The most local memory per thread of the functions launched here
     /// (-1: one was not known); a first launch needing more grows it.
     int MaxLocalBytes = 0;
-    /// Threads in quietForFirst: nothing is stopped meanwhile.
+    /// Threads in quietForFirst or inside a code load: nothing is stopped
+    /// meanwhile.
     unsigned Quieting = 0;
+    /// Keys of look-ups that loaded their code here already (beginCodeLoad).
+    std::unordered_set<uint64_t> LoadsSeen;
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
     /// Finished launches found by recycle(), whose blocks go back to Pool
@@ -610,22 +618,26 @@ public:
 const LaunchRecord *recordFor(const LaunchRecord *Rec);
 
 /// The active scheduler's beginCodeLoad / endCodeLoad for a scope (nothing
-/// when no scheduler is active).
+/// when no scheduler is active, or inside its own launch call). Key as for
+/// beginCodeLoad; done() records that the call succeeded.
 class CodeLoadQuiet {
 public:
-  CodeLoadQuiet()
-      : S(Scheduler::launchingHere() ? nullptr : Scheduler::activeInstance()),
-        Token(S ? S->beginCodeLoad() : nullptr) {}
+  explicit CodeLoadQuiet(uint64_t Key = 0)
+      : S(Scheduler::launchingHere() ? nullptr : Scheduler::activeInstance()), Key(Key),
+        Token(S ? S->beginCodeLoad(Key) : nullptr) {}
   ~CodeLoadQuiet() {
     if (S)
-      S->endCodeLoad(Token);
+      S->endCodeLoad(Token, Key, Loaded);
   }
+  void done(bool Ok) { Loaded = Ok; }
   CodeLoadQuiet(const CodeLoadQuiet &) = delete;
   CodeLoadQuiet &operator=(const CodeLoadQuiet &) = delete;
 
 private:
   Scheduler *S;
+  uint64_t Key;
   void *Token;
+  bool Loaded = false;
 };
 
 } // namespace sched

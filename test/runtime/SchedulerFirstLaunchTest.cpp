@@ -287,6 +287,36 @@ TEST_F(FirstLaunchTest, AfterAnUnloadEveryFunctionIsNewAgain) {
   expectExactlyOnce();
 }
 
+TEST_F(FirstLaunchTest, ALookUpThatLoadedBeforeNeitherWaitsNorHoldsStopsOff) {
+  // A runtime may look a kernel's function up at every launch: only the
+  // first successful one per context loads, and only that one waits.
+  warmUp();
+  const uint64_t Key = 0x1234;
+  void *Failed = S->beginCodeLoad(Key);
+  ASSERT_NE(Failed, nullptr);
+  S->endCodeLoad(Failed, Key, /*Loaded=*/false); // not remembered
+  void *First = S->beginCodeLoad(Key);
+  ASSERT_NE(First, nullptr);
+  S->endCodeLoad(First, Key, /*Loaded=*/true);
+  ASSERT_EQ(train(BE), CUDA_SUCCESS); // stopped by the inference
+  D.run(5);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  ASSERT_EQ(stats().preemptions, 1u);
+  D.settle();
+  const uint64_t Drains = cloneStats().first_launch_drains;
+  EXPECT_EQ(S->beginCodeLoad(Key), nullptr); // seen: no wait, no token
+  EXPECT_EQ(cloneStats().first_launch_drains, Drains);
+  EXPECT_EQ(job(pre(Train), 1).complete(), false); // still stopped
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  ASSERT_EQ(infer(RT), CUDA_SUCCESS);
+  EXPECT_TRUE(runToEnd());
+  expectExactlyOnce();
+  S->forgetFunctions(); // an unload: the key loads again
+  void *Again = S->beginCodeLoad(Key);
+  EXPECT_NE(Again, nullptr);
+  S->endCodeLoad(Again, Key, true);
+}
+
 TEST_F(FirstLaunchTest, QuietFirstLaunchesFromTheEnvironment) {
   expectSwitchFromEnvironment("GMEM_SCHED_FIRST_QUIET", &SchedOptions::QuietFirstLaunches);
 }
