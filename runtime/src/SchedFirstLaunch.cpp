@@ -7,9 +7,11 @@
 // that write never land, a deadlock: the context's first kernel launch; a
 // function's first launch while its code is not loaded yet (lazy loading,
 // CUDA's default); the first launch of a kernel that calls printf, and of
-// one that needs more local memory than the context had, loaded or not. A
-// function already loaded (cuModuleGetFunction, cuFuncLoad, or
-// CUDA_MODULE_LOADING=EAGER) launched for the first time did not. The
+// one that needs more local memory than the context had, loaded or not;
+// and loading code itself (cuModuleLoadData + cuModuleGetFunction, lazy or
+// eager), without a launch. A function already loaded (cudaGetFuncBySymbol,
+// cuFuncLoad, or CUDA_MODULE_LOADING=EAGER) launched for the first time did
+// not. The
 // driver behaves as if such a launch waited for every stream's queued work,
 // and every stream's later work waited for it. A CPU store to pinned host
 // memory still opens the wait (the timing latch's way, SchedLatch.cpp).
@@ -24,10 +26,15 @@
 //  - a kernel's clone forms are resolved (cuModuleGetFunction loads them)
 //    in quiet too; a form's first launch then waits for quiet only where it
 //    is the kernel's first in any form (printf) or needs more local memory;
+//  - the program's own code loads (libgmemrt's wrappers of cuModuleLoad*,
+//    cuModuleGetFunction, cuLibrary*, cuKernelGetFunction, cuFuncLoad) and
+//    a kernel handle's first look-up (Runtime::resolve) wait for quiet and
+//    hold stops off until they return (beginCodeLoad); a look-up that
+//    loaded once per context does not wait again;
 //  - stops made after such a launch is on the GPU need no care: they are
 //    writes on the control stream, which the driver holds behind it, so
 //    they land only once it no longer waits for the streams they stop.
-// Each costs at most once per function and context.
+// Each costs at most once per function (or module) and context.
 #include "Scheduler.h"
 
 #include <algorithm>
