@@ -167,16 +167,16 @@ struct SchedOptions {
   /// launch in a context too; those the driver holds (a printf kernel's
   /// first) become the watchdog's work and show in latch_watchdog_opens.
   bool LatchFirstLaunches = false;
-  /// A function's first launch in a context goes onto the GPU only while
-  /// nothing of the context waits at a closed gate or a preempted launch's
-  /// hold, and no stop is made until it has run (GMEM_SCHED_FIRST_QUIET=0:
-  /// off, for diagnostics). The driver may make such a launch wait for
+  /// A function's first launch in a context, and a code load, go onto the
+  /// GPU only while nothing of the context waits at a closed gate or a
+  /// preempted launch's hold; an urgent first launch stops nothing
+  /// (GMEM_SCHED_FIRST_QUIET=0: off, for diagnostics). The driver may make such a launch wait for
   /// every stream's queued work and every stream's later work wait for it:
   /// the write that would open the gate or hold then never lands
   /// (SchedFirstLaunch.cpp).
   bool QuietFirstLaunches = true;
-  /// A first launch waits at most this long for the context to become
-  /// quiet; then it goes on anyway, with an error.
+  /// A first launch or code load waits at most this long for the context
+  /// to become quiet; then it goes on anyway, with an error.
   uint64_t FirstQuietMaxNs = 2000000000;
   /// Overhead cap (CloneChoice.h): a launch runs a form at most this
   /// fraction slower than the kernel as compiled, else the light twin or the
