@@ -165,14 +165,15 @@ typedef struct gmemSchedCloneStats {
                                  after 2 ms shut (the launching thread stalled
                                  in its launch call); their times are
                                  dropped */
-  uint64_t first_launch_drains; /* first launches of a function in a context
-                                 that waited for suppressed and preempted
-                                 work to resume and finish (the driver may
-                                 make a first launch wait for every stream:
-                                 docs/RUNTIME.md, "First launches") */
+  uint64_t first_launch_drains; /* first launches of a function in a context,
+                                 and code loads, that waited for suppressed
+                                 and preempted work to resume and finish
+                                 (the driver may make them wait for every
+                                 stream: docs/RUNTIME.md, "First launches") */
   uint64_t first_launch_stops_skipped; /* urgent launches that stopped
-                                 nothing because they, or a first launch
-                                 not yet run, were a function's first */
+                                 nothing: their function's first launch, or
+                                 made while another thread's first launch
+                                 or code load waited for quiet */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
