@@ -10,8 +10,15 @@ namespace gmem {
 namespace rt {
 namespace sched {
 
-const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E) {
+const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E,
+                                    std::unique_lock<std::mutex> &Lock) {
   auto It = C.Clones.find(&E);
+  if (It != C.Clones.end())
+    return It->second.get();
+  // Resolving the clone loads its forms' code: in quiet
+  // (SchedFirstLaunch.cpp). (Another thread may resolve it meanwhile.)
+  quietForFirst(C, Lock, E.Symbol.c_str());
+  It = C.Clones.find(&E);
   if (It != C.Clones.end())
     return It->second.get();
   std::unique_ptr<CloneInfo> CI(new CloneInfo(resolveClone(D, E)));

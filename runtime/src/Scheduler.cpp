@@ -404,11 +404,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   CloneInfo *CI = nullptr;
   if (Rec && Rec->Entry && Rec->Instrumented && Rec->Entry->St == KernelEntry::State::Instrumented &&
       attributesAllowClone(L)) {
-    // Resolving the clone loads its forms' code: in quiet
-    // (SchedFirstLaunch.cpp).
-    if (!C.Clones.count(Rec->Entry))
-      quietForFirst(C, Lock, Rec->Entry->Symbol.c_str());
-    const CloneInfo *Found = cloneOf(C, *Rec->Entry);
+    const CloneInfo *Found = cloneOf(C, *Rec->Entry, Lock);
     if (Found->Ok)
       CI = const_cast<CloneInfo *>(Found);
   }

@@ -415,7 +415,9 @@ private:
   /// releases of finished relaunches, relaunches of stopped launches whose
   /// level runs (not in Suppressed). Whether any is still preempted.
   bool settleSlots(Context &C, uint32_t Suppressed);
-  const CloneInfo *cloneOf(Context &C, const KernelEntry &E);
+  /// E's clone in C, resolved at its first use there, in quiet (Lock: C's,
+  /// released while it waits for that).
+  const CloneInfo *cloneOf(Context &C, const KernelEntry &E, std::unique_lock<std::mutex> &Lock);
   void mirrorSmem(CloneInfo &CI, CloneKind K, unsigned Shmem, CUfunction Original);
   int smCount(Context &C);
   /// Which of CI's clones launch L runs (Choice; Key: its shape, when the
