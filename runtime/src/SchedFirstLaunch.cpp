@@ -96,9 +96,12 @@ void Scheduler::quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock,
 
 void Scheduler::noteFirst(Context &C, CUfunction F) {
   int Local = -1;
-  if (D.funcGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F) != CUDA_SUCCESS ||
-      Local < 0)
+  if (D.funcGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, F) != CUDA_SUCCESS)
     Local = -1;
+  joinLocal(C, Local);
+}
+
+void Scheduler::joinLocal(Context &C, int Local) {
   C.MaxLocalBytes = Local < 0 || C.MaxLocalBytes < 0 ? -1 : std::max(C.MaxLocalBytes, Local);
 }
 

@@ -547,10 +547,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     return Original();
   }
   CI->form(Choice.Kind).Launched = true; // its next timed launches may be latched
-  if (FormFirst) {
-    const int Local = CI->form(Choice.Kind).LocalBytes;
-    C.MaxLocalBytes = Local < 0 || C.MaxLocalBytes < 0 ? -1 : std::max(C.MaxLocalBytes, Local);
-  }
+  if (FormFirst)
+    joinLocal(C, CI->form(Choice.Kind).LocalBytes);
   Sl->ZeroQueued = false;
   Sl->NeedsZero = true; // from here on the launch's words
   St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back

@@ -395,6 +395,9 @@ private:
   void quietForFirst(Context &C, std::unique_lock<std::mutex> &Lock, const char *Kernel);
   /// After F's first launch in C: its local memory joins C's maximum.
   void noteFirst(Context &C, CUfunction F);
+  /// A launched function's local memory a thread (-1: unknown) joins C's
+  /// maximum (which an unknown makes unknown).
+  static void joinLocal(Context &C, int Local);
   /// Whether the first launch of CI's form K must wait for quiet: the
   /// kernel's first in any form (a printf kernel's first sets the context's
   /// printf buffer up), or one needing more local memory than C has had.
