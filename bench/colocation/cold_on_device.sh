@@ -20,16 +20,7 @@
 #                       still meet their first launches in this window)
 # Exit 1 when a guarded run fails.
 set -u -o pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-S=.stage/colocation
-OUT="${OUT:-$S/out}"
-mkdir -p "$OUT"
-J="$OUT/cold.jsonl"
-: > "$J"
-RT="$PWD/$S/lib/libgmemrt.so"
-BIN=$S/bin/colocation_pass
-[ -x "$BIN" ] || BIN=$S/bin/colocation_hand
-FAIL=0
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" cold.jsonl
 {
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(hostname)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

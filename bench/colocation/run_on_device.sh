@@ -34,17 +34,7 @@
 # multiprocessors included), the other 19 kernels' (E1->E2) and the host's
 # issue time.
 set -u -o pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-S=.stage/colocation
-OUT="${OUT:-$S/out}"
-mkdir -p "$OUT"
-J="$OUT/colocation.jsonl"
-: > "$J"
-RT="$PWD/$S/lib/libgmemrt.so"
-BIN=$S/bin/colocation_pass
-HAND=$S/bin/colocation_hand
-[ -x "$BIN" ] || BIN=$HAND
-FAIL=0
+. "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" colocation.jsonl
 run() {
   local Label=$1
   shift
