@@ -519,6 +519,8 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       const StampedForms Stamped = stampedFormsFromEnv();
       const bool StampAll = Stamped == StampedForms::All ||
                             (Stamped == StampedForms::Auto && !SharedMemory);
+      const LateReadForms Late = lateReadFormsFromEnv();
+      MainMode.LateRead = Late == LateReadForms::All;
       Build.buildPersistent(HasLoops, mainStateInShared(), MainMode, /*Free=*/false, StampAll);
       if (EmitLight) {
         // Loop checkpoints cost up to 2x on kernels whose CTAs are short
@@ -547,7 +549,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // checkpoints it is the main clone with the balanced tail.
         if (emitPersistentTwin(M, Arch, *K, checkpointAltSymbol(K->getName()), Budget,
                                /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
-                               BatchMode{Mode.Mask, false, AltTail}, /*Free=*/false, StampAll))
+                               BatchMode{Mode.Mask, false, AltTail,
+                                         /*LateRead=*/Late != LateReadForms::Light},
+                               /*Free=*/false, StampAll))
           Info.Flags |= CheckpointInfo::HasAlt;
       }
       if (EmitFree) {

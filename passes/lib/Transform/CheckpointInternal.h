@@ -428,6 +428,8 @@ bool mainStateInShared();
 unsigned budgetFromEnv();
 unsigned refreshCyclesFromEnv();
 unsigned lateReadCyclesFromEnv();
+enum class LateReadForms { Light, LightAndAlt, All };
+LateReadForms lateReadFormsFromEnv();
 
 /// Clone functions and their reservations (CheckpointClone.cpp).
 /// Records why kernel KernelSymbol got less than in-loop preemption in the

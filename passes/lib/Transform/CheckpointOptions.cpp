@@ -203,4 +203,19 @@ unsigned lateReadCyclesFromEnv() {
   return unsignedFromEnv("GMEM_CHECKPOINT_LATE", 1u << 30, DefaultLateReadCycles);
 }
 
+/// GMEM_CHECKPOINT_LATE_FORMS=light (default) | alt | all: which CTA-protocol
+/// forms take the late read. The full clone went without it because the
+/// same latch code made ptxas schedule unrelated loops worse (nbody +1% ->
+/// +25%); the alternate form is timed by the runtime against the full
+/// clone, so a late read that costs it only loses it the choice.
+LateReadForms lateReadFormsFromEnv() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_LATE_FORMS");
+  const std::string S = V ? StringRef(V).trim().lower() : std::string();
+  if (S == "alt")
+    return LateReadForms::LightAndAlt;
+  if (S == "all")
+    return LateReadForms::All;
+  return LateReadForms::Light;
+}
+
 } // namespace gmem::ckpt
