@@ -21,6 +21,21 @@
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: env GMEM_CHECKPOINT_LIGHT=loops opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=LOOPS
+;
+; GMEM_CHECKPOINT_LATE_FORMS (experiments; bench/preempt/results/session34):
+; alt gives the alternate form the late read too, all the full clone as well;
+; the barrier-free form never has one (it has no end-of-virtual-CTA decision).
+; RUN: env GMEM_CHECKPOINT_LATE_FORMS=alt opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=ALT
+; RUN: env GMEM_CHECKPOINT_LATE_FORMS=all opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=ALL
+; ALT-NOT:   @__gmem_vstart___gmem_pre_
+; ALT-DAG:   @__gmem_vstart___gmem_pra_block_sum = internal addrspace(3) global [2 x i32] undef
+; ALT-DAG:   @__gmem_vstart___gmem_prl_block_sum = internal addrspace(3) global [2 x i32] undef
+; ALT-NOT:   @__gmem_vstart___gmem_prf_
+; ALL-DAG:   @__gmem_vstart___gmem_pre_block_sum = internal addrspace(3) global [2 x i32] undef
+; ALL-DAG:   @__gmem_vstart___gmem_pra_block_sum = internal addrspace(3) global [2 x i32] undef
+; ALL-NOT:   @__gmem_vstart___gmem_prf_
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
