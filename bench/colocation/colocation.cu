@@ -308,6 +308,17 @@ struct SchedStats {
   int32_t active, policy;
 };
 
+// gmemSchedCloneStats up to its fair-share counters (the caller's size
+// says how much the library fills): 21 counters after size and reserved,
+// share_resumes, share_arrivals_spared and share_ends the last three.
+struct CloneStatsHead {
+  uint32_t Size = sizeof(CloneStatsHead), Reserved = 0;
+  uint64_t Counters[21] = {};
+  uint64_t shareResumes() const { return Counters[18]; }
+  uint64_t shareSpared() const { return Counters[19]; }
+  uint64_t shareEnds() const { return Counters[20]; }
+};
+
 float trainRef(float X, const std::vector<float> &W, int Tid, int Iters) {
   float Acc = 0.f;
   for (int It = 0; It < Iters; ++It)
@@ -612,8 +623,11 @@ int main(int Argc, char **Argv) {
   const double Window = TEnd - T0;
 
   SchedStats St = {};
-  if (O.Gmem)
+  CloneStatsHead Cs;
+  if (O.Gmem) {
     gmemFn<int (*)(SchedStats *)>("gmemSchedGetStats")(&St);
+    gmemFn<int (*)(CloneStatsHead *)>("gmemSchedGetCloneStats")(&Cs);
+  }
 
   std::string J =
       "{\"label\":\"" + O.Label + "\",\"mode\":\"" + O.Mode + "\",\"be\":\"" +
@@ -627,20 +641,22 @@ int main(int Argc, char **Argv) {
       ",\"be_rate\":" + std::to_string(InWindow / Window) + ",\"check\":\"" +
       (Ok ? "ok" : "FAIL: " + Why) + "\"";
   if (O.Gmem) {
-    char B[512];
+    char B[768];
     std::snprintf(B, sizeof B,
                   ",\"sched\":{\"launches\":%llu,\"gated\":%llu,\"preemptible\":%llu,"
                   "\"suppressions\":%llu,\"preemptions\":%llu,\"preemptions_loop\":%llu,"
                   "\"relaunches\":%llu,\"forced_resumes\":%llu,\"clone_failures\":%llu,"
                   "\"drain_samples\":%llu,\"drain_us_p50\":%.1f,\"drain_us_p99\":%.1f,"
-                  "\"drain_us_max\":%.1f,\"drain_us_mean\":%.1f}",
+                  "\"drain_us_max\":%.1f,\"drain_us_mean\":%.1f,\"policy\":%d,"
+                  "\"share_resumes\":%llu,\"share_arrivals_spared\":%llu,\"share_ends\":%llu}",
                   (unsigned long long)St.launches, (unsigned long long)St.gated,
                   (unsigned long long)St.preemptible, (unsigned long long)St.suppressions,
                   (unsigned long long)St.preemptions, (unsigned long long)St.preemptions_loop,
                   (unsigned long long)St.relaunches, (unsigned long long)St.forced_resumes,
                   (unsigned long long)St.clone_failures, (unsigned long long)St.drain_samples,
                   St.drain_ns_p50 / 1e3, St.drain_ns_p99 / 1e3, St.drain_ns_max / 1e3,
-                  St.drain_ns_mean / 1e3);
+                  St.drain_ns_mean / 1e3, int(St.policy), (unsigned long long)Cs.shareResumes(),
+                  (unsigned long long)Cs.shareSpared(), (unsigned long long)Cs.shareEnds());
     J += B;
   }
   auto Array = [&](const char *Name, const std::vector<double> &V) {
@@ -689,5 +705,10 @@ int main(int Argc, char **Argv) {
                 (unsigned long long)St.relaunches, St.drain_ns_p50 / 1e3, St.drain_ns_p99 / 1e3,
                 St.drain_ns_max / 1e3, (unsigned long long)St.drain_samples,
                 (unsigned long long)St.forced_resumes);
+  if (O.Gmem && St.policy == 1)
+    std::printf("%-24s fair share: %llu resumes for a share, %llu arrivals spared, %llu shares "
+                "ended by the scheduler\n",
+                "", (unsigned long long)Cs.shareResumes(), (unsigned long long)Cs.shareSpared(),
+                (unsigned long long)Cs.shareEnds());
   return Ok ? 0 : 3;
 }

@@ -28,6 +28,13 @@
  *   GMEM_SCHED_RESUME_US=N      resume lower levels only after the urgent work
  *                               has been idle this long (default 100: a chain
  *                               of urgent kernels leaves short idle gaps)
+ *   GMEM_SCHED_POLICY=strict|fair   the policy at start (default strict; see
+ *                               GMEM_SCHED_POLICY_FAIR_SHARE below)
+ *   GMEM_SCHED_SHARE=N          fair share: percent of its time every level below
+ *                               real time keeps unsuppressed (1..90, default 25)
+ *   GMEM_SCHED_SHARE_WINDOW_MS=N  fair share's window (default 20)
+ *   GMEM_SCHED_SHARE_SLICE_US=N  fair share: how long a starved level then runs
+ *                               beside the levels above it (default 2000)
  *   GMEM_SCHED_POLL_US=N        how often the monitor thread looks at urgent work
  *                               and preempted launches while any exist (default 20;
  *                               4x that while nothing is suppressed; none at all
@@ -76,8 +83,17 @@ extern "C" {
 
 #define GMEM_ERROR_SCHED_NOT_SUPPORTED 16 /* a policy that is not implemented yet */
 
-/* Scheduling policies (gmemSchedSetPolicy). Only strict priority exists;
- * fair share and deadlines are reserved (the policy interface admits them). */
+/* Scheduling policies (gmemSchedSetPolicy, GMEM_SCHED_POLICY=strict|fair).
+ * Strict priority: a level runs only while every level above it is idle.
+ * Fair share: strict, except that every level below real time keeps
+ * GMEM_SCHED_SHARE percent (default 25) of its time unsuppressed over an
+ * exponentially weighted window of GMEM_SCHED_SHARE_WINDOW_MS (default 20):
+ * a level suppressed for longer gets a slice of GMEM_SCHED_SHARE_SLICE_US
+ * (default 2000) in which it runs beside the levels above it (their kernels
+ * wait for its thread blocks meanwhile) and arrivals leave it alone; then it
+ * is suppressed again. A share of time is not a share of throughput: each
+ * stop costs an idempotent victim the thread block it cut. Deadlines are
+ * reserved (the policy interface admits them). */
 #define GMEM_SCHED_POLICY_STRICT 0
 #define GMEM_SCHED_POLICY_FAIR_SHARE 1
 #define GMEM_SCHED_POLICY_DEADLINE 2
@@ -174,6 +190,14 @@ typedef struct gmemSchedCloneStats {
                                  nothing: their function's first launch, or
                                  made while another thread's first launch
                                  or code load waited for quiet */
+  uint64_t share_resumes;     /* fair share: starved levels let run again
+                                 while levels above them had work */
+  uint64_t share_arrivals_spared; /* fair share: arrivals above such a level
+                                 during its slice that left it running
+                                 (strict priority would have suppressed it) */
+  uint64_t share_ends;        /* fair share: slices over while levels above
+                                 had work, the level stopped again by the
+                                 scheduler */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all
@@ -200,8 +224,9 @@ GMEM_API int gmemSchedGetStreamPriority(void *stream);
  * GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */
 GMEM_API int gmemSchedParsePriority(const char *text, int *out);
 
-/* GMEM_SUCCESS for GMEM_SCHED_POLICY_STRICT; GMEM_ERROR_SCHED_NOT_SUPPORTED
- * for the reserved ones; GMEM_ERROR_INVALID_VALUE otherwise. */
+/* GMEM_SUCCESS for GMEM_SCHED_POLICY_STRICT and _FAIR_SHARE (taking effect
+ * at the next decision); GMEM_ERROR_SCHED_NOT_SUPPORTED for
+ * GMEM_SCHED_POLICY_DEADLINE; GMEM_ERROR_INVALID_VALUE otherwise. */
 GMEM_API int gmemSchedSetPolicy(int policy);
 
 /* Counters since the scheduler started. GMEM_SUCCESS or GMEM_ERROR_INVALID_VALUE. */

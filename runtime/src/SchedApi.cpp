@@ -127,6 +127,19 @@ SchedOptions SchedOptions::fromEnvironment() {
     O.ActiveAtStart = true;
   O.MaxHoldNs = envNumber("GMEM_SCHED_MAX_HOLD_MS", O.MaxHoldNs / 1000000) * 1000000;
   O.ResumeLingerNs = envNumber("GMEM_SCHED_RESUME_US", O.ResumeLingerNs / 1000) * 1000;
+  if (const char *P = std::getenv("GMEM_SCHED_POLICY"); P && *P) {
+    if (envIs(P, {"fair", "fair-share", "fair_share"}))
+      O.Policy = GMEM_SCHED_POLICY_FAIR_SHARE;
+    else if (!envIs(P, {"strict"}))
+      std::fprintf(stderr, "gmem: GMEM_SCHED_POLICY=%s is not strict or fair; strict\n", P);
+  }
+  O.MinShare = double(std::clamp<uint64_t>(
+                   envNumber("GMEM_SCHED_SHARE", uint64_t(O.MinShare * 100 + 0.5)), 1, 90)) /
+               100.0;
+  O.ShareWindowNs = std::max<uint64_t>(
+      envNumber("GMEM_SCHED_SHARE_WINDOW_MS", O.ShareWindowNs / 1000000), 1) * 1000000;
+  O.ShareSliceNs = std::max<uint64_t>(
+      envNumber("GMEM_SCHED_SHARE_SLICE_US", O.ShareSliceNs / 1000), 1) * 1000;
   O.PollIntervalNs = envNumber("GMEM_SCHED_POLL_US", O.PollIntervalNs / 1000) * 1000;
   O.WatchIntervalNs =
       envNumber("GMEM_SCHED_WATCH_US", std::max(O.WatchIntervalNs, O.PollIntervalNs) / 1000) * 1000;
@@ -243,9 +256,16 @@ int Scheduler::setStreamPriority(CUstream S, int P) {
 int Scheduler::streamPriority(CUstream S) const { return levelOf(S, S); }
 
 int Scheduler::setPolicy(int P) {
-  if (P == GMEM_SCHED_POLICY_STRICT)
+  if (P == GMEM_SCHED_POLICY_STRICT || P == GMEM_SCHED_POLICY_FAIR_SHARE) {
+    // Both policies read only the contexts' views, which every switch
+    // leaves as they are: a switch takes effect at the next decision.
+    Policy.store(P == GMEM_SCHED_POLICY_STRICT ? static_cast<SchedPolicy *>(&StrictPolicy)
+                                               : &FairPolicy,
+                 std::memory_order_release);
+    wakeMonitor(); // a level the new policy lets run again is not left waiting
     return GMEM_SUCCESS;
-  if (P == GMEM_SCHED_POLICY_FAIR_SHARE || P == GMEM_SCHED_POLICY_DEADLINE)
+  }
+  if (P == GMEM_SCHED_POLICY_DEADLINE)
     return GMEM_ERROR_SCHED_NOT_SUPPORTED;
   return GMEM_ERROR_INVALID_VALUE;
 }
@@ -265,7 +285,7 @@ void Scheduler::stats(gmemSchedStats *Out) const {
   Out->forced_resumes = Get(N.Forced);
   Out->clone_failures = Get(N.CloneFailures);
   Out->active = active() ? 1 : 0;
-  Out->policy = Policy->id();
+  Out->policy = policy().id();
   std::vector<uint64_t> S;
   {
     std::lock_guard<std::mutex> Lock(DrainMu);
@@ -305,6 +325,9 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->latch_watchdog_opens = Get(N.LatchWatchdogOpens);
   Out->first_launch_drains = Get(N.FirstLaunchDrains);
   Out->first_launch_stops_skipped = Get(N.FirstLaunchStopsSkipped);
+  Out->share_resumes = Get(N.ShareResumes);
+  Out->share_arrivals_spared = Get(N.ShareArrivalsSpared);
+  Out->share_ends = Get(N.ShareEnds);
 }
 
 } // namespace sched

@@ -41,6 +41,7 @@ bool Scheduler::initContext(Context &C) {
   }
   C.Pool.reset(new SlotPool(D, Opts.MaxSlots));
   C.View.ResumeLingerNs = Opts.ResumeLingerNs;
+  C.View.ShareWindowNs = Opts.ShareWindowNs;
   log("context %llu ready: control stream priority %d, relaunch priority %d", C.Id, C.PrioGreatest,
       C.PrioLeast);
   return true;

@@ -156,6 +156,7 @@ void Scheduler::resume(Context &C, int L, bool Forced, uint64_t Now) {
   // starting new work of the level.
   D.streamWrite(C.Ctrl, C.Gates + sizeof(uint32_t) * unsigned(L), 0);
   LevelView &V = C.View.Level[L];
+  noteShareTransition(V, Now, C.View.ShareWindowNs);
   V.Suppressed = false;
   V.SuppressedTotalNs += Now - V.SuppressedSinceNs;
   C.HostHeld.notify_all();
@@ -177,6 +178,38 @@ void Scheduler::resumeAllLocked(Context &C, uint64_t Now) {
       resume(C, L, false, Now);
 }
 
+void Scheduler::endShares(Context &C, uint64_t Now, bool &More, uint64_t &WakeBy) {
+  // A level given a slice runs beside the levels above it, whose kernels
+  // wait for its thread blocks meanwhile: at the slice's end it is stopped
+  // again where they still have work (their Busy flags as the last look or
+  // launch left them), by this thread since no arrival does.
+  uint32_t End = 0;
+  for (int L = 0; L < TopLevel; ++L) {
+    LevelView &V = C.View.Level[L];
+    if (!V.SliceEndNs)
+      continue;
+    bool Above = false;
+    for (int H = L + 1; H < NumLevels; ++H)
+      Above |= C.View.Level[H].Busy;
+    if (V.Suppressed || !Above) {
+      V.SliceEndNs = 0; // stopped by other means, or nothing above it left
+      continue;
+    }
+    More = true;
+    if (Now < V.SliceEndNs)
+      WakeBy = std::min(WakeBy, V.SliceEndNs);
+    else
+      End |= levelBit(L);
+  }
+  // (A first launch waiting for quiet, or a forced resume, holds the stop:
+  // asked again at the next poll.)
+  if (End && !C.View.Inversion && mayStop(C)) {
+    N.ShareEnds.fetch_add(1, std::memory_order_relaxed);
+    log("slice of levels 0x%x over: suppress again", End);
+    suppress(C, End, Now); // (clears the levels' slices)
+  }
+}
+
 uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
   // Strict priority resumes a level only once every level above it has
   // been idle for the linger; a launch counts as busy when issued. So while
@@ -194,12 +227,17 @@ uint64_t Scheduler::quietUntil(const Context &C, uint64_t Now) const {
     Any = true;
     if (Now - V.SuppressedSinceNs > Opts.MaxHoldNs)
       return 0;
+    // A policy may let the level run again at a time of its own (fair
+    // share: once it has been suppressed for too long).
+    const uint64_t Due = policy().resumeDueNs(C.View, L, Now);
+    if (Due <= Now)
+      return 0;
     uint64_t Last = 0;
     for (int H = L + 1; H < NumLevels; ++H)
       Last = std::max(Last, C.View.Level[H].LastLaunchNs);
     if (!Last || Now - Last >= Linger)
       return 0;
-    Until = std::min(Until, Last + Linger);
+    Until = std::min({Until, Last + Linger, Due});
   }
   return Any ? Until : 0;
 }
@@ -254,7 +292,8 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
       }
   for (const LevelView &V : C.View.Level)
     Urgent |= V.Suppressed;
-  if (!WatchRelaunch && Policy->id() == GMEM_SCHED_POLICY_STRICT) {
+  endShares(C, Now, More, WakeBy);
+  if (!WatchRelaunch) {
     if (uint64_t Until = quietUntil(C, Now)) {
       More = true;
       NotBefore = std::min(NotBefore, Until);
@@ -271,7 +310,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
       continue;
     Suppressed |= levelBit(L);
     ResumeDue |= Now - V.SuppressedSinceNs > Opts.MaxHoldNs ||
-                 (!ChaosHeld && Policy->mayResume(C.View, L, Now));
+                 (!ChaosHeld && policy().mayResume(C.View, L, Now));
   }
   if (C.View.Inversion && !AnyBusy)
     C.View.Inversion = false;
@@ -288,8 +327,14 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
     if (!V.Suppressed)
       continue;
     const bool Forced = Now - V.SuppressedSinceNs > Opts.MaxHoldNs;
-    if (Forced || (!ChaosHeld && Policy->mayResume(C.View, L, Now)))
+    if (Forced || (!ChaosHeld && policy().mayResume(C.View, L, Now))) {
+      if (!Forced && !StrictPriorityPolicy::strictResume(C.View, L, Now)) {
+        N.ShareResumes.fetch_add(1, std::memory_order_relaxed);
+        log("resume level %d for a slice of its share", L);
+        V.SliceEndNs = Now + Opts.ShareSliceNs;
+      }
       resume(C, L, Forced, Now);
+    }
     else
       More = true;
   }

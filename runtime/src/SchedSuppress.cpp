@@ -24,7 +24,9 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
     if (!(Mask & levelBit(L)))
       continue;
     B.add(C.Gates + sizeof(uint32_t) * unsigned(L), 1);
+    noteShareTransition(C.View.Level[L], Now, C.View.ShareWindowNs);
     C.View.Level[L].Suppressed = true;
+    C.View.Level[L].SliceEndNs = 0;
     C.View.Level[L].SuppressedSinceNs = Now;
     N.Suppressions.fetch_add(1, std::memory_order_relaxed);
     log("suppress level %d", L);

@@ -64,7 +64,10 @@ thread_local ContextCache TLContext;
 } // namespace
 
 Scheduler::Scheduler(SchedDriver &D, const SchedOptions &O)
-    : D(D), Opts(O), ProcessPrio(O.ProcessPriority), Policy(new StrictPriorityPolicy()),
+    : D(D), Opts(O), ProcessPrio(O.ProcessPriority),
+      FairPolicy(O.MinShare),
+      Policy(O.Policy == GMEM_SCHED_POLICY_FAIR_SHARE ? static_cast<SchedPolicy *>(&FairPolicy)
+                                                      : &StrictPolicy),
       Uid(NextSchedulerUid.fetch_add(1)) {
   Active.store(O.ActiveAtStart && !O.Forbidden, std::memory_order_release);
 }
@@ -262,7 +265,10 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
   // stops nothing, and goes onto the GPU only once nothing waits at a gate
   // or hold. A captured launch is not one (it does not run now).
   const bool First = Opts.QuietFirstLaunches && !L.Graph && L.F && !C->Launched.count(L.F);
-  uint32_t Mask = Policy->suppressOnArrival(C->View, P, ArrivalHints{}) & ~Suppressed;
+  uint32_t Mask = policy().suppressOnArrival(C->View, P, ArrivalHints{}, Now) & ~Suppressed;
+  if (policy().id() == GMEM_SCHED_POLICY_FAIR_SHARE &&
+      (StrictPriorityPolicy::strictArrival(C->View, P) & ~Suppressed & ~Mask))
+    N.ShareArrivalsSpared.fetch_add(1, std::memory_order_relaxed);
   if ((Mask || First) && !CaptureAskedFirst && Capturing()) {
     N.Passed.fetch_add(1, std::memory_order_relaxed);
     return Original(); // (C->Mu is released on return)

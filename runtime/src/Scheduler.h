@@ -96,6 +96,17 @@ struct SchedOptions {
   int ProcessPriority = GMEM_PRIORITY_BEST_EFFORT;
   uint64_t MaxHoldNs = 50'000'000;
   uint64_t ResumeLingerNs = 100'000; ///< chains of urgent kernels leave short idle gaps
+  /// GMEM_SCHED_POLICY=strict|fair: the policy at start (gmemSchedSetPolicy
+  /// switches it later).
+  int Policy = GMEM_SCHED_POLICY_STRICT;
+  /// Fair share (SchedPolicy.h): the share of time every level below the
+  /// top keeps unsuppressed (GMEM_SCHED_SHARE, percent), over an
+  /// exponentially weighted window (GMEM_SCHED_SHARE_WINDOW_MS), and the
+  /// slice a starved level then runs for (GMEM_SCHED_SHARE_SLICE_US): the
+  /// urgent work queued during a slice waits up to that long.
+  double MinShare = 0.25;
+  uint64_t ShareWindowNs = 20'000'000;
+  uint64_t ShareSliceNs = 2'000'000;
   unsigned MaxSlots = 1024;
   bool Log = false;          ///< GMEM_LOG contains "sched"
   bool LogErrors = true;     ///< GMEM_LOG is not "none"
@@ -473,6 +484,9 @@ private:
   bool poll(PollHints &H); ///< poll(), with what the monitor thread needs
   /// While no resume can be due in C: until when (0: one may be now).
   uint64_t quietUntil(const Context &C, uint64_t Now) const;
+  /// Fair share: stops again the levels let run for their share once they
+  /// have had it (SchedMonitor.cpp).
+  void endShares(Context &C, uint64_t Now, bool &More, uint64_t &WakeBy);
   void pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotBefore, bool &Urgent,
                    uint64_t &WakeBy);
   void resume(Context &C, int L, bool Forced, uint64_t Now);
@@ -537,7 +551,12 @@ private:
   SchedOptions Opts;
   std::atomic<bool> Active{false};
   std::atomic<int> ProcessPrio;
-  std::unique_ptr<SchedPolicy> Policy;
+  /// Both policies live as long as the scheduler; Policy points at the one
+  /// in force (gmemSchedSetPolicy may switch it while launches run).
+  StrictPriorityPolicy StrictPolicy;
+  FairSharePolicy FairPolicy;
+  std::atomic<SchedPolicy *> Policy;
+  SchedPolicy &policy() const { return *Policy.load(std::memory_order_acquire); }
 
   mutable std::shared_mutex PrioMu;
   std::unordered_map<uint64_t, int> StreamPrio;
@@ -581,6 +600,9 @@ private:
     /// First launches that resumed and finished suppressed work first, and
     /// urgent first launches that stopped nothing (SchedFirstLaunch.cpp).
     std::atomic<uint64_t> FirstLaunchDrains{0}, FirstLaunchStopsSkipped{0};
+    /// Fair share: resumes of a starved level while levels above it were
+    /// busy, and arrivals that left such a level running.
+    std::atomic<uint64_t> ShareResumes{0}, ShareArrivalsSpared{0}, ShareEnds{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

@@ -83,9 +83,15 @@ TEST_F(SchedTest, InactiveByDefaultPassesLaunchesUntouched) {
   EXPECT_EQ(gmemSchedSetProcessPriority(16), GMEM_ERROR_INVALID_VALUE);
   EXPECT_EQ(gmemSchedSetStreamPriority(RT, -2), GMEM_ERROR_INVALID_VALUE);
   EXPECT_EQ(gmemSchedSetPolicy(GMEM_SCHED_POLICY_STRICT), GMEM_SUCCESS);
-  EXPECT_EQ(gmemSchedSetPolicy(GMEM_SCHED_POLICY_FAIR_SHARE), GMEM_ERROR_SCHED_NOT_SUPPORTED);
+  EXPECT_EQ(gmemSchedSetPolicy(GMEM_SCHED_POLICY_FAIR_SHARE), GMEM_SUCCESS);
+  gmemSchedStats St;
+  EXPECT_EQ(gmemSchedGetStats(&St), GMEM_SUCCESS);
+  EXPECT_EQ(St.policy, GMEM_SCHED_POLICY_FAIR_SHARE);
   EXPECT_EQ(gmemSchedSetPolicy(GMEM_SCHED_POLICY_DEADLINE), GMEM_ERROR_SCHED_NOT_SUPPORTED);
   EXPECT_EQ(gmemSchedSetPolicy(42), GMEM_ERROR_INVALID_VALUE);
+  EXPECT_EQ(gmemSchedGetStats(&St), GMEM_SUCCESS);
+  EXPECT_EQ(St.policy, GMEM_SCHED_POLICY_FAIR_SHARE); // refused calls change nothing
+  EXPECT_EQ(gmemSchedSetPolicy(GMEM_SCHED_POLICY_STRICT), GMEM_SUCCESS);
   EXPECT_EQ(gmemSchedEnable(0), GMEM_SUCCESS);
   EXPECT_EQ(gmemSchedIsActive(), 0);
 }
