@@ -262,7 +262,8 @@ int Scheduler::setPolicy(int P) {
     Policy.store(P == GMEM_SCHED_POLICY_STRICT ? static_cast<SchedPolicy *>(&StrictPolicy)
                                                : &FairPolicy,
                  std::memory_order_release);
-    wakeMonitor(); // a level the new policy lets run again is not left waiting
+    if (active())
+      wakeMonitor(); // a level the new policy lets run again is not left waiting
     return GMEM_SUCCESS;
   }
   if (P == GMEM_SCHED_POLICY_DEADLINE)
