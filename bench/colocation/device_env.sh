@@ -2,7 +2,8 @@
 # cold_on_device.sh) with the name of their results file: the repository
 # root as working directory, the staged binaries (BIN: the pass's clones,
 # else the hand-written ones; HAND), the library (RT), $OUT, J (the results
-# file, emptied) and FAIL=0.
+# file, emptied), FAIL=0, and run LABEL CMD... (one run of the demo, 60 s
+# at most, its JSON line appended to J; FAIL=1 if it fails).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 S=.stage/colocation
 OUT="${OUT:-$S/out}"
@@ -14,3 +15,11 @@ BIN=$S/bin/colocation_pass
 HAND=$S/bin/colocation_hand
 [ -x "$BIN" ] || BIN=$HAND
 FAIL=0
+run() {
+  local Label=$1
+  shift
+  echo "=== $Label"
+  timeout 60 "$@" --label "$Label" --out "$J"
+  local R=$?
+  [ $R = 0 ] || { echo "FAIL: $Label exited $R"; FAIL=1; }
+}

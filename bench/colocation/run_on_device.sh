@@ -35,14 +35,6 @@
 # issue time.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" colocation.jsonl
-run() {
-  local Label=$1
-  shift
-  echo "=== $Label"
-  timeout 60 "$@" --label "$Label" --out "$J"
-  local R=$?
-  [ $R = 0 ] || { echo "FAIL: $Label exited $R"; FAIL=1; }
-}
 {
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(hostname)"
   nvidia-smi -L

@@ -10,14 +10,6 @@
 #   OUT=DIR bash bench/colocation/share_on_device.sh     # DIR/share.jsonl
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/device_env.sh" share.jsonl
-run() {
-  local Label=$1
-  shift
-  echo "=== $Label"
-  timeout 60 "$@" --label "$Label" --out "$J" 2>&1 | grep -vE "^\s*$" | tail -4
-  local R=$?
-  [ $R = 0 ] || { echo "FAIL: $Label exited $R"; FAIL=1; }
-}
 {
   echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(hostname)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
