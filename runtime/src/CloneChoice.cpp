@@ -172,6 +172,11 @@ unsigned CloneChooser::batchFor(uint64_t Key) const {
   return unsigned(std::clamp(std::floor(Opts.BatchUs / E->TauUs), 1.0, 65535.0));
 }
 
+double CloneChooser::tauOf(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  return E ? E->TauUs : 0;
+}
+
 CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool Varying) {
   bool Added = false;
   Entry *E = &Entries.findOrAdd(Key, Added);

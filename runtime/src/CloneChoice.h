@@ -269,6 +269,8 @@ public:
   /// (1 .. 65535), 1 while the shape has none. A stop then waits for at most
   /// about BatchUs more than one virtual CTA.
   unsigned batchFor(uint64_t Key) const;
+  /// Shape Key's latest undisturbed virtual CTA time (0: none known).
+  double tauOf(uint64_t Key) const;
   size_t shapes() const { return Entries.size(); }
   const ChooserOptions &options() const { return Opts; }
 

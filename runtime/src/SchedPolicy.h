@@ -73,6 +73,16 @@ inline double shareSuppressed(const LevelView &V, uint64_t NowNs, uint64_t Windo
   return V.ShareSuppressed * Keep + (V.Suppressed ? 1.0 - Keep : 0.0);
 }
 
+/// Counts LostNs of V's running time as suppressed: a stop at a loop
+/// checkpoint makes an idempotent victim run the virtual CTA it cut again,
+/// so the time that virtual CTA had run bought nothing (the share is one of
+/// useful time, not of time unsuppressed). Call it after the transition.
+inline void chargeShareLoss(LevelView &V, uint64_t LostNs, uint64_t WindowNs) {
+  if (!LostNs || !WindowNs)
+    return;
+  V.ShareSuppressed = 1.0 - (1.0 - V.ShareSuppressed) * std::exp(-double(LostNs) / double(WindowNs));
+}
+
 /// Folds the time since V's stamp into its fraction; the scheduler calls it
 /// right before V.Suppressed changes.
 inline void noteShareTransition(LevelView &V, uint64_t NowNs, uint64_t WindowNs) {

@@ -76,6 +76,23 @@ void Scheduler::flushStops(Context &C, const StopBatch &B, Slot *const *Victims,
     GMEM_PROF_SCOPE(StopWrites);
     D.streamWrites(C.Ctrl, B.Addr, B.Value, B.N);
   }
+  // Fair share counts what each stop at a loop checkpoint throws away:
+  // per level, the longest a victim's current virtual CTA can have run
+  // (its time since it went onto the stream, at most the shape's measured
+  // virtual CTA time). Asked only under that policy (a look-up per victim).
+  uint64_t Lost[NumLevels] = {};
+  const bool Share = policy().id() == GMEM_SCHED_POLICY_FAIR_SHARE;
+  const uint64_t Now = Share ? nowNs() : 0;
+  for (unsigned I = 0; I < NV && Share; ++I) {
+    const Slot &S = *Victims[I];
+    if (S.StopRequest != 2 || !S.Clone || !S.RunSinceNs || Now <= S.RunSinceNs)
+      continue;
+    const double Tau = S.Clone->Chooser.tauOf(S.ShapeKey);
+    const uint64_t Cap = Tau > 0 ? uint64_t(Tau * 1000.0) : 0;
+    Lost[S.Level] = std::max(Lost[S.Level], std::min(Now - S.RunSinceNs, Cap));
+  }
+  for (int L = 0; L < NumLevels && Share; ++L)
+    chargeShareLoss(C.View.Level[L], Lost[L], C.View.ShareWindowNs);
   for (unsigned I = 0; I < NV; ++I) {
     Slot &S = *Victims[I];
     // The drain is timed from here where the launch's drain event has a

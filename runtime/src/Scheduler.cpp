@@ -556,6 +556,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   if (FormFirst)
     joinLocal(C, CI->form(Choice.Kind).LocalBytes);
   Sl->ZeroQueued = false;
+  Sl->RunSinceNs = nowNs();
   Sl->NeedsZero = true; // from here on the launch's words
   St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back
   if (CI->persistent())

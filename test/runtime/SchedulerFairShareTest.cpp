@@ -1,5 +1,6 @@
 // Fair share (SchedPolicy.h, GMEM_SCHED_POLICY=fair): the accounting of
-// each level's suppressed fraction, the policy's decisions, and, over the
+// each level's suppressed fraction (work a stop throws away included), the
+// policy's decisions, and, over the
 // simulated GPU, a best-effort launch that strict priority keeps stopped
 // while urgent work stays busy but fair share lets run again once it has
 // been suppressed for too long, without losing or repeating any work.
@@ -31,6 +32,23 @@ TEST(FairShareAccounting, SuppressedFractionFollowsTheWindow) {
   EXPECT_NEAR(shareSuppressed(V, T0 + 2 * W, W), (1.0 - std::exp(-1.0)) * std::exp(-1.0), 1e-9);
   // A clock that went backwards changes nothing.
   EXPECT_DOUBLE_EQ(shareSuppressed(V, T0, W), V.ShareSuppressed);
+}
+
+TEST(FairShareAccounting, WorkAStopThrowsAwayCountsAsSuppressed) {
+  LevelView V;
+  const uint64_t W = 10 * Ms, T0 = 1000 * Ms;
+  noteShareTransition(V, T0, W);
+  V.Suppressed = false;
+  // Running for one window, then stopped with 2 ms of a cut virtual CTA
+  // lost: as if suppressed for those 2 ms.
+  noteShareTransition(V, T0 + W, W);
+  V.Suppressed = true;
+  chargeShareLoss(V, 2 * Ms, W);
+  EXPECT_NEAR(V.ShareSuppressed, 1.0 - std::exp(-0.2), 1e-9);
+  chargeShareLoss(V, 0, W); // nothing lost (a stop between virtual CTAs)
+  EXPECT_NEAR(V.ShareSuppressed, 1.0 - std::exp(-0.2), 1e-9);
+  // Suppression from there on adds to it as usual.
+  EXPECT_NEAR(shareSuppressed(V, T0 + 2 * W, W), 1.0 - std::exp(-0.2) * std::exp(-1.0), 1e-9);
 }
 
 /// Level 0 suppressed since Since (from a fraction of 0), level 15 busy.
