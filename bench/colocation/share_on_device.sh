@@ -17,18 +17,23 @@ set -u -o pipefail
   echo "training iterations: $ITERS"
   T=(--be step --iters "$ITERS")
   run be $BIN --mode be "${T[@]}" --requests 1500 --period-us 2000
-  for P in 400 2000; do
-    C=(--requests $((P == 400 ? 2000 : 1500)) --period-us $P)
-    run alone-p$P $BIN --mode alone "${C[@]}"
-    run strict-p$P env LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
-    for SH in 25 50; do
-      run fair$SH-p$P env GMEM_SCHED_POLICY=fair GMEM_SCHED_SHARE=$SH LD_PRELOAD="$RT" \
-        $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
-    done
-    # Shorter slices: the chain waits less for each, the training loses
-    # more of its work to the stops between them.
-    run fair50-slice500-p$P env GMEM_SCHED_POLICY=fair GMEM_SCHED_SHARE=50 \
-      GMEM_SCHED_SHARE_SLICE_US=500 LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
+  # A request every 400 us, 6000 of them (2.4 s: the training's rate is
+  # counted in whole 25 ms kernels), then the demo's load.
+  C=(--requests 6000 --period-us 400)
+  run alone-p400 $BIN --mode alone "${C[@]}"
+  run strict-p400 env LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
+  for SH in 25 50; do
+    run fair$SH-p400 env GMEM_SCHED_POLICY=fair GMEM_SCHED_SHARE=$SH LD_PRELOAD="$RT" \
+      $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
   done
+  # Shorter slices: the chain waits less for each, the training loses more
+  # of its work to the stops between them.
+  run fair25-slice500-p400 env GMEM_SCHED_POLICY=fair GMEM_SCHED_SHARE=25 \
+    GMEM_SCHED_SHARE_SLICE_US=500 LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
+  C=(--requests 1500 --period-us 2000)
+  run alone-p2000 $BIN --mode alone "${C[@]}"
+  run strict-p2000 env LD_PRELOAD="$RT" $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
+  run fair25-p2000 env GMEM_SCHED_POLICY=fair GMEM_SCHED_SHARE=25 LD_PRELOAD="$RT" \
+    $BIN --mode colo --gmem "${T[@]}" "${C[@]}"
   [ $FAIL = 0 ] && echo "share status: PASS" || echo "share status: FAIL"
 } 2>&1 | tee "$OUT/share.log"

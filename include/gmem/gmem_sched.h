@@ -86,14 +86,15 @@ extern "C" {
 /* Scheduling policies (gmemSchedSetPolicy, GMEM_SCHED_POLICY=strict|fair).
  * Strict priority: a level runs only while every level above it is idle.
  * Fair share: strict, except that every level below real time keeps
- * GMEM_SCHED_SHARE percent (default 25) of its time unsuppressed over an
- * exponentially weighted window of GMEM_SCHED_SHARE_WINDOW_MS (default 20):
- * a level suppressed for longer gets a slice of GMEM_SCHED_SHARE_SLICE_US
- * (default 2000) in which it runs beside the levels above it (their kernels
- * wait for its thread blocks meanwhile) and arrivals leave it alone; then it
- * is suppressed again. A share of time is not a share of throughput: each
- * stop costs an idempotent victim the thread block it cut. Deadlines are
- * reserved (the policy interface admits them). */
+ * GMEM_SCHED_SHARE percent (default 25) of useful time over an exponentially
+ * weighted window of GMEM_SCHED_SHARE_WINDOW_MS (default 20); the thread
+ * block a stop cuts (and an idempotent victim runs again) counts as time
+ * suppressed. A level that has had less gets a slice of
+ * GMEM_SCHED_SHARE_SLICE_US (default 2000) in which it runs beside the
+ * levels above it (their kernels wait for its thread blocks meanwhile) and
+ * arrivals leave it alone; then it is suppressed again, and the levels above
+ * run alone for slice x (1 - share) / share before its next slice.
+ * Deadlines are reserved (the policy interface admits them). */
 #define GMEM_SCHED_POLICY_STRICT 0
 #define GMEM_SCHED_POLICY_FAIR_SHARE 1
 #define GMEM_SCHED_POLICY_DEADLINE 2

@@ -208,6 +208,12 @@ void Scheduler::endShares(Context &C, uint64_t Now, bool &More, uint64_t &WakeBy
     N.ShareEnds.fetch_add(1, std::memory_order_relaxed);
     log("slice of levels 0x%x over: suppress again", End);
     suppress(C, End, Now); // (clears the levels' slices)
+    // The levels above now run on their own for their part of the share
+    // (a stop charges the level the work it cut, which could otherwise
+    // starve it again at once, slice after slice).
+    for (int L = 0; L < TopLevel; ++L)
+      if (End & levelBit(L))
+        C.View.Level[L].NextSliceNs = Now + FairPolicy.gapAfter(Opts.ShareSliceNs);
   }
 }
 

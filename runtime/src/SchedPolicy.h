@@ -53,6 +53,9 @@ struct LevelView {
   /// then (0: no slice): arrivals leave it running, and the monitor
   /// suppresses it again at that time.
   uint64_t SliceEndNs = 0;
+  /// No new slice before this time: after a slice the levels above run on
+  /// their own for slice x (1 - share) / share (SchedMonitor.cpp).
+  uint64_t NextSliceNs = 0;
 };
 
 struct PolicyView {
@@ -73,14 +76,17 @@ inline double shareSuppressed(const LevelView &V, uint64_t NowNs, uint64_t Windo
   return V.ShareSuppressed * Keep + (V.Suppressed ? 1.0 - Keep : 0.0);
 }
 
-/// Counts LostNs of V's running time as suppressed: a stop at a loop
-/// checkpoint makes an idempotent victim run the virtual CTA it cut again,
-/// so the time that virtual CTA had run bought nothing (the share is one of
-/// useful time, not of time unsuppressed). Call it after the transition.
+/// Counts the last LostNs of V's running time as suppressed instead: a stop
+/// at a loop checkpoint makes an idempotent victim run the virtual CTA it
+/// cut again, so the time that virtual CTA had run bought nothing (the
+/// share is one of useful time, not of time unsuppressed). That interval,
+/// the latest, weighs 1 - exp(-LostNs / W) in the fraction, where it
+/// counted 0. Call it after the transition, LostNs at most the run.
 inline void chargeShareLoss(LevelView &V, uint64_t LostNs, uint64_t WindowNs) {
   if (!LostNs || !WindowNs)
     return;
-  V.ShareSuppressed = 1.0 - (1.0 - V.ShareSuppressed) * std::exp(-double(LostNs) / double(WindowNs));
+  V.ShareSuppressed =
+      std::min(1.0, V.ShareSuppressed + 1.0 - std::exp(-double(LostNs) / double(WindowNs)));
 }
 
 /// Folds the time since V's stamp into its fraction; the scheduler calls it
@@ -169,16 +175,24 @@ public:
   }
   uint64_t resumeDueNs(const PolicyView &V, int L, uint64_t NowNs) const override {
     // Suppressed all along from now, the fraction f reaches Bound after
-    // W ln((1 - f) / (1 - Bound)).
+    // W ln((1 - f) / (1 - Bound)); no slice before NextSliceNs either.
     const double F = shareSuppressed(V.Level[L], NowNs, V.ShareWindowNs);
-    if (F >= Bound)
-      return NowNs;
-    const double Ns = double(V.ShareWindowNs) * std::log((1.0 - F) / (1.0 - Bound));
-    return NowNs + uint64_t(std::max(0.0, Ns)) + 1;
+    uint64_t Due = NowNs;
+    if (F < Bound)
+      Due += uint64_t(std::max(0.0, double(V.ShareWindowNs) *
+                                        std::log((1.0 - F) / (1.0 - Bound)))) + 1;
+    return std::max(Due, V.Level[L].NextSliceNs);
   }
-  /// Suppressed for too long: may run again whatever the levels above do.
+  /// Suppressed for too long: may run again whatever the levels above do
+  /// (once the gap after its last slice is over).
   bool starved(const PolicyView &V, int L, uint64_t NowNs) const {
-    return shareSuppressed(V.Level[L], NowNs, V.ShareWindowNs) >= Bound;
+    return NowNs >= V.Level[L].NextSliceNs &&
+           shareSuppressed(V.Level[L], NowNs, V.ShareWindowNs) >= Bound;
+  }
+  /// The gap after a slice of SliceNs: the levels above get (1 - share) /
+  /// share of it to themselves.
+  uint64_t gapAfter(uint64_t SliceNs) const {
+    return uint64_t(double(SliceNs) * Bound / std::max(1e-3, 1.0 - Bound));
   }
   static bool inSlice(const PolicyView &V, int L, uint64_t NowNs) {
     return V.Level[L].SliceEndNs && NowNs < V.Level[L].SliceEndNs;

@@ -79,7 +79,9 @@ void Scheduler::flushStops(Context &C, const StopBatch &B, Slot *const *Victims,
   // Fair share counts what each stop at a loop checkpoint throws away:
   // per level, the longest a victim's current virtual CTA can have run
   // (its time since it went onto the stream, at most the shape's measured
-  // virtual CTA time). Asked only under that policy (a look-up per victim).
+  // virtual CTA time; all of it where none is known: a shape stopped at
+  // every launch is never timed undisturbed, and is the one a share is
+  // for). Asked only under that policy (a look-up per victim).
   uint64_t Lost[NumLevels] = {};
   const bool Share = policy().id() == GMEM_SCHED_POLICY_FAIR_SHARE;
   const uint64_t Now = Share ? nowNs() : 0;
@@ -88,7 +90,7 @@ void Scheduler::flushStops(Context &C, const StopBatch &B, Slot *const *Victims,
     if (S.StopRequest != 2 || !S.Clone || !S.RunSinceNs || Now <= S.RunSinceNs)
       continue;
     const double Tau = S.Clone->Chooser.tauOf(S.ShapeKey);
-    const uint64_t Cap = Tau > 0 ? uint64_t(Tau * 1000.0) : 0;
+    const uint64_t Cap = Tau > 0 ? uint64_t(Tau * 1000.0) : UINT64_MAX;
     Lost[S.Level] = std::max(Lost[S.Level], std::min(Now - S.RunSinceNs, Cap));
   }
   for (int L = 0; L < NumLevels && Share; ++L)

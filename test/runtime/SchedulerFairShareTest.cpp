@@ -47,6 +47,22 @@ TEST(FairShareAccounting, WorkAStopThrowsAwayCountsAsSuppressed) {
   EXPECT_NEAR(V.ShareSuppressed, 1.0 - std::exp(-0.2), 1e-9);
   chargeShareLoss(V, 0, W); // nothing lost (a stop between virtual CTAs)
   EXPECT_NEAR(V.ShareSuppressed, 1.0 - std::exp(-0.2), 1e-9);
+  // Running time turned into suppressed time: a run entirely lost leaves
+  // the fraction where suppression all along would have (never over 1).
+  LevelView R;
+  noteShareTransition(R, T0, W);
+  R.Suppressed = true;
+  noteShareTransition(R, T0 + W, W); // suppressed for one window
+  R.Suppressed = false;
+  noteShareTransition(R, T0 + W + 3 * Ms, W); // ran 3 ms, all of it lost
+  R.Suppressed = true;
+  chargeShareLoss(R, 3 * Ms, W);
+  LevelView All;
+  noteShareTransition(All, T0, W);
+  All.Suppressed = true;
+  EXPECT_NEAR(R.ShareSuppressed, shareSuppressed(All, T0 + W + 3 * Ms, W), 1e-3);
+  chargeShareLoss(R, 100 * W, W);
+  EXPECT_LE(R.ShareSuppressed, 1.0);
   // Suppression from there on adds to it as usual.
   EXPECT_NEAR(shareSuppressed(V, T0 + 2 * W, W), 1.0 - std::exp(-0.2) * std::exp(-1.0), 1e-9);
 }
@@ -77,6 +93,19 @@ TEST(FairShareDecisions, StarvedLevelRunsAgainBesideBusyUrgentWork) {
   EXPECT_EQ(Fair.resumeDueNs(V, 0, Due + 1), Due + 1); // due now
   EXPECT_FALSE(Strict.mayResume(V, 0, Due + 1));       // urgent work is busy
   EXPECT_EQ(Strict.resumeDueNs(V, 0, Due + 1), UINT64_MAX);
+}
+
+TEST(FairShareDecisions, NoNewSliceBeforeTheGapAfterTheLast) {
+  const uint64_t W = 20 * Ms, T0 = 1000 * Ms;
+  PolicyView V = suppressedBelowBusyUrgent(T0, W);
+  FairSharePolicy Fair(0.25);
+  // After a slice of 2 ms the levels above get 6 ms to themselves.
+  EXPECT_EQ(Fair.gapAfter(2 * Ms), 6 * Ms);
+  const uint64_t Starved = Fair.resumeDueNs(V, 0, T0);
+  V.Level[0].NextSliceNs = Starved + 3 * Ms;
+  EXPECT_FALSE(Fair.mayResume(V, 0, Starved + Ms)); // starved, but in the gap
+  EXPECT_EQ(Fair.resumeDueNs(V, 0, Starved + Ms), Starved + 3 * Ms);
+  EXPECT_TRUE(Fair.mayResume(V, 0, Starved + 3 * Ms));
 }
 
 TEST(FairShareDecisions, ArrivalsSpareALevelDuringItsSlice) {
