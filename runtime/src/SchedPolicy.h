@@ -6,11 +6,13 @@
 //  * strict: an arrival suppresses every lower level in use, which runs
 //    again once the levels above it have been idle for the linger;
 //  * fair share: strict, except that a level below the top keeps a minimum
-//    share of time unsuppressed over a sliding window (an exponentially
-//    weighted suppressed fraction per level, kept in LevelView): a level
-//    suppressed for more than 1 - share of it gets a slice of time in which
-//    it runs beside the busy levels above it and arrivals leave it alone;
-//    at the slice's end it is suppressed again (SchedMonitor.cpp).
+//    share of useful time over a sliding window (an exponentially weighted
+//    suppressed fraction per level, kept in LevelView; the work a stop cuts
+//    counts as suppressed): a level suppressed for more than 1 - share of
+//    it gets a slice of time in which it runs beside the busy levels above
+//    it and arrivals leave it alone; at the slice's end it is suppressed
+//    again, and those levels run alone for their part before the next
+//    slice (SchedMonitor.cpp).
 // Deadline is next: an arrival carries a deadline (ArrivalHints) and
 // suppresses the levels whose running work would make it miss, earliest
 // deadline first among equal levels.
