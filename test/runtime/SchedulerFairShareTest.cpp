@@ -220,6 +220,52 @@ TEST_F(FairShareSched, SparedVictimIsStoppedAgainOnceItHadItsShare) {
   EXPECT_GE(stats().relaunches, 2u);
 }
 
+TEST_F(FairShareSched, SlicesAmidUrgentTrafficKeepEveryCtaExactlyOnce) {
+  // Best-effort launches of every kind on two streams, urgent launches
+  // arriving throughout, and windows, slices and gaps of a few hundred
+  // microseconds of real time: share resumes, spared arrivals, slice ends
+  // and the stops of relaunches they bring must lose or repeat no work and
+  // keep each stream's order.
+  O.Policy = GMEM_SCHED_POLICY_FAIR_SHARE;
+  O.MinShare = 0.5;
+  O.ShareWindowNs = Ms / 2;
+  O.ShareSliceNs = Ms / 5;
+  make();
+  CUstream Other = D.userStream();
+  D.Names[Other] = "Other";
+  D.Kernels[FTrainPre].Iters = 40;
+  D.Kernels[FAccumPre].Iters = 30;
+  D.Kernels[FPersPre].Iters = 20;
+  D.Kernels[FInfer].Iters = 30;
+  ASSERT_EQ(train(BE, 12, /*Idempotent=*/true), CUDA_SUCCESS);
+  ASSERT_EQ(accum(BE, 10), CUDA_SUCCESS); // not idempotent: stops at CTA entry
+  D.marker(BE, "after-accum");
+  ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/true), CUDA_SUCCESS);
+  ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+  D.marker(Other, "after-pers");
+  unsigned Urgent = 0;
+  for (int Round = 0; Round < 400; ++Round) {
+    D.run(1 + Round % 3);
+    S->poll();
+    if (Round % 25 == 0 && Urgent < 12) {
+      ASSERT_EQ(infer(RT, 2), CUDA_SUCCESS);
+      ++Urgent;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(30));
+  }
+  finish();
+  expectExactlyOnce();
+  EXPECT_GT(D.Markers["after-accum"], job(pre(Accum)).LastCompleteStep);
+  EXPECT_GT(job(pre(Accum)).FirstStartStep, job(pre(Train)).LastCompleteStep);
+  EXPECT_GT(D.Markers["after-pers"], job(pre(Pers), 1).LastCompleteStep);
+  EXPECT_GT(job(pre(Pers), 1).FirstStartStep, job(pre(Pers), 0).LastCompleteStep);
+  EXPECT_GE(stats().preemptions, 2u);
+  EXPECT_EQ(stats().forced_resumes, 0u);
+  // The paths under test were taken (~90 slices a run on a desktop CPU).
+  EXPECT_GE(cloneStats().share_resumes, 1u);
+  EXPECT_GE(cloneStats().share_ends, 1u);
+}
+
 TEST_F(FairShareSched, SwitchingThePolicyLetsAStarvedVictimGo) {
   start(GMEM_SCHED_POLICY_STRICT);
   pollFor(std::chrono::milliseconds(7));
