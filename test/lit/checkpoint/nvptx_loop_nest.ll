@@ -16,6 +16,17 @@
 ; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_NEST=0 opt -load-pass-plugin=%gmem_plugin \
 ; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=OFF
+; GMEM_CHECKPOINT_NEST=grid-paced (experiments): the grid-stride loop takes
+; no K at its entry (it checks by its own rule, every trip here) while the
+; patch nest keeps its work and short copy; on im2col this took the full
+; clone from 40 to 32 registers (ptxas, sm_90), not yet timed on a GPU.
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_REFRESH=0 GMEM_CHECKPOINT_NEST=grid-paced \
+; RUN:   opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN:   | FileCheck %s --check-prefix=GRIDPACED
+; GRIDPACED-LABEL: define void @__gmem_pre__Z5patchPfS_ii(
+; GRIDPACED:         %gmem.iter.work = call i64 @llvm.umin.i64(i64 %{{.*}}, i64 1025)
+; GRIDPACED-NOT:     %gmem.iter.work{{[0-9]+}} =
+; GRIDPACED:         %gmem.ckpt.isshort = icmp ule i64 %gmem.nest.work{{[0-9]*}}, 1024
 ; The persistent clones and twins get the same (they share the loop pass);
 ; the result is valid PTX.
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=TWINS
