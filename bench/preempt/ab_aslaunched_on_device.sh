@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Same-call A/B of preemptible-clone builds as libgmemrt launches them: each
+# argument LABEL=STAGE_DIR is a `python3 bench/preempt/stage.py --build-dir
+# BUILD --out STAGE_DIR` made with some GMEM_CHECKPOINT_* setting (the first
+# is the baseline). Per build: part aslaunched ROUNDS times (builds
+# alternated), part stops and forced-preemption correctness once. Every
+# result goes into one archive, $OUT/ab.tgz (the device tool brings back at
+# most 8 files), with a summary line per run in $OUT/ab.log.
+#
+#   OUT=DIR [ROUNDS=2] bash bench/preempt/ab_aslaunched_on_device.sh \
+#       def=.stage/preempt gp=.stage/preempt_gp
+#
+# GPU machine, repository root, the stage directories carried (one tar
+# unpacked into .stage first). Tables: bench/preempt/aslaunched_report.py
+# on each build's files.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+OUT=${OUT:?}
+W=$(mktemp -d)
+mkdir -p "$OUT"
+LOG="$OUT/ab.log"
+step() { # NAME LIMIT CMD...
+  local name=$1 limit=$2 t0=$(date +%s)
+  shift 2
+  timeout "$limit" "$@" > "$W/$name.log" 2>&1
+  echo "=== $name: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+for R in $(seq 1 "${ROUNDS:-2}"); do
+  for A in "$@"; do
+    L=${A%%=*} S=${A#*=}
+    chmod +x "$S/preempt_bench"
+    step "aslaunched_${L}_$R" 120 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
+      "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
+      --kernels "$S/kernels.ptx" --budget 80 --json "$W/aslaunched_${L}_$R.json"
+  done
+done
+for A in "$@"; do
+  L=${A%%=*} S=${A#*=}
+  step "stops_$L" 70 "$S/preempt_bench" stops --manifest "$S/overhead_manifest.txt" \
+    --kernels "$S/kernels.ptx" --trials 60 --budget 45 --json "$W/stops_$L.json"
+  step "correctness_$L" 70 "$S/preempt_bench" correctness --manifest "$S/corpus/manifest.txt" \
+    --kernels "$S/kernels.ptx" --trials 40 --budget 45 --json "$W/correctness_$L.json"
+done
+tar czf "$OUT/ab.tgz" -C "$W" . && echo "archived $OUT/ab.tgz" | tee -a "$LOG"
