@@ -42,6 +42,8 @@ inline constexpr uintptr_t FPersLight = 0x19, FTrainLight = 0x1A, FPersAlt = 0x1
                            FPersFree = 0x1D, FTrainFree = 0x1E;
 inline constexpr uint32_t LightFlag = 0x20, AltFlag = 0x40, FreeFlag = 0x80;
 
+inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sym; }
+
 struct SchedTest : ::testing::Test {
   FakeSchedDriver D;
   SchedOptions O;
@@ -203,6 +205,27 @@ struct SchedTest : ::testing::Test {
     LaunchRecord R = record(EInfer, false);
     return launch(FInfer, Grid, Str, &R);
   }
+  /// Best-effort work of every kind on two streams (BE: an idempotent
+  /// training clone, then a non-idempotent one, then a marker; Other: an
+  /// idempotent and a non-idempotent persistent clone, then a marker), for
+  /// tests that stop and resume it in many ways (chaos, fair share).
+  void launchMixedBestEffort() {
+    CUstream Other = D.userStream();
+    D.Names[Other] = "Other";
+    ASSERT_EQ(train(BE, 12, /*Idempotent=*/true), CUDA_SUCCESS);
+    ASSERT_EQ(accum(BE, 10), CUDA_SUCCESS); // not idempotent: stops at CTA entry
+    D.marker(BE, "after-accum");
+    ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/true), CUDA_SUCCESS);
+    ASSERT_EQ(pers(Other, {40, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+    D.marker(Other, "after-pers");
+  }
+  /// launchMixedBestEffort's work ran in each stream's order.
+  void expectMixedInStreamOrder() {
+    EXPECT_GT(D.Markers["after-accum"], job(pre(Accum)).LastCompleteStep);
+    EXPECT_GT(job(pre(Accum)).FirstStartStep, job(pre(Train)).LastCompleteStep);
+    EXPECT_GT(D.Markers["after-pers"], job(pre(Pers), 1).LastCompleteStep);
+    EXPECT_GT(job(pre(Pers), 1).FirstStartStep, job(pre(Pers), 0).LastCompleteStep);
+  }
   /// The GPU and the monitor until everything is done.
   void finish(unsigned MaxRounds = 20000) {
     for (unsigned I = 0; I < MaxRounds; ++I) {
@@ -299,7 +322,6 @@ struct SchedTest : ::testing::Test {
   }
 };
 
-inline std::string pre(const char *Sym) { return std::string("__gmem_pre_") + Sym; }
 
 /// An on-by-default switch of SchedOptions read from environment variable
 /// Name (SchedApi.cpp's envSwitch): on when unset, off for 0 and off, on
