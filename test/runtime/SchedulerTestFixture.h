@@ -322,7 +322,6 @@ struct SchedTest : ::testing::Test {
   }
 };
 
-
 /// An on-by-default switch of SchedOptions read from environment variable
 /// Name (SchedApi.cpp's envSwitch): on when unset, off for 0 and off, on
 /// for 1, the default for anything else; Name is unset afterwards.
