@@ -240,8 +240,9 @@ struct Slot {
   /// free form (only launched for idempotent launches)
   uint32_t StopRequest = 1;
   uint64_t Seq = 0;
-  /// When the latest instance (launch or relaunch) went onto its stream:
-  /// fair share charges a stop that cuts it the work it loses.
+  /// When the latest instance (launch or relaunch) went onto its stream,
+  /// under fair share (0 otherwise): a stop that cuts it is charged the
+  /// work it loses.
   uint64_t RunSinceNs = 0;
   /// ClonePlan's Resident, and the spread the launch was made with (timing).
   uint64_t Resident = 0;

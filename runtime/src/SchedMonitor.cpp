@@ -141,7 +141,7 @@ bool Scheduler::relaunch(Context &C, StreamState &St, Slot &S) {
   }
   S.Relaunching = true;
   S.RelaunchGen = S.PreemptGen;
-  S.RunSinceNs = nowNs();
+  S.RunSinceNs = policy().id() == GMEM_SCHED_POLICY_FAIR_SHARE ? nowNs() : 0;
   N.Relaunches.fetch_add(1, std::memory_order_relaxed);
   log("relaunch launch #%llu (generation %u, grid %ux%ux%u of %ux%ux%u)", (unsigned long long)S.Seq,
       S.PreemptGen, S.Grid[0], S.Grid[1], S.Grid[2], S.UserGrid[0], S.UserGrid[1], S.UserGrid[2]);

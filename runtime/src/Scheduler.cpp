@@ -314,7 +314,7 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
       });
     }
     holdOnHost(*C, St, P, Lock);
-    R = gatedLaunch(*C, St, L, S, P, Rec, NotedOriginal, Lock);
+    R = gatedLaunch(*C, St, L, S, P, Rec, NotedOriginal, Lock, First);
   }
   // Blocks of launches recycle() found finished go back to the pool only
   // now, behind this launch: their side-stream zeroing cost a program that
@@ -404,7 +404,7 @@ void Scheduler::holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<
 
 CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S,
                                 int P, const LaunchRecord *Rec, OriginalLaunch Original,
-                                std::unique_lock<std::mutex> &Lock) {
+                                std::unique_lock<std::mutex> &Lock, bool OriginalFirst) {
   N.Gated.fetch_add(1, std::memory_order_relaxed);
   const CUdeviceptr Gate = C.Gates + sizeof(uint32_t) * unsigned(P);
   CloneInfo *CI = nullptr;
@@ -441,11 +441,9 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // a zeroing or gate wait goes onto the stream.
   const bool Latch =
       CI && Choice.Timed && Opts.LatchIdleTimings && D.streamQuery(S) == CUDA_SUCCESS;
-  // The kernel as compiled for the first time (the paths below that call
-  // Original) waits for quiet first (SchedFirstLaunch.cpp); a launch that
-  // runs its clone does not launch it.
-  const bool OriginalFirst =
-      Opts.QuietFirstLaunches && !L.Graph && L.F && !C.Launched.count(L.F);
+  // The kernel as compiled for the first time (OriginalFirst: the paths
+  // below that call Original) waits for quiet first (SchedFirstLaunch.cpp);
+  // a launch that runs its clone does not launch it.
   const char *Name = Rec && Rec->Entry ? Rec->Entry->Symbol.c_str() : "a kernel";
   if (!Sl) {
     if (OriginalFirst)
@@ -556,7 +554,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   if (FormFirst)
     joinLocal(C, CI->form(Choice.Kind).LocalBytes);
   Sl->ZeroQueued = false;
-  Sl->RunSinceNs = nowNs();
+  // (Only fair share reads it: no clock read on the launch path otherwise.)
+  Sl->RunSinceNs = policy().id() == GMEM_SCHED_POLICY_FAIR_SHARE ? nowNs() : 0;
   Sl->NeedsZero = true; // from here on the launch's words
   St.UngatedUs = 0;     // a stop finds this clone, and its hold keeps the rest back
   if (CI->persistent())

@@ -446,10 +446,11 @@ private:
   void holdOnHost(Context &C, StreamState &St, int P, std::unique_lock<std::mutex> &Lock);
   int levelOf(CUstream Raw, CUstream Normalized) const;
   /// (Lock: C's, which a clone form's first launch releases while it waits
-  /// for quiet.)
+  /// for quiet. First: launch() found this the function's first launch in
+  /// C, so launching the kernel as compiled waits for quiet.)
   CUresult gatedLaunch(Context &C, StreamState &St, const SchedLaunch &L, CUstream S, int P,
                        const LaunchRecord *Rec, OriginalLaunch Original,
-                       std::unique_lock<std::mutex> &Lock);
+                       std::unique_lock<std::mutex> &Lock, bool First);
   void refreshBusy(Context &C, uint32_t Levels, uint64_t Now);
   /// Moves St's finished launches (oldest first, up to the first that is
   /// not) to C.Finished.
