@@ -39,12 +39,17 @@ Intrinsic::ID nearerOf(LatchForm F) {
 Value *dynamicK(const Site &S, LoopInfo &LI, ScalarEvolution &SE, unsigned Budget) {
   if (S.Barrier || !S.IV || !isMinMaxForm(S.Form) || envSaysOff("GMEM_CHECKPOINT_NEST"))
     return nullptr;
-  // GMEM_CHECKPOINT_NEST=grid-paced (experiments): a grid-stride loop keeps
-  // its pace instead, which measures the nest's time rather than counting
-  // its cost (im2col's 3x3 nest: a check every ~2-3 grid-stride trips of
-  // ~5 us each, stop P99 14 us after the write on the H200).
-  if (const char *V = std::getenv("GMEM_CHECKPOINT_NEST");
-      V && StringRef(V) == "grid-paced" && stridesByGrid(S.Step))
+  // A grid-stride loop takes no K from its nest's counted work: it keeps
+  // the static rule (a check every trip where its weight is over the
+  // budget, as im2col's; else the clock pace of grid-stride loops). The
+  // count is of instructions, not of the memory latency a grid-stride trip
+  // waits on: im2col's 3x3 nest checked ~2-3 trips of ~5 us apart with the
+  // counted K (stop P99 14 us after the write on the H200), 6.4 us with a
+  // check every trip, its overhead as launched unchanged
+  // (bench/preempt/results/session35). GMEM_CHECKPOINT_NEST=counted gives
+  // such loops the counted K again.
+  const char *V = std::getenv("GMEM_CHECKPOINT_NEST");
+  if (!(V && StringRef(V) == "counted") && stridesByGrid(S.Step))
     return nullptr;
   return emitDynamicK(*S.L, LI, SE, Budget, S.Step->getType());
 }
