@@ -5,7 +5,7 @@
 # wrappers). GPU machine, repo root, .stage/s34p.tgz carried (a tar of
 # .stage/preempt from `python3 bench/preempt/stage.py --build-dir build`).
 #
-#   OUT=DIR bash bench/preempt/results/session34/run_on_device.sh
+#   OUT=DIR [TGZ=.stage/OTHER.tgz] bash bench/preempt/results/session34/run_on_device.sh
 #
 # 1. forced-preemption correctness over the corpus (40 trials an instance)
 # 2. the overhead table as libgmemrt launches it (part aslaunched, no cap)
@@ -13,7 +13,7 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-mkdir -p "$OUT" .stage && tar xzf .stage/s34p.tgz -C .stage || exit 2
+mkdir -p "$OUT" .stage && tar xzf "${TGZ:-.stage/s34p.tgz}" -C .stage || exit 2
 S=.stage/preempt
 chmod +x "$S/preempt_bench"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader
