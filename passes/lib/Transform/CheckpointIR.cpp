@@ -170,10 +170,18 @@ void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
 // (nbody's clone lost 27% that way).
 // A warp that finds the deadline passed moves it and refreshes the value;
 // others read shared memory. Several warps may refresh at once (harmless:
-// they store values of the same word). A stale value only delays a stop by
-// at most RefreshCycles: within one launch the request only ever goes from
-// 0 to its one non-zero value, and the runtime clears it between launches,
-// when shared memory starts afresh. The clock is per SM, as is the cache.
+// they store values of the same word). A stale value only delays a stop:
+// within one launch the request only ever goes from 0 to its one non-zero
+// value, and the runtime clears it between launches, when shared memory
+// starts afresh. The clock is per SM, as is the cache. Where checks come
+// further apart than RefreshCycles, the warps that reach a check just after
+// the one that refreshes read what the previous check stored, so they see
+// a request one check interval late (kmeans_assign's every-trip check:
+// stop P99 10.9 us after the write on the H200). Moving the deadline after
+// the load instead (GMEM_CHECKPOINT_REFRESH_ORDER=after, experiments) lets
+// those warps load too: 34 of 36 stops within 10 us instead of 33
+// (kmeans 9.6, layernorm 10.0), but +1.8% -> +2.5% geomean as launched
+// (gemm_naive +14% -> +28%; bench/preempt/results/session35/refresh-after).
 // (Warps of a CTA tend to refresh together; spreading them by %warpid
 // changed nothing measurable: bench/preempt/results/parts/cache-v2.)
 Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
@@ -191,10 +199,18 @@ Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
   IRBuilder<> TB(ThenTerm);
   // A second clock read rather than keeping Now live across the branch: the
   // check sits in the kernel's hottest loop, where a register can cost a CTA.
-  TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
-                        Align(4), true);
+  auto MoveDeadline = [&] {
+    TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
+                          Align(4), true);
+  };
+  const char *Order = std::getenv("GMEM_CHECKPOINT_REFRESH_ORDER");
+  const bool After = Order && StringRef(Order) == "after";
+  if (!After)
+    MoveDeadline();
   Value *Fresh = loadRequest(TB, Ctx.Ctl);
   TB.CreateAlignedStore(Fresh, ValueWord, Align(4), true);
+  if (After)
+    MoveDeadline();
   IRBuilder<> EB(ElseTerm);
   Value *Cached = EB.CreateAlignedLoad(EB.getInt32Ty(), ValueWord, Align(4), true,
                                        "gmem.request.cached");

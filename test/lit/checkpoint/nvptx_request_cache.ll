@@ -21,6 +21,18 @@
 ; RUN:   | FileCheck %s --check-prefix=OFF
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH=100 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=R100
+; GMEM_CHECKPOINT_REFRESH_ORDER=after (experiments): the deadline moves
+; after the load, so warps that come to the check while it is in flight read
+; the word too instead of the previous check's value.
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH_ORDER=after opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN:   | FileCheck %s --check-prefix=AFTER
+; AFTER-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
+; AFTER:       gmem.cache.refresh:
+; AFTER-NEXT:    %[[FRESH:.*]] = load volatile i32, ptr addrspace(1) %gmem.ctl
+; AFTER-NEXT:    store volatile i32 %[[FRESH]], ptr addrspace(3) @__gmem_reqcache___gmem_pre__Z8scale_gsPfif
+; AFTER-NEXT:    %[[NOW1:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.clock()
+; AFTER-NEXT:    %[[NEXT:.*]] = add i32 %[[NOW1]], 1024
+; AFTER-NEXT:    store volatile i32 %[[NEXT]], ptr addrspace(3) getelementptr inbounds ([2 x i32], ptr addrspace(3) @__gmem_reqcache___gmem_pre__Z8scale_gsPfif, i32 0, i32 1)
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=GRID
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
