@@ -181,7 +181,8 @@ void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
 // the load instead (GMEM_CHECKPOINT_REFRESH_ORDER=after, experiments) lets
 // those warps load too: 34 of 36 stops within 10 us instead of 33
 // (kmeans 9.6, layernorm 10.0), but +1.8% -> +2.5% geomean as launched
-// (gemm_naive +14% -> +28%; bench/preempt/results/session35/refresh-after).
+// (gemm_naive +14% -> +28%; bench/preempt/results/session35/refresh-after;
+// reloading only values older than 4 periods cost as much: refresh-stamp).
 // (Warps of a CTA tend to refresh together; spreading them by %warpid
 // changed nothing measurable: bench/preempt/results/parts/cache-v2.)
 Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
