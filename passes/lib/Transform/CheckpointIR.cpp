@@ -204,8 +204,7 @@ Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
     TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
                           Align(4), true);
   };
-  const char *Order = std::getenv("GMEM_CHECKPOINT_REFRESH_ORDER");
-  const bool After = Order && StringRef(Order) == "after";
+  const bool After = refreshAfterLoad();
   if (!After)
     MoveDeadline();
   Value *Fresh = loadRequest(TB, Ctx.Ctl);

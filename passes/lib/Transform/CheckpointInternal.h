@@ -409,6 +409,7 @@ bool envSaysOff(const char *Name);
 bool loopCheckpointsEnabled();
 bool deferredStopsEnabled();
 bool deferredStopsPaced();
+bool refreshAfterLoad();
 bool meetingPointsRead();
 unsigned computePaceCycles(unsigned PaceCycles);
 unsigned gridPaceCycles(unsigned PaceCycles);

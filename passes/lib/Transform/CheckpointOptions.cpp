@@ -87,6 +87,14 @@ unsigned paceFromEnv(const char *Name, unsigned Same, unsigned Unset) {
 
 } // namespace
 
+/// GMEM_CHECKPOINT_REFRESH_ORDER=after (experiments): a request cache
+/// refresh moves the deadline after its load, not before it (cachedRequest
+/// in CheckpointIR.cpp says what that changed on the H200).
+bool refreshAfterLoad() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_REFRESH_ORDER");
+  return V && StringRef(V).trim().lower() == "after";
+}
+
 /// GMEM_CHECKPOINT_PACE_COMPUTE: the segment target (SM cycles) of loops
 /// that count with `!=` (LLVM's unrolled loops) and touch no memory; 0 keeps
 /// them on the static K; unset or 1: the pace of the other loops.
