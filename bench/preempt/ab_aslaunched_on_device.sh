@@ -11,8 +11,9 @@
 #       def=.stage/preempt gp=.stage/preempt_gp
 #
 # GPU machine, repository root, the stage directories carried (one tar
-# unpacked into .stage first). Tables: bench/preempt/aslaunched_report.py
-# on each build's files.
+# unpacked into .stage first). Tables: bench/preempt/aslaunched_ab.py on
+# two labels' files (--a/--b runs, --stops, --correctness, --changed), or
+# bench/preempt/aslaunched_report.py on each build's files.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:?}
