@@ -166,6 +166,11 @@ struct FairShareSched : SchedTest {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   }
+  /// Polls in steps of 200 us until Done() holds, at most Steps of them.
+  template <typename Pred> void pollUntil(Pred Done, int Steps) {
+    for (int I = 0; I < Steps && !Done(); ++I)
+      pollFor(std::chrono::microseconds(200));
+  }
 };
 
 TEST_F(FairShareSched, StrictKeepsTheVictimStoppedWhileUrgentWorkRuns) {
@@ -186,8 +191,7 @@ TEST_F(FairShareSched, StarvedVictimIsRelaunchedBesideUrgentWorkAndSpared) {
     EXPECT_EQ(stats().relaunches, 0u); // not starved yet (a slow machine: skip)
   }
   // Starved after 5.5 ms: polled until relaunched (within 10 ms in all).
-  for (int I = 0; I < 50 && stats().relaunches == 0; ++I)
-    pollFor(std::chrono::microseconds(200));
+  pollUntil([&] { return stats().relaunches != 0; }, 50);
   EXPECT_EQ(stats().relaunches, 1u);
   EXPECT_GE(std::chrono::steady_clock::now() - T0, std::chrono::microseconds(5500));
   EXPECT_EQ(cloneStats().share_resumes, 1u);
@@ -206,12 +210,10 @@ TEST_F(FairShareSched, SparedVictimIsStoppedAgainOnceItHadItsShare) {
   // the urgent kernel; with no urgent arrival to stop it, the monitor does
   // at the slice's end (5 ms), and relaunches it again later.
   start(GMEM_SCHED_POLICY_FAIR_SHARE);
-  for (int I = 0; I < 60 && stats().relaunches == 0; ++I)
-    pollFor(std::chrono::microseconds(200));
+  pollUntil([&] { return stats().relaunches != 0; }, 60);
   ASSERT_EQ(stats().relaunches, 1u);
   D.run(3); // the relaunch starts
-  for (int I = 0; I < 60 && cloneStats().share_ends == 0; ++I)
-    pollFor(std::chrono::microseconds(200));
+  pollUntil([&] { return cloneStats().share_ends != 0; }, 60);
   EXPECT_EQ(cloneStats().share_ends, 1u);
   EXPECT_EQ(stats().preemptions, 2u);
   EXPECT_FALSE(job(Infer).complete());
