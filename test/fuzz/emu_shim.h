@@ -27,6 +27,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,38 @@ static std::set<std::pair<int, long long>> gm_thread_writes; // this thread's st
 static std::map<std::pair<int, long long>, size_t> gm_rmw_reads;
 static bool gm_logging = true;
 
+// GM_RACES set: note which thread reads and writes every byte of the first
+// run; a byte written by one thread and read or written by another (global
+// memory, no atomics; barriers not considered) makes the launch's result
+// depend on the order threads run in, and gm_main prints "races yes"
+// (test/fuzz/preempt_fuzz.py leaves such launches out).
+struct gm_owner {
+  long long w = -1, r = -1; // a writer and a reader (thread ids), -1: none
+  bool readers = false;     // read by more than one thread
+};
+static const bool gm_track_races = std::getenv("GM_RACES") != nullptr;
+static std::unordered_map<const unsigned char *, gm_owner> gm_owners;
+static bool gm_raced = false;
+
+static long long gm_tid();
+
+static void gm_note(const unsigned char *p, long long size, bool write) {
+  if (!gm_track_races || !gm_logging || gm_raced)
+    return;
+  const long long t = gm_tid();
+  for (long long i = 0; i < size; ++i) {
+    gm_owner &e = gm_owners[p + i];
+    if ((e.w >= 0 && e.w != t) || (write && ((e.r >= 0 && e.r != t) || e.readers)))
+      gm_raced = true;
+    if (write)
+      e.w = t;
+    else if (e.r < 0)
+      e.r = t;
+    else if (e.r != t)
+      e.readers = true;
+  }
+}
+
 // Accessors get the parameter's name (o, a or b: b may equal o when the
 // launch aliases them) and value, and the element offset.
 static int gm_which(const char *name, const void *p) {
@@ -101,6 +134,7 @@ template <class T> static T gm_read(const char *name, const T *p, long long i) {
   if (gm_logging && !gm_thread_writes.count({k, off}))
     gm_log.push_back({k, 'R', off, off + (long long)sizeof(T)});
   gm_rmw_reads.erase({k, off}); // the stored value is read: that store is live
+  gm_note(gm_param[k] + off, sizeof(T), /*write=*/false);
   T v;
   std::memcpy(&v, gm_param[k] + off, sizeof(T));
   return v;
@@ -122,6 +156,7 @@ static void gm_write(const char *name, const T *p, long long i, V v, bool plain 
       gm_rmw_reads.erase(It);
     }
   }
+  gm_note(gm_param[k] + off, sizeof(T), /*write=*/true);
   std::memcpy(gm_param[k] + off, &t, sizeof(T));
 }
 
@@ -163,6 +198,12 @@ struct gm_shape {
 typedef void (*gm_kernel)(void *, const void *, void *, int, int, unsigned, int, gm_shape);
 
 #include "emu_sync.h" // atomics, __shared__, barriers and shuffles
+
+static long long gm_tid() {
+  long long block = ((long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  long long thread = ((long long)threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  return block * ((long long)blockDim.x * blockDim.y * blockDim.z) + thread;
+}
 
 // fibers: the kernel has barriers or shuffles, and a block runs in their
 // phases (emu_sync.h); else each thread runs to its end in turn.
@@ -248,5 +289,7 @@ static int gm_main(int argc, char **argv, const gm_kernel *kernels, int count,
     i = j;
   }
   std::printf("idempotent %s\n", same ? "yes" : "no");
+  if (gm_track_races)
+    std::printf("races %s\n", gm_raced ? "yes" : "no");
   return 0;
 }
