@@ -20,12 +20,7 @@ OUT=${OUT:?}
 W=$(mktemp -d)
 mkdir -p "$OUT"
 LOG="$OUT/ab.log"
-step() { # NAME LIMIT CMD...
-  local name=$1 limit=$2 t0=$(date +%s)
-  shift 2
-  timeout "$limit" "$@" > "$W/$name.log" 2>&1
-  echo "=== $name: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
-}
+. bench/preempt/device_common.sh # step
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
 for R in $(seq 1 "${ROUNDS:-2}"); do
   for A in "$@"; do

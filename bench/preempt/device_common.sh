@@ -11,6 +11,8 @@
 #                          default 300) bounds it
 #   runtime_suite LIMIT    test/runtime/gpu/run_on_device.sh into W/runtime,
 #                          at most LIMIT seconds; prints its verdict lines
+#   step NAME LIMIT CMD... CMD into W/NAME.log, at most LIMIT seconds; a line
+#                          "=== NAME: exit RC in T s" to stdout and to LOG
 unpack_stage() {
   mkdir -p "$2" "$W" && tar xzf "$1" -C "$2" && tar xzf .stage/rt.tgz -C .stage || exit 2
   S=$2/preempt
@@ -35,4 +37,11 @@ runtime_suite() {
   grep -E "chaos .*us:|checksums under chaos|suite status|^FAIL|gmemrt-sched" "$W/runtime/run.log"
   rm -f "$W"/runtime/sums_*.txt
   gzip -9 "$W"/runtime/chaos_*.txt "$W"/runtime/host_*.txt "$W"/runtime/latch_first.txt 2>/dev/null
+}
+
+step() {
+  local name=$1 limit=$2 t0=$(date +%s)
+  shift 2
+  timeout "$limit" "$@" > "$W/$name.log" 2>&1
+  echo "=== $name: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
 }

@@ -139,6 +139,36 @@ def launch_shape(r, two_d, flags):
     return (r.choice([1, 5, 16, 64, 132, 264]), 1), (r.choice([1, 7, 32, 33, 64, 100, 128]), 1)
 
 
+def draw_launch(r, two_d, restrict, types, flags):
+    """One random launch of a kernel: (grid, block, scalars, alias or None)."""
+    grid, block = launch_shape(r, two_d, flags)
+    sc = [r.choice(region_fuzz.SCALARS) for _ in range(2)] + [
+        r.choice(region_fuzz.SCALARS + [1000, 4294967295]) % (1 << 32),
+        r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(region_fuzz.SCALARS),
+        r.choice(region_fuzz.SCALARS), r.choice(region_fuzz.SCALARS + [1 << 33])]
+    # A quarter of the launches of kernels without __restrict__ and with one
+    # element type pass b inside o's allocation, ALIAS bytes off.
+    alias = None
+    if not restrict and types[0] == types[1] and r.random() < 0.25:
+        alias = r.choice([0, 8, 24, 64, -64, 400, -4000])
+    return grid, block, sc, alias
+
+
+def build_emulator(cpp, work, clang):
+    """The host emulation of write_sources' kernels, with traps for
+    undefined behaviour (region_fuzz.py's flags): WORK/fuzz_emu."""
+    emu = os.path.join(work, 'fuzz_emu')
+    with open(emu + '.cpp', 'w') as f:
+        f.write(cpp)
+    host = [clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
+            '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
+            'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', emu + '.cpp', '-o', emu]
+    p = subprocess.run(host, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f'preempt_fuzz: host emulation failed to compile:\n{p.stderr[-3000:]}')
+    return emu
+
+
 def emulate(emu, ki, grid, block, sc, alias):
     """The host run of one launch (region_fuzz.emulate's, with GM_RACES set):
     (reason to skip or None, idempotent)."""
@@ -195,28 +225,12 @@ def main():
         cu, cpp = (t.replace('GM_ST(o, gid, ', 'GM_RMW(o, gid, ') for t in (cu, cpp))
     work = tempfile.mkdtemp(prefix='gmem-pfuzz-')
     try:
-        emu = os.path.join(work, 'fuzz_emu')
-        cpp_path = os.path.join(work, 'fuzz_emu.cpp')
-        with open(cpp_path, 'w') as f:
-            f.write(cpp)
-        host = [args.clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
-                '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
-                'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', cpp_path, '-o', emu]
-        p = subprocess.run(host, capture_output=True, text=True)
-        if p.returncode:
-            sys.exit(f'preempt_fuzz: host emulation failed to compile:\n{p.stderr[-3000:]}')
+        emu = build_emulator(cpp, work, args.clang)
         r = random.Random(args.seed * 7919 + 3)
         kept, skipped = [], {}
         for ki, (name, two_d, restrict, types, flags) in enumerate(names):
             for _ in range(args.launches):
-                grid, block = launch_shape(r, two_d, flags)
-                sc = [r.choice(region_fuzz.SCALARS) for _ in range(2)] + [
-                    r.choice(region_fuzz.SCALARS + [1000, 4294967295]) % (1 << 32),
-                    r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(region_fuzz.SCALARS),
-                    r.choice(region_fuzz.SCALARS), r.choice(region_fuzz.SCALARS + [1 << 33])]
-                alias = None
-                if not restrict and types[0] == types[1] and r.random() < 0.25:
-                    alias = r.choice([0, 8, 24, 64, -64, 400, -4000])
+                grid, block, sc, alias = draw_launch(r, two_d, restrict, types, flags)
                 try:
                     why, idem = emulate(emu, ki, grid, block, sc, alias)
                 except subprocess.TimeoutExpired:

@@ -12,13 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
 W=$(mktemp -d)
 mkdir -p "$OUT"
-step() { # NAME LIMIT CMD...
-  local name=$1 limit=$2 t0=$(date +%s)
-  shift 2
-  timeout "$limit" "$@" > "$W/$name.log" 2>&1
-  echo "=== $name: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$OUT/budget.log"
-}
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$OUT/budget.log"
+LOG="$OUT/budget.log"
+. bench/preempt/device_common.sh # step
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
 for A in "$@"; do
   L=${A%%=*} S=${A#*=}
   chmod +x "$S/preempt_bench"
@@ -35,4 +31,4 @@ for c in def late0; do
   [ -f ".stage/micro/gemm_$c.cubin" ] &&
     /usr/local/cuda/bin/cuobjdump -sass ".stage/micro/gemm_$c.cubin" > "$W/sass_gemm_$c.txt" 2>&1
 done
-tar czf "$OUT/budget.tgz" -C "$W" . && echo "archived $OUT/budget.tgz" | tee -a "$OUT/budget.log"
+tar czf "$OUT/budget.tgz" -C "$W" . && echo "archived $OUT/budget.tgz" | tee -a "$LOG"
