@@ -143,52 +143,27 @@ def launch_shape(r, two_d, flags):
 
 
 def draw_launch(r, two_d, restrict, types, flags):
-    """One random launch of a kernel: (grid, block, scalars, alias or None)."""
-    grid, block = launch_shape(r, two_d, flags)
-    sc = [r.choice(region_fuzz.SCALARS) for _ in range(2)] + [
-        r.choice(region_fuzz.SCALARS + [1000, 4294967295]) % (1 << 32),
-        r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(region_fuzz.SCALARS),
-        r.choice(region_fuzz.SCALARS), r.choice(region_fuzz.SCALARS + [1 << 33])]
-    # A quarter of the launches of kernels without __restrict__ and with one
-    # element type pass b inside o's allocation, ALIAS bytes off.
-    alias = None
-    if not restrict and types[0] == types[1] and r.random() < 0.25:
-        alias = r.choice([0, 8, 24, 64, -64, 400, -4000])
-    return grid, block, sc, alias
+    """region_fuzz.py's launch draw with this fuzzer's larger grids."""
+    return region_fuzz.draw_launch(r, two_d, restrict, types, flags, shape=launch_shape)
 
 
 def build_emulator(cpp, work, clang):
-    """The host emulation of write_sources' kernels, with traps for
-    undefined behaviour (region_fuzz.py's flags): WORK/fuzz_emu."""
+    """The host emulation of write_sources' kernels: WORK/fuzz_emu."""
     emu = os.path.join(work, 'fuzz_emu')
     with open(emu + '.cpp', 'w') as f:
         f.write(cpp)
-    host = [clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
-            '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
-            'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', emu + '.cpp', '-o', emu]
-    p = subprocess.run(host, capture_output=True, text=True)
+    p = subprocess.run(region_fuzz.emulator_command(clang, emu + '.cpp', emu), capture_output=True,
+                       text=True)
     if p.returncode:
         sys.exit(f'preempt_fuzz: host emulation failed to compile:\n{p.stderr[-3000:]}')
     return emu
 
 
 def emulate(emu, ki, grid, block, sc, alias):
-    """The host run of one launch (region_fuzz.emulate's, with GM_RACES set):
-    (reason to skip or None, idempotent)."""
-    cmd = [emu, str(ki), *map(str, grid), *map(str, block), *map(str, sc),
-           '-' if alias is None else str(alias)]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, GM_RACES='1'))
-    if p.returncode in region_fuzz.TRAP_RCS:
-        return 'undefined behaviour', None
-    if p.returncode in region_fuzz.SKIPS:
-        return region_fuzz.SKIPS[p.returncode], None
-    if p.returncode:
-        sys.exit(f'preempt_fuzz: emulator failed ({" ".join(cmd)}): rc {p.returncode}\n{p.stderr}')
-    lines = p.stdout.splitlines()
-    if 'races yes' in lines:
-        return 'threads race on global memory', None
-    return None, 'idempotent yes' in lines
+    """The host run of one launch, races tracked: (reason to skip or None,
+    idempotent)."""
+    why, _, idem = region_fuzz.emulate(emu, ki, grid, block, sc, alias, races=True)
+    return why, idem
 
 
 def main():

@@ -50,6 +50,15 @@ SKIPS = {132: 'undefined behaviour', 4: 'outside the allocation', 5: 'trip limit
 TRAP_RCS = {132, 133, -4, -5}
 
 
+def emulator_command(clang, cpp_path, emu):
+    """The host emulation's build: traps for the undefined behaviour a
+    launch must not have (signed overflow, bad shifts, division by zero,
+    float-to-int overflow, pointer overflow)."""
+    return [clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
+            '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
+            'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', cpp_path, '-o', emu]
+
+
 def compile_sources(args, work, cu, cpp):
     cu_path, cpp_path = os.path.join(work, 'fuzz.cu'), os.path.join(work, 'fuzz_emu.cpp')
     with open(cu_path, 'w') as f:
@@ -72,10 +81,7 @@ def compile_sources(args, work, cu, cpp):
         # plain .bc, once instead of at every launch).
         dev[-1] = bc + '.plain'
     emu = os.path.join(work, 'fuzz_emu')
-    host = [args.clang, '-x', 'c++', '-std=c++17', '-O1', '-w', '-I', HERE,
-            '-fsanitize=signed-integer-overflow,shift,integer-divide-by-zero,'
-            'float-cast-overflow,pointer-overflow', '-fsanitize-trap=all', cpp_path, '-o', emu]
-    cmds = [dev, host]
+    cmds = [dev, emulator_command(args.clang, cpp_path, emu)]
     if args.pipeline == 'plain':
         cmds.append([args.opt, f'-load-pass-plugin={args.plugin}', '-passes=gmem-embed', bc + '.plain',
                      '-o', bc])
@@ -100,10 +106,31 @@ def launch_shape(r, two_d, flags):
     return (r.choice([1, 1, 2, 3, 5]), 1), (r.choice([1, 2, 7, 32, 33, 64, 100]), 1)
 
 
-def emulate(emu, ki, grid, block, sc, alias):
+def draw_launch(r, two_d, restrict, types, flags, shape=launch_shape):
+    """One random launch: (grid, block, scalars n m u s rows cols stride, alias
+    in bytes or None), its grid and block from shape."""
+    grid, block = shape(r, two_d, flags)
+    sc = [r.choice(SCALARS), r.choice(SCALARS), r.choice(SCALARS + [1000, 4294967295]),
+          r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(SCALARS), r.choice(SCALARS),
+          r.choice(SCALARS + [1 << 33])]
+    sc[2] %= 1 << 32
+    # A quarter of the launches of kernels without __restrict__ and with one
+    # element type (else aliasing is undefined) pass b inside o's
+    # allocation, ALIAS bytes off.
+    alias = None
+    if not restrict and types[0] == types[1] and r.random() < 0.25:
+        alias = r.choice([0, 8, 24, 64, -64, 400, -4000])
+    return grid, block, sc, alias
+
+
+def emulate(emu, ki, grid, block, sc, alias, races=False):
+    """(reason to skip or None, touched byte ranges, idempotent). races: the
+    emulation also tracks which thread touches each byte (GM_RACES), and a
+    launch whose threads race on global memory is skipped."""
     cmd = [emu, str(ki), *map(str, grid), *map(str, block), *map(str, sc),
            '-' if alias is None else str(alias)]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    env = dict(os.environ, GM_RACES='1') if races else None
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     if p.returncode in TRAP_RCS:
         return 'undefined behaviour', None, None
     if p.returncode in SKIPS:
@@ -115,6 +142,9 @@ def emulate(emu, ki, grid, block, sc, alias):
         f = line.split()
         if f[0] == 'idempotent':
             idem = f[1] == 'yes'
+        elif f[0] == 'races':
+            if f[1] == 'yes':
+                return 'threads race on global memory', None, None
         else:
             touched.append((f[0], int(f[1]), int(f[2]), int(f[3])))
     return None, touched, idem
@@ -200,17 +230,7 @@ def main():
     used = {}  # feature: launches checked of kernels that use it
     for ki, (name, two_d, restrict, types, flags) in enumerate(names):
         for _ in range(args.launches):
-            grid, block = launch_shape(r, two_d, flags)
-            sc = [r.choice(SCALARS), r.choice(SCALARS), r.choice(SCALARS + [1000, 4294967295]),
-                  r.choice([-3, -2, -1, 0, 1, 2, 3]), r.choice(SCALARS), r.choice(SCALARS),
-                  r.choice(SCALARS + [1 << 33])]
-            sc[2] %= 1 << 32
-            # A quarter of the launches of kernels without __restrict__ and
-            # with one element type (else aliasing is undefined) pass b
-            # inside o's allocation, ALIAS bytes off.
-            alias = None
-            if not restrict and types[0] == types[1] and r.random() < 0.25:
-                alias = r.choice([0, 8, 24, 64, -64, 400, -4000])
+            grid, block, sc, alias = draw_launch(r, two_d, restrict, types, flags)
             why, touched, idem = emulate(emu, ki, grid, block, sc, alias)
             if why:
                 skipped[why] = skipped.get(why, 0) + 1
