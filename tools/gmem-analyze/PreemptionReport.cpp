@@ -70,6 +70,9 @@ void fillPreemption(const Module &M, std::vector<KernelDescriptor> &Kernels) {
       if (defines(M, CheckpointFreePrefix, K.Symbol))
         P.Forms.push_back("free");
     }
+    if (P.InLoop && (Flags & CheckpointInfo::SegmentScale))
+      P.Notes.push_back("loop segments scalable 1-8x per launch (the runtime may run fewer, "
+                        "longer segments where that is faster and stops stay prompt)");
     if (Flags & CheckpointInfo::WarpAlignedBlock)
       P.Notes.push_back("persistent only where blockDim.x is a multiple of 32 (warp "
                         "collectives after a warp-uniform return)");

@@ -157,6 +157,19 @@ void forEachReachableFunction(Function &K, function_ref<void(Function &)> Visit)
 
 Value *readClock(IRBuilder<> &B) { return nvvm(B, Intrinsic::nvvm_read_ptx_sreg_clock); }
 
+Value *segScale(CloneContext &Ctx) {
+  if (!Ctx.SegScaleWord || !Ctx.SegScaleAt)
+    return nullptr;
+  if (!Ctx.SegScale) {
+    // A kernel parameter, the same in every thread: ptxas sees each segment
+    // length as uniform, as it saw the constant.
+    IRBuilder<> B(Ctx.SegScaleAt);
+    Ctx.SegScale = B.CreateAnd(B.CreateLShr(Ctx.SegScaleWord, B.getInt32(SegScaleShift)),
+                               B.getInt32(SegScaleMask), "gmem.seg.scale");
+  }
+  return Ctx.SegScale;
+}
+
 void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
   B.CreateAlignedStore(B.getInt32(0), ctaStateWord(B, Cache, 0), Align(4), /*isVolatile=*/true);
   B.CreateAlignedStore(readClock(B), ctaStateWord(B, Cache, 1), Align(4), /*isVolatile=*/true);

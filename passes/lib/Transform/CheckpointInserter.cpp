@@ -132,6 +132,10 @@ struct CloneBuild {
 
   CloneBuild(Module &M, GpuArch Arch, Function &C) : M(M), Arch(Arch), C(C) {}
 
+  /// Segment scale (CloneContext::SegScaleWord) for this clone's loops:
+  /// persistent forms of a kernel that may carry flag SegmentScale.
+  bool SegScale = false;
+
   void prepare(unsigned Budget) {
     LLVMContext &LC = M.getContext();
     KernelCopies = asyncCopiesIn(C); // the kernel's own, before ours go in
@@ -160,7 +164,11 @@ struct CloneBuild {
     if (Arch == GpuArch::AMDGPU)
       Ctx.Parity = Slot(B.getInt32Ty(), "gmem.parity", B.getInt32(0));
     Ctx.CtaState = createCtaState(M, C, Arch);
-    B.CreateBr(OldEntry);
+    Instruction *ToOld = B.CreateBr(OldEntry);
+    if (SegScale) {
+      Ctx.SegScaleWord = C.getArg(C.arg_size() - 1);
+      Ctx.SegScaleAt = ToOld;
+    }
 
     // One exit for every return; aborting threads come through gmem.abort.
     SmallVector<ReturnInst *, 8> Returns;
@@ -281,7 +289,10 @@ struct CloneBuild {
     Parts.StateInShared = StateInShared;
     Parts.Free = Free;
     Parts.MaskGridZ = Mode.Mask;
-    Parts.Batch = Mode.Mask && Mode.Batch;
+    // Batching only under the kernel's Batched flag: the mask may be there
+    // for the segment scale alone.
+    Parts.Batch = Mode.Mask && Mode.Batch && (ZFlags & CheckpointInfo::Batched);
+    Parts.SegScaled = ZFlags & CheckpointInfo::SegmentScale;
     Parts.TailPercent = Free || Parts.Batch ? 0 : Mode.Tail;
     Parts.StampedStop = StampedStop && !Free;
     Parts.LateReadCycles = Mode.LateRead && !Free ? lateReadCyclesFromEnv() : 0;
@@ -298,6 +309,9 @@ struct CloneBuild {
   }
 
   SmallVector<AllocaInst *, 8> ExtraSlots;
+  /// The kernel's info flags Batched and SegmentScale: what grid_z's high
+  /// bits carry.
+  uint32_t ZFlags = 0;
 
   void promote() {
     if (Ctx.Landing)
@@ -325,9 +339,11 @@ struct CloneBuild {
 /// state in registers or in shared memory, or the free form.
 bool emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string &Symbol,
                         unsigned Budget, bool LoopStops, bool StateInShared, BatchMode Mode,
-                        bool Free = false, bool StampedStop = false) {
+                        uint32_t ZFlags, bool Free = false, bool StampedStop = false) {
   Function *T = createClone(M, K, Symbol);
   CloneBuild Build(M, Arch, *T);
+  Build.SegScale = ZFlags & CheckpointInfo::SegmentScale;
+  Build.ZFlags = ZFlags;
   Build.prepare(Budget);
   // Copies of short loop entries help some kernels and hurt others (ptxas
   // compiles the strip-mined loop differently beside one; H200, bench/
@@ -437,6 +453,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       notePreemption(M, K->getName(), "not persistent: " + NotPersistent);
     Function *C = createClone(M, *K, checkpointCloneSymbol(K->getName()));
     CloneBuild Build(M, Arch, *C);
+    Build.SegScale = NotPersistent.empty() && segScaleEnabled();
     Build.prepare(Budget);
     bool PerThreadLoopStops = false;
     if (Sync.Opaque || !loopCheckpointsEnabled()) {
@@ -456,7 +473,12 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       Info.IntervalK = S.MaxInterval;
       if (S.Sites)
         Info.Flags |= CheckpointInfo::HasLoopCheckpoints;
+      // Only where some strip-mined segment follows the scale: the grid_z
+      // mask it brings changes ptxas's registers (see Batched below).
+      if (Build.Ctx.SegScale)
+        Info.Flags |= CheckpointInfo::SegmentScale;
     }
+
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
       if (NeedsWarpAlignedBlock)
@@ -515,6 +537,11 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                   (EmitFree && batchingEnabled());
       if (Mode.Mask)
         Info.Flags |= CheckpointInfo::Batched;
+      // The segment scale shares the word: every form masks it then.
+      Mode.Mask |= bool(Info.Flags & CheckpointInfo::SegmentScale);
+      const uint32_t ZFlags =
+          Info.Flags & (CheckpointInfo::Batched | CheckpointInfo::SegmentScale);
+      Build.ZFlags = ZFlags;
       MainMode.Mask = Mode.Mask;
       const StampedForms Stamped = stampedFormsFromEnv();
       const bool StampAll = Stamped == StampedForms::All ||
@@ -536,7 +563,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                                /*LoopStops=*/false, /*StateInShared=*/false,
                                BatchMode{Mode.Mask, Mode.Batch && !SharedMemory, LightTail,
                                          /*LateRead=*/true},
-                               /*Free=*/false, Stamped != StampedForms::None))
+                               ZFlags, /*Free=*/false, Stamped != StampedForms::None))
           Info.Flags |= CheckpointInfo::HasLight;
       }
       if (EmitAlt) {
@@ -551,7 +578,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
                                /*LoopStops=*/HasLoops, /*StateInShared=*/HasLoops,
                                BatchMode{Mode.Mask, false, AltTail,
                                          /*LateRead=*/Late != LateReadForms::Light},
-                               /*Free=*/false, StampAll))
+                               ZFlags, /*Free=*/false, StampAll))
           Info.Flags |= CheckpointInfo::HasAlt;
       }
       if (EmitFree) {
@@ -560,7 +587,7 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
         // where nothing in the body needs a CTA's threads together, the
         // runtime may time a form without them for idempotent launches.
         if (emitPersistentTwin(M, Arch, *K, checkpointFreeSymbol(K->getName()), Budget, HasLoops,
-                               /*StateInShared=*/false, BatchMode{Mode.Mask, true, 0},
+                               /*StateInShared=*/false, BatchMode{Mode.Mask, true, 0}, ZFlags,
                                /*Free=*/true))
           Info.Flags |= CheckpointInfo::HasFree;
       }

@@ -130,7 +130,28 @@ struct CloneContext {
   /// warp-vote checks: persistent forms, which run only with whole-warp
   /// rows once a site exists (info flag WarpAlignedBlock). NVPTX only.
   bool WarpVoteLoops = false;
+  /// Segment scale (info flag SegmentScale; persistent forms only): the
+  /// raw grid_z parameter, whose bits 24..25 give s; strip-mined segments
+  /// of the static K then run K << s iterations and paced segments aim at
+  /// 2^s times their target. Null: no scale (version-1 clones, or
+  /// GMEM_CHECKPOINT_SEG_SCALE=0).
+  llvm::Value *SegScaleWord = nullptr;
+  /// Where s is computed on first use (the clone's entry block's end).
+  llvm::Instruction *SegScaleAt = nullptr;
+  /// i32 s, once a site has asked for it (segScale in CheckpointIR.cpp).
+  llvm::Value *SegScale = nullptr;
 };
+
+/// Bits of grid_z under SegmentScale: the scale s (0..3) in 24..25, a check
+/// interval (Batched) in 16..23.
+inline constexpr unsigned SegScaleShift = 24, SegScaleMask = 3;
+/// The largest static K a site may be scaled from: K << 3 stays far from
+/// any bound that matters (2^20, the cost model's own cap).
+inline constexpr unsigned SegScaleMaxK = 1u << 17;
+
+/// i32 s of the clone (CloneContext::SegScale), created at SegScaleAt on
+/// the first call; null where the context has no segment scale.
+llvm::Value *segScale(CloneContext &Ctx);
 
 /// AMDGPU LDS state words ([4 x i32]); NVPTX uses only ExitCount (i32).
 enum CtaStateWord : unsigned { ExitCount = 0, EntryStop = 1, LoopStop0 = 2, LoopStop1 = 3 };
@@ -379,6 +400,9 @@ struct PersistentParts {
   /// sharedMemoryBlocker), loop stops uniform per CTA (barrier-joined only),
   /// state in registers.
   bool Batch = false;
+  /// The kernel has flag SegmentScale: the check interval is grid_z's bits
+  /// 16..23 only (24..25 are the segment scale).
+  bool SegScaled = false;
   /// Balanced tail (info flag BalancedTail): the last TailPercent of the
   /// virtual CTAs are claimed from control word 1 (CTA protocol only, not
   /// with Batch: the claim is published at the end-of-virtual-CTA barrier).
@@ -418,6 +442,8 @@ bool lightTwinsForEveryKernel();
 bool altClonesEnabled();
 bool freeClonesEnabled();
 bool batchingEnabled();
+/// GMEM_CHECKPOINT_SEG_SCALE=0: no segment scale (flag SegmentScale).
+bool segScaleEnabled();
 unsigned tailPercentFromEnv();
 /// Which persistent forms end a virtual CTA with a plain barrier and a
 /// shared stop word instead of `bar.red.or`: none, light twins, light twins
@@ -479,8 +505,10 @@ llvm::Value *emitPaceAtEntry(llvm::IRBuilder<> &B, unsigned StaticK);
 /// s of a pace.
 llvm::Value *paceShift(llvm::IRBuilder<> &B, llvm::Value *Pace);
 /// The next segment's pace, at the check ending this one: s moved towards
-/// a segment of TargetCycles to 2 x TargetCycles.
-llvm::Value *emitPaceUpdate(llvm::IRBuilder<> &B, llvm::Value *Pace, unsigned TargetCycles);
+/// a segment of TargetCycles to 2 x TargetCycles; with Scale (i32 s, the
+/// clone's segment scale), of 2^s times that.
+llvm::Value *emitPaceUpdate(llvm::IRBuilder<> &B, llvm::Value *Pace, unsigned TargetCycles,
+                            llvm::Value *Scale = nullptr);
 /// The segment's limit: the nearer (Nearer: smin/umin/smax/umax) of Bound
 /// and Start + (Step << Shift), or Bound itself within 1.5 x that.
 llvm::Value *emitPacedLimit(llvm::IRBuilder<> &B, llvm::Value *Start, llvm::Value *Step,

@@ -48,7 +48,13 @@ Value *LatchCheckBuilder::continueCond(IRBuilder<> &B, BranchInst *Br, BasicBloc
 Value *LatchCheckBuilder::limitFrom(IRBuilder<> &B, const Site &S, Value *Start) {
   Type *Ty = S.Step->getType();
   uint64_t KFar = uint64_t(S.K) + S.K / 2;
-  Value *KV = S.KDyn ? S.KDyn : ConstantInt::get(Ty, S.K);
+  // The segment scale: K << s, computed here, once per segment start (the
+  // segment's own loop compares against the Limit alone).
+  Value *Scale = S.Scaled && !S.KDyn ? segScale(Ctx) : nullptr;
+  Value *KDyn = S.KDyn;
+  if (Scale)
+    KDyn = B.CreateShl(ConstantInt::get(Ty, S.K), B.CreateZExtOrTrunc(Scale, Ty), "gmem.seg.k");
+  Value *KV = KDyn ? KDyn : ConstantInt::get(Ty, S.K);
   Value *Ahead = B.CreateAdd(Start, B.CreateMul(S.Step, KV));
   switch (S.Form) {
   case LatchForm::MinSigned:
@@ -56,8 +62,8 @@ Value *LatchCheckBuilder::limitFrom(IRBuilder<> &B, const Site &S, Value *Start)
   case LatchForm::MaxSigned:
   case LatchForm::MaxUnsigned: {
     Intrinsic::ID Nearer = nearerOf(S.Form);
-    Value *KFarV = S.KDyn ? B.CreateAdd(S.KDyn, B.CreateLShr(S.KDyn, 1))
-                          : static_cast<Value *>(ConstantInt::get(Ty, KFar));
+    Value *KFarV = KDyn ? B.CreateAdd(KDyn, B.CreateLShr(KDyn, 1))
+                        : static_cast<Value *>(ConstantInt::get(Ty, KFar));
     Value *Probe = B.CreateAdd(Start, B.CreateMul(S.Step, KFarV));
     Value *Far = B.CreateICmp(S.ContPred, Probe, S.Bound, "gmem.ckpt.far");
     return B.CreateSelect(Far, B.CreateBinaryIntrinsic(Nearer, S.Bound, Ahead), S.Bound);
@@ -70,8 +76,10 @@ Value *LatchCheckBuilder::limitFrom(IRBuilder<> &B, const Site &S, Value *Start)
     // otherwise the bound itself comes first.
     Value *Dist = S.Form == LatchForm::NeUp ? B.CreateSub(S.Bound, Start)
                                             : B.CreateSub(Start, S.Bound);
-    Value *Far = B.CreateICmpUGT(Dist, ConstantInt::get(Dist->getType(), S.KSpan + S.KSpan / 2),
-                                 "gmem.ckpt.far");
+    Value *Span = ConstantInt::get(Dist->getType(), S.KSpan);
+    if (Scale) // CheckpointLoops.cpp made sure KSpan << 3 stays far from wrapping
+      Span = B.CreateShl(Span, B.CreateZExtOrTrunc(Scale, Dist->getType()));
+    Value *Far = B.CreateICmpUGT(Dist, B.CreateAdd(Span, B.CreateLShr(Span, 1)), "gmem.ckpt.far");
     return B.CreateSelect(Far, Ahead, S.Bound);
   }
   case LatchForm::None:
@@ -243,7 +251,8 @@ LatchCheckBuilder::Segment LatchCheckBuilder::stripMine(const Site &S,
         Pace->addIncoming(Start, E);
     }
     IRBuilder<> UB(&*Check->getFirstInsertionPt());
-    Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles), CheckEnd);
+    Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles, S.Scaled ? segScale(Ctx) : nullptr),
+                      CheckEnd);
     // Each lane times its segments on its own %clock; a warp-vote site
     // needs one segment length for the whole warp (every lane at the vote
     // on the same trip): lane 0's, by a shuffle at the segment's start.

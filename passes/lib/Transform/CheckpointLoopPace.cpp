@@ -107,7 +107,7 @@ Value *paceShift(IRBuilder<> &B, Value *Pace) {
   return B.CreateAnd(Pace, B.getInt32((1u << PaceShiftBits) - 1), "gmem.pace.shift");
 }
 
-Value *emitPaceUpdate(IRBuilder<> &B, Value *Pace, unsigned TargetCycles) {
+Value *emitPaceUpdate(IRBuilder<> &B, Value *Pace, unsigned TargetCycles, Value *Scale) {
   Value *Now = clockBits(B);
   Value *Start = clockPart(B, Pace);
   Value *Elapsed = B.CreateSub(Now, Start, "gmem.pace.elapsed");
@@ -116,6 +116,8 @@ Value *emitPaceUpdate(IRBuilder<> &B, Value *Pace, unsigned TargetCycles) {
   Value *Lz = B.CreateBinaryIntrinsic(Intrinsic::ctlz, Elapsed, B.getFalse());
   const int TargetLz = int(countl_zero(TargetCycles));
   Value *S = B.CreateAdd(B.CreateSub(paceShift(B, Pace), B.getInt32(TargetLz)), Lz);
+  if (Scale) // a target 2^s times longer has s fewer leading zeros
+    S = B.CreateAdd(S, Scale, "gmem.pace.scaled");
   S = B.CreateBinaryIntrinsic(Intrinsic::smax, S, B.getInt32(0));
   S = B.CreateBinaryIntrinsic(Intrinsic::smin, S, B.getInt32(MaxPaceShift));
   return B.CreateOr(Now, S, "gmem.pace.next");

@@ -46,6 +46,10 @@ struct Site {
   /// (CheckpointLoopPace.cpp); K is then the static model's, for the
   /// loop's first segment and the short-entry test only.
   bool Paced = false;
+  /// Limit kind of the static K, or paced: the segment follows the clone's
+  /// segment scale (CloneContext::SegScaleWord): K << s iterations, or 2^s
+  /// times the pace target.
+  bool Scaled = false;
   /// Paced: the SM cycles a segment aims at (CloneContext::PaceCycles, or
   /// the compute-loop target for memory-free `!=` loops).
   unsigned PaceCycles = 0;
@@ -90,7 +94,7 @@ private:
   void finishCheck(llvm::BranchInst *ToHeaderBr, llvm::Value *Stop, llvm::BasicBlock *Header);
   static llvm::Value *continueCond(llvm::IRBuilder<> &B, llvm::BranchInst *Br,
                                    llvm::BasicBlock *Header);
-  static llvm::Value *limitFrom(llvm::IRBuilder<> &B, const Site &S, llvm::Value *Start);
+  llvm::Value *limitFrom(llvm::IRBuilder<> &B, const Site &S, llvm::Value *Start);
   Segment stripMine(const Site &S, llvm::ArrayRef<llvm::BasicBlock *> Entries,
                     llvm::BasicBlock *Latch, llvm::BasicBlock *Check,
                     llvm::BasicBlock *CheckEnd);

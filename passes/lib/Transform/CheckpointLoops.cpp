@@ -292,6 +292,15 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       } else
         S.KSpan = Span.getZExtValue();
     }
+    // K << 3 must keep the distance test as far from wrapping (below).
+    bool SpanScalable = true;
+    if (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) {
+      const APInt &Step = cast<ConstantInt>(S.Step)->getValue();
+      unsigned Bits = Step.getBitWidth();
+      APInt Span = Step.abs().zext(Bits + 27) * APInt(Bits + 27, uint64_t(S.K) << SegScaleMask);
+      APInt Far = Span + Span.lshr(1);
+      SpanScalable = Far.getActiveBits() < Bits - 1 && Far.getActiveBits() <= 63;
+    }
     S.KDyn = dynamicK(S, LI, SE, Ctx.Budget);
     if (!S.KDyn && (S.Weight >= Ctx.Budget || (S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
                                                S.K >= (1u << 14))))
@@ -323,6 +332,13 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
                                               : Ctx.PaceCycles;
     if (!S.PaceCycles)
       S.Paced = false;
+    // The segment scale: strip-mined segments of the static K (not the
+    // nest's K computed at the entry) and paced ones. Narrow IVs keep the
+    // K the wrap rule above allowed.
+    S.Scaled = Ctx.SegScaleWord && S.Form != LatchForm::None && !S.KDyn &&
+               (S.Paced || (S.Weight < Ctx.Budget && S.K <= SegScaleMaxK && SpanScalable &&
+                            !(S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
+                              (uint64_t(S.K) << SegScaleMask) >= (1u << 14))));
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
     // leave it out (the enclosing loop counts this one's cost). A loop

@@ -64,6 +64,10 @@ bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 /// persistent form then looks at the request after every virtual CTA.
 bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }
 
+/// GMEM_CHECKPOINT_SEG_SCALE=0: persistent forms keep their static segments
+/// (no flag SegmentScale; the runtime then has no segment length to try).
+bool segScaleEnabled() { return !envSaysOff("GMEM_CHECKPOINT_SEG_SCALE"); }
+
 namespace {
 
 /// Env variable Name as a whole decimal number 0..Max; Default when unset,

@@ -68,8 +68,11 @@ void LoopBuilder::setUp(IRBuilder<> &B) {
     Value *GZ = Grid[2];
     Grid[2] = B.CreateAnd(GZ, B.getInt32(0xffff), "gmem.grid.z.lo");
     if (Parts.Batch) {
-      BatchK = B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLShr(GZ, B.getInt32(16)),
-                                       B.getInt32(1), nullptr, "gmem.batch");
+      Value *Interval = B.CreateLShr(GZ, B.getInt32(16));
+      if (Parts.SegScaled)
+        Interval = B.CreateAnd(Interval, B.getInt32(0xff));
+      BatchK = B.CreateBinaryIntrinsic(Intrinsic::umax, Interval, B.getInt32(1), nullptr,
+                                       "gmem.batch");
       Left = B.CreateAlloca(I32, M.getDataLayout().getAllocaAddrSpace(), nullptr, "gmem.left");
       B.CreateStore(BatchK, Left);
       Allocas.push_back(Left);

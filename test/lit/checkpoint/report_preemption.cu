@@ -15,7 +15,7 @@ namespace cg = cooperative_groups;
 // CHECK-LABEL: kernel scale(float*, int)
 // CHECK:       preempt: in loops (1 loop checkpoint) and between CTAs; persistent forms: full light alt free
 // JSON:        "symbol": "_Z5scalePfi"
-// JSON:        "preemption": {"clone": true, "persistent": true, "in_loop": true, "loop_checkpoints": 1, "forms": ["full", "light", "alt", "free"], "notes": []}
+// JSON:        "preemption": {"clone": true, "persistent": true, "in_loop": true, "loop_checkpoints": 1, "forms": ["full", "light", "alt", "free"], "notes": ["loop segments scalable 1-8x per launch (the runtime may run fewer, longer segments where that is faster and stops stay prompt)"]}
 // NOLOOPS-LABEL: kernel scale(float*, int)
 // NOLOOPS:       preempt: between CTAs (no loop checkpoints); persistent forms: full light free; no loop checkpoints: GMEM_CHECKPOINT_LOOPS=0
 __global__ void scale(float *x, int n) {

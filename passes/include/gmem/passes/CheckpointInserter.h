@@ -150,6 +150,15 @@ struct CheckpointInfo {
     /// (not preemptible). GMEM_CHECKPOINT_WARP_ALIGNED=0: such kernels get
     /// the version-1 clone instead.
     WarpAlignedBlock = 1u << 11,
+    /// Every persistent form reads grid_z's low 16 bits only; bits 24..25
+    /// are a segment scale s (0..3): strip-mined loop segments of the
+    /// static K run K << s iterations, paced ones aim at 2^s times their
+    /// target. Longer segments cost fewer checks and stop later; the runtime
+    /// tries them per launch shape (0, today's segments, when it does not
+    /// know the flag). With Batched too, the check interval is bits 16..23.
+    /// Only kernels with such a segment. GMEM_CHECKPOINT_SEG_SCALE=0: not
+    /// emitted.
+    SegmentScale = 1u << 12,
   };
   /// Bits 16..23 of the flags: BalancedTail's and LightTail's share, percent.
   static constexpr unsigned TailPercentShift = 16;
