@@ -199,6 +199,12 @@ typedef struct gmemSchedCloneStats {
   uint64_t share_ends;        /* fair share: slices over while levels above
                                  had work, the level stopped again by the
                                  scheduler */
+  uint64_t scale_probes;      /* launches stopped once they ran to measure a
+                                 longer loop segment's stops (a candidate
+                                 segment scale timed faster; docs/
+                                 PREEMPTION_DESIGN.md, "Segment scale") */
+  uint64_t scale_raised;      /* launch shapes whose segment scale went up
+                                 (faster, and every probe stopped in time) */
 } gmemSchedCloneStats;
 
 /* Activate (1) or deactivate (0) the scheduler. Deactivating resumes all

@@ -177,16 +177,21 @@ double CloneChooser::tauOf(uint64_t Key) const {
   return E ? E->TauUs : 0;
 }
 
-CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool Varying) {
+CloneChoice CloneChooser::choose(uint64_t Key, bool FreeOk, bool LightOk, bool Varying,
+                                 bool StopOk) {
   bool Added = false;
   Entry *E = &Entries.findOrAdd(Key, Added);
-  if (Added)
+  if (Added) {
     E->Varying = Varying;
+    E->ScaleCeil = uint8_t(std::min(Opts.ScaleMax, 3u));
+  }
   CloneChoice C = chooseForm(*E, FreeOk, LightOk);
   if (Opts.ShortUs > 0 && applyShort(*E, C))
     return C;
   if (Opts.MaxOverhead > 0)
     applyCap(*E, C);
+  if (Opts.ScaleMax > 0)
+    applyScale(*E, C, StopOk);
   return C;
 }
 
@@ -409,7 +414,7 @@ double CloneChooser::shortBoundUs(uint64_t Key) const {
 
 CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double ElapsedUs,
                                            uint64_t Total, uint64_t Resident, unsigned Spread,
-                                           double StreamUs) {
+                                           double StreamUs, unsigned Scale) {
   Outcome O;
   O.TauUs = tauUs(ElapsedUs, Total, Resident);
   Entry *E = find(Key);
@@ -429,6 +434,14 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     Tau = *std::max_element(E->RecentTau, E->RecentTau + VaryingTaus);
   }
   E->TauUs = Tau;
+  if (Scale != E->Scale && Kind != CloneKind::Light) {
+    // A candidate scale's timing, or a late one of a scale left since: not
+    // comparable with the shape's times; only the candidate's own counts.
+    if (Scale == E->ScaleTry && Kind == E->ScaleKind && Spread == E->Spread)
+      scaleTimed(*E, ElapsedUs);
+    O.Spread = E->Spread;
+    return O;
+  }
   if (Spread != E->Spread) {
     // Not comparable with the shape's times: only the probe's own timing
     // counts, against the same form's latest time at the shape's spread.

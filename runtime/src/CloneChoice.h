@@ -144,6 +144,13 @@ struct CloneChoice {
   /// scheduler may leave the gate wait in front of one whose shape's time
   /// as compiled is within the limit out.
   bool Short = false;
+  /// Segment scale s (flag PreSegmentScale; "Segment scale" in
+  /// CloneScale.cpp): the launch's static loop segments run K << s
+  /// iterations.
+  uint8_t Scale = 0;
+  /// Stop this launch once it runs and report its drain (recordScaleStop):
+  /// Scale is a candidate whose stops are not yet measured.
+  bool StopProbe = false;
 };
 
 /// The shortest virtual CTA that takes the light twin's late read: the
@@ -185,6 +192,17 @@ struct ChooserOptions {
   /// Only shapes whose fastest clone form took at most this many times
   /// ShortUs have their original timed for it.
   double ShortCloneFactor = 3.0;
+  /// "Segment scale": the largest s a shape may try (0: never; the
+  /// scheduler passes GMEM_PREEMPT_SEG_SCALE's for clones with the flag).
+  unsigned ScaleMax = 0;
+  /// A candidate s is kept only where each of ScaleStops stops of it drained
+  /// within ScaleStopUs of their request (GMEM_PREEMPT_SEG_STOP_US).
+  double ScaleStopUs = 6.5;
+  unsigned ScaleStops = 3;
+  /// Stop probes that found the launch finished before the request landed
+  /// before a candidate is given up (a launch too short to stop says
+  /// nothing of its segments).
+  unsigned ScaleMisses = 4;
 };
 
 class CloneChooser {
@@ -224,8 +242,10 @@ public:
   /// Varying: Key stands for launches of differing scalar arguments
   /// (VaryingShapes.h), taken into account when the shape is first seen:
   /// its tau is then the largest of its latest VaryingTaus timings.
+  /// StopOk: the launch's loop checkpoints are armed (proved idempotent),
+  /// so it may be a segment scale's stop probe.
   CloneChoice choose(uint64_t Key, bool FreeOk = false, bool LightOk = false,
-                     bool Varying = false);
+                     bool Varying = false, bool StopOk = false);
   /// A timed launch of shape Key, made with Kind at Spread, ran ElapsedUs
   /// without being preempted, over Total virtual CTAs of which Resident ran
   /// at once (P, or for a spread launch the CTAs the GPU keeps resident).
@@ -233,8 +253,22 @@ public:
   /// stream, from the clone's start to the stream passing it (its trailing
   /// hold wait and events): what the overhead cap holds against the
   /// original, beside ElapsedUs.
+  /// Scale: the launch's segment scale (a candidate's timing is compared
+  /// with the shape's current one and decides nothing else).
   Outcome record(uint64_t Key, CloneKind Kind, double ElapsedUs, uint64_t Total,
-                 uint64_t Resident, unsigned Spread = 1, double StreamUs = 0);
+                 uint64_t Resident, unsigned Spread = 1, double StreamUs = 0,
+                 unsigned Scale = 0);
+  /// A stop probe of shape Key at segment scale Scale drained DrainUs after
+  /// its request (negative: the launch had finished before the request
+  /// landed). Returns whether the shape still waited for it.
+  bool recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs);
+  /// Whether shape Key still wants a stop probe at Scale (a launch made a
+  /// probe may find the verdict given by the time it runs).
+  bool scaleStopWanted(uint64_t Key, unsigned Scale) const;
+  /// Shape Key's current segment scale (0: none or not remembered).
+  unsigned scaleOf(uint64_t Key) const;
+  /// The time of shape Key's candidate scale's timed launch (0: none).
+  double scaleTryUs(uint64_t Key) const;
   /// A timed launch of shape Key run as compiled (CloneChoice::Original)
   /// took ElapsedUs. Provisional: it may hold the host's launch call (an
   /// idle stream the latch could not hold: the function's first launch),
@@ -331,6 +365,15 @@ private:
     /// beyond its own run (record's StreamUs - ElapsedUs, latest; a property
     /// of the launch path, kept across comparisons).
     double StreamExtraUs[CloneKindCount] = {};
+    // "Segment scale" (CloneScale.cpp).
+    uint8_t Scale = 0;          ///< of the shape's launches (full forms)
+    uint8_t ScaleCeil = 3;      ///< the largest s still to try
+    uint8_t ScaleTry = 0;       ///< candidate s (0: none)
+    bool ScaleTimed = false;    ///< the candidate's timing came and was faster
+    uint8_t ScaleStopsOk = 0, ScaleMissed = 0, ScaleWait = 0;
+    double ScaleTryUs = 0;      ///< the candidate's time
+    CloneKind ScaleKind = CloneKind::Full; ///< the form whose scale this is
+    uint8_t ScaleSpread = 1;               ///< ... at this spread
   };
   ChooserOptions Opts;
   KeyedCache<Entry, MaxShapes> Entries;
@@ -368,6 +411,14 @@ private:
   /// "Short launches": whether C became the kernel as compiled (a short
   /// shape's launch, or one that times the original for that).
   bool applyShort(Entry &E, CloneChoice &C);
+  /// "Segment scale": C's scale, a candidate's timed launch or stop probe.
+  void applyScale(Entry &E, CloneChoice &C, bool StopOk);
+  /// E's scale back to 0, every candidate from 1 to try again.
+  void resetScale(Entry &E);
+  /// The candidate's timed launch took ElapsedUs.
+  void scaleTimed(Entry &E, double ElapsedUs);
+  /// A candidate's verdict: E's launches run at it (Keep) or never try it.
+  void settleScale(Entry &E, bool Keep);
 };
 
 } // namespace sched

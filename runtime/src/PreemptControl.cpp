@@ -362,7 +362,7 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
 }
 
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
-               void **Extra, unsigned BatchK) {
+               void **Extra, unsigned BatchK, unsigned Scale) {
   const size_t N = C.kernelParams();
   S.Args.assign(C.ArgBytes, 0);
   if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
@@ -377,8 +377,11 @@ bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **P
     uint32_t G = UserGrid[I];
     // grid_z < 2^16 for every persistent launch (planClone): its high bits
     // are free for the interval.
+    const bool Scaled = C.Flags & PreSegmentScale;
     if (I == 2 && (C.Flags & PreBatched) && C.persistent() && G <= 0xffff)
-      G |= std::min(BatchK, 0xffffu) << 16;
+      G |= std::min(BatchK, Scaled ? 0xffu : 0xffffu) << 16;
+    if (I == 2 && Scaled && C.persistent() && (G & 0xffff) == UserGrid[2])
+      G |= (std::min(Scale, 3u)) << 24;
     std::memcpy(S.Args.data() + C.Offset[N + 1 + I], &G, sizeof G);
   }
   S.ArgSize = C.ArgBytes;

@@ -93,6 +93,11 @@ enum PreInfoFlag : uint32_t {
   /// returns) that whole warps take alike only then. planClone refuses any
   /// other block, so such a launch runs the kernel itself.
   PreWarpAlignedBlock = 1u << 11,
+  /// Every persistent form reads grid_z's low 16 bits only; bits 24..25 are
+  /// a segment scale s (strip-mined loop segments of K << s iterations,
+  /// paced ones at 2^s their target), and with PreBatched the interval is
+  /// bits 16..23 (CloneScale.cpp).
+  PreSegmentScale = 1u << 12,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
@@ -264,6 +269,12 @@ struct Slot {
   CUevent EvEnd = nullptr;
   bool TimedEnd = false;
   uint64_t ShapeKey = 0;
+  /// The launch's segment scale, and whether it is a stop probe of it
+  /// (CloneChoice::StopProbe): 1 to be stopped once it runs, 2 stopped (its
+  /// drain goes to the chooser), 0 neither.
+  uint8_t Scale = 0;
+  uint8_t ScaleProbe = 0;
+  uint64_t ProbeAtNs = 0; ///< when the monitor stops the probe (0: not planned yet)
 
   /// Whether this launch runs its kernel's light twin.
   bool light() const { return kind() == CloneKind::Light; }
@@ -317,8 +328,10 @@ private:
 /// read.
 /// BatchK: the check interval, passed in grid_z's high bits to a clone with
 /// PreBatched (ignored for others).
+/// Scale: the segment scale, passed in grid_z's bits 24..25 to a clone with
+/// PreSegmentScale (ignored for others).
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
-               void **Extra, unsigned BatchK = 0);
+               void **Extra, unsigned BatchK = 0, unsigned Scale = 0);
 
 /// The shape of a launch for the full / light choice: a hash of its grid,
 /// block, dynamic shared memory and K's argument bytes (those buildArgs
@@ -341,6 +354,8 @@ struct ClonePlan {
   uint64_t Words = 0;
   /// Check interval for a clone with PreBatched (0 or 1: every virtual CTA).
   unsigned BatchK = 0;
+  /// Segment scale for a clone with PreSegmentScale (CloneChoice::Scale).
+  unsigned Scale = 0;
   /// CTAs of Grid that run at once (a persistent clone's P, or for a
   /// spread launch the resident ones): the divisor of a virtual CTA's time.
   uint64_t Resident = 0;

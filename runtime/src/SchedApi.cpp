@@ -158,6 +158,8 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.MaxOverhead = envDecimal("GMEM_PREEMPT_MAX_OVERHEAD", O.MaxOverhead * 100) / 100;
   O.ShortUs = envDecimal("GMEM_PREEMPT_SHORT_US", O.ShortUs);
   O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
+  O.SegScaleMax = unsigned(std::min<uint64_t>(envNumber("GMEM_PREEMPT_SEG_SCALE", O.SegScaleMax), 3));
+  O.SegStopUs = envDecimal("GMEM_PREEMPT_SEG_STOP_US", O.SegStopUs);
   envSwitch("GMEM_PREEMPT_ALT", O.Alt);
   envSwitch("GMEM_PREEMPT_VARYING", O.Varying);
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
@@ -329,6 +331,8 @@ void Scheduler::cloneStats(gmemSchedCloneStats *Out) const {
   Out->share_resumes = Get(N.ShareResumes);
   Out->share_arrivals_spared = Get(N.ShareArrivalsSpared);
   Out->share_ends = Get(N.ShareEnds);
+  Out->scale_probes = Get(N.ScaleProbes);
+  Out->scale_raised = Get(N.ScaleRaised);
 }
 
 } // namespace sched

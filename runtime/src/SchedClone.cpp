@@ -41,6 +41,8 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E,
   CO.LightOkMinTauUs = CI->loopStops() ? 0 : LateReadMinTauUs;
   CO.BatchUs = Opts.BatchUs;
   CO.SpreadMax = Opts.SpreadMax;
+  CO.ScaleMax = CI->persistent() && (CI->Flags & PreSegmentScale) ? Opts.SegScaleMax : 0;
+  CO.ScaleStopUs = Opts.SegStopUs;
   CO.MaxOverhead = Opts.MaxOverhead;
   CO.ShortUs = Opts.ShortUs;
   CO.HasLight = Opts.Light && CI->hasLight();
@@ -102,6 +104,10 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   const bool Batched = CI.persistent() && (CI.Flags & PreBatched) && Opts.BatchUs > 0;
   // So are all persistent shapes that may spread (CloneChoice.h).
   const bool Spread = CI.persistent() && Opts.SpreadMax > 1;
+  // Scaled shapes are timed for their segment scale (CloneScale.cpp).
+  const bool Scaled = CI.persistent() && (CI.Flags & PreSegmentScale) && Opts.SegScaleMax > 0;
+  // A launch whose loop checkpoints are armed may be a scale's stop probe.
+  const bool StopOk = Rec.Idempotent && CI.loopStops();
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
   Key = 0;
   // A launch not found idempotent is stopped with request 1, which arms no
@@ -111,7 +117,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
   const bool Cap = Opts.MaxOverhead > 0 || Opts.ShortUs > 0;
   uint64_t Coarse = 0, Family = 0;
-  if ((Light || Alt || FreeOk || Batched || Spread || Cap) &&
+  if ((Light || Alt || FreeOk || Batched || Spread || Cap || Scaled) &&
       launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key,
                      Opts.Varying ? &Coarse : nullptr, Opts.Varying ? &Family : nullptr)) {
     // Scalar arguments or grids that change on every launch would make
@@ -127,7 +133,7 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
             L.Block[1], L.Block[2],
             CI.Shapes.familyVaries(Family) ? "" : " and this grid");
     }
-    Choice = CI.Chooser.choose(Key, FreeOk, LightOk, Varying);
+    Choice = CI.Chooser.choose(Key, FreeOk, LightOk, Varying, StopOk);
   } else if (LightOk)
     Choice.Kind = CloneKind::Light;
   if (Choice.Original)
@@ -158,6 +164,13 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   // On the plan finally made (a fallback above plans afresh).
   if (Planned && Batched && Key && Choice.Kind != CloneKind::Light)
     Plan.BatchK = CI.Chooser.batchFor(Key);
+  // (A fallback to the full clone keeps the scale: the same loops.)
+  if (Planned && Choice.Kind != CloneKind::Light) {
+    Plan.Scale = Choice.Scale;
+  } else {
+    Choice.Scale = 0;
+    Choice.StopProbe = false;
+  }
   if (!Planned && CI.persistent() && !blockFitsClone(CI, L.Block[0]))
     log("launch of %s not preemptible: blockDim.x %u is not a multiple of 32, which its clone "
         "needs (a warp-uniform early return before a warp collective)",

@@ -40,7 +40,10 @@ void Scheduler::sampleDrain(Context &C, Slot &S) {
   (void)C;
   S.Sampled = true;
   float Ms = 0;
-  if (D.eventElapsed(&Ms, S.EvReq, S.EvDrain) != CUDA_SUCCESS || Ms < 0)
+  const bool Ok = D.eventElapsed(&Ms, S.EvReq, S.EvDrain) == CUDA_SUCCESS && Ms >= 0;
+  if (S.ScaleProbe == 2)
+    scaleProbeDrained(S, Ok ? double(Ms) * 1e3 : -1);
+  if (!Ok)
     return; // the clone had finished before the request landed
   uint64_t Ns = uint64_t(double(Ms) * 1e6);
   std::lock_guard<std::mutex> Lock(DrainMu);
@@ -78,13 +81,14 @@ void Scheduler::sampleTiming(Slot &S) {
   const double Us = double(Ms) * 1e3;
   const CloneChooser::Outcome O = S.Clone->Chooser.record(
       S.ShapeKey, Kind, Us, Total, S.Resident ? S.Resident : S.Grid[0], S.Spread,
-      EndMs >= Ms ? double(EndMs) * 1e3 : 0);
+      EndMs >= Ms ? double(EndMs) * 1e3 : 0, S.Scale);
   if (O.switched())
     N.SwitchedTo[size_t(CloneChooser::kindOf(O.To))].fetch_add(1, std::memory_order_relaxed);
   log("kernel %s shape %016llx: %s launch #%llu took %.1f us, %llu virtual CTAs on %u (spread "
-      "%u): tau %.2f us; %s -> %s, spread %u",
+      "%u, scale %u): tau %.2f us; %s -> %s, spread %u",
       S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, cloneKindName(Kind),
-      (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], S.Spread, O.TauUs,
+      (unsigned long long)S.Seq, Us, (unsigned long long)Total, S.Grid[0], S.Spread,
+      unsigned(S.Scale), O.TauUs,
       CloneChooser::name(O.From), O.Used ? CloneChooser::name(O.To) : "(shape forgotten)",
       O.Spread);
 }
@@ -274,7 +278,10 @@ bool Scheduler::settleSlots(Context &C, uint32_t Suppressed) {
       }
       // Stopped, and its level runs again (a failed relaunch, or a
       // preemption of a relaunch): relaunch now.
-      if (S->Preempted && !S->Relaunching && !(Suppressed & levelBit(S->Level)))
+      // (A scale's stop probe waits for its drain first: the relaunch
+      // records the drain event again.)
+      if (S->Preempted && !S->Relaunching && !(Suppressed & levelBit(S->Level)) &&
+          !(S->ScaleProbe == 2 && !S->Sampled))
         relaunch(C, *KV.second, *S);
       More |= S->Preempted || S->Relaunching;
     }
@@ -287,6 +294,7 @@ void Scheduler::pollContext(Context &C, uint64_t Now, bool &More, uint64_t &NotB
   // Chaos testing: a synthetic preemption may be due; its hold keeps the
   // levels suppressed like urgent work that has not finished.
   const bool ChaosHeld = chaosTick(C, Now, More, WakeBy);
+  probeScales(C, Now, More, WakeBy);
   // A relaunch of a suppressed level was stopped again: seeing it drain can
   // wait for the level's resume (it needs another relaunch anyway). Any
   // other relaunch is watched at every poll (its stream waits for it).

@@ -353,6 +353,10 @@ CUresult Scheduler::launch(const SchedLaunch &L, const LaunchRecord *Rec, Origin
     chaosAtLaunch(*C, Now);
     Lock.unlock();
     wakeMonitor(); // chaos testing: the monitor times the next synthetic preemption
+  } else if (C->ScaleProbeWake) {
+    C->ScaleProbeWake = false;
+    Lock.unlock();
+    wakeMonitor(); // it stops the segment scale's probe once that runs
   }
   return R;
 }
@@ -427,7 +431,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       recycleAll(C);
       Sl = C.Pool->acquire(Plan.Words);
     }
-    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra, Plan.BatchK)) {
+    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra, Plan.BatchK, Plan.Scale)) {
       C.Pool->release(Sl);
       Sl = nullptr;
     }
@@ -517,6 +521,11 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
     Open = Latch ? latch(C, S, CI->form(Choice.Kind).Launched, CI->Symbol.c_str()) : 0;
     Timed = D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   }
+  // A segment scale's stop probe: its start mark tells the monitor it
+  // runs (CloneScale.cpp; not a timing).
+  const bool Probe = R == CUDA_SUCCESS && Choice.StopProbe && !Timed &&
+                     (Sl->EvStart || D.eventCreate(&Sl->EvStart, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+                     D.eventRecord(Sl->EvStart, S) == CUDA_SUCCESS;
   // The latch opens once everything of this launch is on the stream, on
   // every path out (before the original where the clone fails: that
   // launch may be its function's first, which must not wait behind it).
@@ -569,7 +578,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // end like any kernel.
   // The drain is timestamped for a timed launch and for one launch in
   // DrainSampleEvery (a stop of it is then timed: flushStops).
-  Sl->EvDrain = Timed || N.Preemptible.load(std::memory_order_relaxed) % Opts.DrainSampleEvery == 0
+  Sl->EvDrain = Timed || Probe ||
+                        N.Preemptible.load(std::memory_order_relaxed) % Opts.DrainSampleEvery == 0
                     ? Sl->EvDrainTimed
                     : Sl->EvDrainPlain;
   if (D.eventRecord(Sl->EvDrain, S) != CUDA_SUCCESS ||
@@ -592,6 +602,9 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->Resident = Plan.Resident;
   Sl->Spread = Choice.Spread;
   Sl->ShapeKey = Key;
+  Sl->Scale = Plan.Scale;
+  Sl->ScaleProbe = Probe ? 1 : 0;
+  Sl->ProbeAtNs = 0;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
   // run the virtual CTA it stopped after once more. The alternate form has
@@ -603,6 +616,10 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->Seq = C.NextSeq++;
   St.Slots.push_back(Sl);
   N.Preemptible.fetch_add(1, std::memory_order_relaxed);
+  if (Probe) {
+    N.ScaleProbes.fetch_add(1, std::memory_order_relaxed);
+    C.ScaleProbes = C.ScaleProbeWake = true;
+  }
   return CUDA_SUCCESS;
 }
 

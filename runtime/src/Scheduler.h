@@ -147,6 +147,17 @@ struct SchedOptions {
   /// SpreadMax times the resident CTAs where timing finds that faster
   /// (GMEM_PREEMPT_SPREAD, 1..64; 1: never).
   unsigned SpreadMax = 4;
+  /// Segment scale of clones with PreSegmentScale (CloneScale.cpp): the
+  /// largest s a shape may try, 0..3 (GMEM_PREEMPT_SEG_SCALE; 0: never),
+  /// kept where faster and its stop probes drained within SegStopUs
+  /// (GMEM_PREEMPT_SEG_STOP_US).
+  unsigned SegScaleMax = 3;
+  double SegStopUs = 6.5;
+  /// A stop probe stops its launch at a random moment up to this long after
+  /// the monitor first sees it run (at most half its measured time): paced
+  /// segments grow from short ones at each loop entry, so a stop right at
+  /// the start would see shorter segments than the run's.
+  uint64_t ScaleProbeSpreadNs = 200'000;
   /// Launches of a kernel whose scalar arguments change on every launch
   /// share one chooser shape per grid, block and shared memory
   /// (VaryingShapes.h; GMEM_PREEMPT_VARYING=0: every argument set is a
@@ -375,6 +386,9 @@ private:
     /// Chaos testing: the next synthetic preemption, the end of the current
     /// one's hold, and the context's random state.
     uint64_t ChaosNextNs = 0, ChaosUntilNs = 0, ChaosRandom = 0;
+    /// Segment scale stop probes may be in flight (the monitor stops each
+    /// once it runs: probeScales); the launching thread wakes the monitor.
+    bool ScaleProbes = false, ScaleProbeWake = false;
     /// Launches the overhead cap ran as compiled and timed
     /// (CloneChoice::Original), until their end event has passed.
     struct OriginalTiming {
@@ -501,6 +515,12 @@ private:
   uint64_t chaosDraw(Context &C, uint64_t Max); ///< uniform in [0, Max]
   bool relaunch(Context &C, StreamState &St, Slot &S);
   void sampleDrain(Context &C, Slot &S);
+  /// Segment scale stop probes (SchedScale.cpp): stops each probe launch of
+  /// C at a random moment of its run; More while any is left.
+  void probeScales(Context &C, uint64_t Now, bool &More, uint64_t &WakeBy);
+  /// A probe's stop drained DrainUs after its request (negative: the launch
+  /// ended first): to the chooser.
+  void scaleProbeDrained(Slot &S, double DrainUs);
   void sampleTiming(Slot &S);
   /// The overhead cap's launches as compiled (SchedClone.cpp): launch one,
   /// timed when Timed and an OriginalTiming is free (behind a latch when
@@ -604,6 +624,8 @@ private:
     /// Fair share: resumes of a starved level while levels above it were
     /// busy, and arrivals that left such a level running.
     std::atomic<uint64_t> ShareResumes{0}, ShareArrivalsSpared{0}, ShareEnds{0};
+    /// Segment scale (CloneScale.cpp): stop probes made, and shapes raised.
+    std::atomic<uint64_t> ScaleProbes{0}, ScaleRaised{0};
   } N;
   static constexpr unsigned DrainRing = 4096;
   mutable std::mutex DrainMu;

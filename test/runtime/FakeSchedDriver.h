@@ -77,7 +77,8 @@ public:
   struct CloneLaunch {
     std::string Name;
     unsigned Grid[3] = {}, Block[3] = {}, Shmem = 0;
-    uint32_t UserGrid[3] = {}; ///< the grid arguments
+    uint32_t UserGrid[3] = {}; ///< the grid arguments (a persistent clone's z: low 16 bits)
+    unsigned Scale = 0;        ///< a persistent clone's grid_z bits 24..25 (segment scale)
     uint64_t Ctl = 0;
     std::vector<uint8_t> Args;
   };
@@ -538,6 +539,12 @@ public:
       LastCloneArgs = CL.Args;
       O.Persistent = It->second.Persistent;
       if (O.Persistent) {
+        // Every persistent form masks grid_z (a batch interval, a segment
+        // scale in its high bits).
+        CL.Scale = (CL.UserGrid[2] >> 24) & 3;
+        CL.UserGrid[2] &= 0xffff;
+        CloneLaunches.back().UserGrid[2] = CL.UserGrid[2];
+        CloneLaunches.back().Scale = CL.Scale;
         O.Total = CL.UserGrid[0] * CL.UserGrid[1] * CL.UserGrid[2];
         auto M = MemsetWords.find(O.Ctl);
         if (M == MemsetWords.end() || M->second < 2 + 2 * size_t(O.Grid) + 1)

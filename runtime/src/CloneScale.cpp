@@ -1,0 +1,154 @@
+// Segment scale: how many loop checks a launch shape's clone runs.
+//
+// The pass sizes a strip-mined loop's segment from a static cost model (K
+// iterations of about the check budget's work) or paces it on %clock; it
+// cannot know how long an iteration takes at a launch. Where the checks
+// cost more than a stop needs (H200: gemm_naive's alternate form +13%
+// with 20 k-iterations a segment, -0.2% with 76; bench/preempt/results/
+// session36) a longer segment is faster, where stops are already near the
+// 10 us goal (spmv_ell, layernorm) it is not affordable. So for clones
+// with flag PreSegmentScale (grid_z's bits 24..25: segments of K << s
+// iterations, paced ones at 2^s their target) each shape tries s + 1 once
+// its form and spread are decided:
+//
+//  1. its launches run at s + 1, timed, until a timing comes; the candidate
+//     goes on only where it beats the shape's own form's latest time by
+//     more than AltMargin (else the shape never tries above s);
+//  2. the next ScaleStops launches whose loop checkpoints are armed (proved
+//     idempotent) run at s + 1 as stop probes: the scheduler stops each once
+//     it runs (only its stream's launch: nothing else is held) and reports
+//     the time from the request to the clone's drain; one over ScaleStopUs
+//     (6.5 us by default: a random stop's drain is about the signalling
+//     floor plus part of a segment, and the goal is a P99 of 10 us), or
+//     ScaleMisses probes that found the launch finished, and s + 1 is never
+//     tried again;
+//  3. else s + 1 is the shape's scale, and s + 2 is tried the same way (up
+//     to ScaleMax).
+//
+// Launches not proved idempotent are never probes: their loop checks are
+// not armed, so their stops do not depend on s; they run at the shape's
+// scale (or the candidate's while it is being timed). A scale belongs to
+// one form at one spread: a shape that changes either starts again at 0.
+#include "CloneChoice.h"
+
+#include <algorithm>
+
+namespace gmem {
+namespace rt {
+namespace sched {
+
+namespace {
+/// Launches that may wait for a candidate's timing (a launch stopped every
+/// time never reports one): then the candidate is given up.
+constexpr uint8_t ScaleWaitMax = 64;
+} // namespace
+
+void CloneChooser::resetScale(Entry &E) {
+  E.Scale = 0;
+  E.ScaleCeil = uint8_t(std::min(Opts.ScaleMax, 3u));
+  E.ScaleTry = 0;
+  E.ScaleTimed = false;
+  E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
+  E.ScaleTryUs = 0;
+}
+
+void CloneChooser::settleScale(Entry &E, bool Keep) {
+  if (Keep) {
+    E.Scale = E.ScaleTry;
+    // The full forms' times were at the old scale (the light twin's have
+    // no loop checks: still valid).
+    for (CloneKind K : {CloneKind::Full, CloneKind::Alt, CloneKind::Free})
+      E.Us[size_t(K)] = 0;
+    E.Us[size_t(E.ScaleKind)] = E.ScaleTryUs;
+  } else {
+    E.ScaleCeil = E.Scale; // not faster, or its stops too late: never above
+  }
+  E.ScaleTry = 0;
+  E.ScaleTimed = false;
+  E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
+  E.ScaleTryUs = 0;
+}
+
+void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
+  if (C.Original || C.Kind == CloneKind::Light)
+    return; // no loop checks to scale
+  const CloneKind Own = kindOf(E.St);
+  if ((E.Scale || E.ScaleTry) && (Own != E.ScaleKind || E.Spread != E.ScaleSpread))
+    resetScale(E);
+  C.Scale = E.Scale;
+  // Only once the shape has settled: a decided full form, no comparison or
+  // spread timing awaited, and this launch one of the shape's own form.
+  const bool Decided = E.St == State::Full || E.St == State::Alt || E.St == State::Free;
+  if (!Decided || E.NProbes || E.SpreadProbe || E.SpreadPending || C.Kind != Own ||
+      C.Spread != E.Spread)
+    return;
+  if (!E.ScaleTry) {
+    if (E.Scale >= E.ScaleCeil || !(E.Us[size_t(Own)] > 0))
+      return;
+    E.ScaleTry = uint8_t(E.Scale + 1);
+    E.ScaleKind = Own;
+    E.ScaleSpread = E.Spread;
+  }
+  if (!E.ScaleTimed) {
+    // Every launch until the candidate's timing arrives (as an unknown
+    // shape's), within a bound.
+    if (++E.ScaleWait > ScaleWaitMax) {
+      settleScale(E, false);
+      return;
+    }
+    C.Scale = E.ScaleTry;
+    C.Timed = true;
+    return;
+  }
+  if (StopOk) {
+    C.Scale = E.ScaleTry;
+    C.StopProbe = true;
+    C.Timed = false; // a stopped launch's time says nothing
+  }
+}
+
+void CloneChooser::scaleTimed(Entry &E, double ElapsedUs) {
+  if (E.ScaleTimed)
+    return; // a later timing of the candidate: the first decided
+  const double Ref = E.Us[size_t(E.ScaleKind)];
+  if (Ref > 0 && ElapsedUs < (1 - Opts.AltMargin) * Ref) {
+    E.ScaleTimed = true;
+    E.ScaleTryUs = ElapsedUs;
+  } else {
+    settleScale(E, false);
+  }
+}
+
+bool CloneChooser::recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs) {
+  Entry *E = find(Key);
+  if (!E || !E->ScaleTimed || Scale != E->ScaleTry)
+    return false;
+  if (DrainUs < 0) {
+    if (++E->ScaleMissed >= Opts.ScaleMisses)
+      settleScale(*E, false);
+  } else if (DrainUs > Opts.ScaleStopUs) {
+    settleScale(*E, false);
+  } else if (++E->ScaleStopsOk >= Opts.ScaleStops) {
+    settleScale(*E, true);
+  }
+  return true;
+}
+
+bool CloneChooser::scaleStopWanted(uint64_t Key, unsigned Scale) const {
+  const Entry *E = lookup(Key);
+  return E && E->ScaleTimed && E->ScaleTry == Scale;
+}
+
+double CloneChooser::scaleTryUs(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  return E && E->ScaleTimed ? E->ScaleTryUs : 0;
+}
+
+unsigned CloneChooser::scaleOf(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  return E ? E->Scale : 0;
+}
+
+} // namespace sched
+} // namespace rt
+} // namespace gmem

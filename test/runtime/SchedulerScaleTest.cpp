@@ -1,0 +1,171 @@
+// Segment scale (CloneScale.cpp, SchedScale.cpp) against a simulated GPU
+// (FakeSchedDriver.h): once a shape's form is decided, its launches try
+// s + 1 (passed in grid_z's bits 24..25), timed; a faster candidate's next
+// idempotent launches are stopped once they run, alone, and the shape keeps
+// s + 1 only where every such stop drained within the limit; every stopped
+// probe is relaunched and every virtual CTA runs once; launches not proved
+// idempotent are never probes; clones without the flag never get a scale.
+#include "SchedulerTestFixture.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+constexpr uint32_t SegScaleFlag = 1u << 12;
+
+struct ScaleTest : SchedTest {
+  void SetUp() override {
+    SchedTest::SetUp();
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | SegScaleFlag);
+    O.SpreadMax = 1; // no spread timings in between
+    O.ScaleProbeSpreadNs = 0;
+    make();
+  }
+  /// One launch of pers(BE, {40, 1, 1}) whose timings the fake GPU reads as
+  /// Ms (a stop probe's drain too), run to its end; its scale.
+  unsigned once(float Ms, bool Idempotent = true) {
+    D.ElapsedMs = Ms;
+    EXPECT_EQ(pers(BE, {40, 1, 1}, Idempotent), CUDA_SUCCESS);
+    const unsigned Scale = last().Scale;
+    finish();
+    D.ElapsedMs.reset();
+    return Scale;
+  }
+  /// Decided full (the first launch, timed at 2 ms) and the candidate s = 1
+  /// timed at CandidateMs.
+  void decideAndTime(float CandidateMs) {
+    ASSERT_EQ(once(2.0f), 0u);
+    ASSERT_EQ(once(CandidateMs), 1u);
+  }
+};
+
+} // namespace
+
+TEST_F(ScaleTest, FasterScaleIsKeptOnceItsStopsDrainInTime) {
+  D.Kernels[FPersPre].Iters = 10; // long enough to be caught running
+  decideAndTime(1.5f);
+  const uint64_t Pre0 = stats().preemptions;
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(once(0.003f), 1u) << I; // probes: stopped, drained in 3 us
+  EXPECT_EQ(cloneStats().scale_probes, 3u);
+  EXPECT_EQ(stats().preemptions, Pre0 + 3);
+  EXPECT_EQ(stats().relaunches, 3u);
+  EXPECT_EQ(cloneStats().scale_raised, 1u);
+  // Scale 1 is the shape's; 2 is tried next, timed.
+  const uint64_t Timed0 = cloneStats().timed_launches;
+  EXPECT_EQ(once(1.4f), 2u);
+  EXPECT_EQ(cloneStats().timed_launches, Timed0 + 1);
+  expectExactlyOnce();
+}
+
+TEST_F(ScaleTest, SlowStopKeepsTheScaleForGood) {
+  D.Kernels[FPersPre].Iters = 10;
+  decideAndTime(1.5f);
+  EXPECT_EQ(once(0.02f), 1u); // a probe that drained in 20 us
+  EXPECT_EQ(cloneStats().scale_probes, 1u);
+  for (int I = 0; I < 8; ++I)
+    EXPECT_EQ(once(1.0f), 0u); // never tried again, never stopped
+  EXPECT_EQ(cloneStats().scale_probes, 1u);
+  EXPECT_EQ(cloneStats().scale_raised, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(ScaleTest, SlowerCandidateIsNeverStopped) {
+  decideAndTime(1.99f); // within the 2% margin: not faster
+  const uint64_t Timed0 = cloneStats().timed_launches;
+  for (int I = 0; I < 8; ++I)
+    EXPECT_EQ(once(1.0f), 0u);
+  EXPECT_EQ(cloneStats().scale_probes, 0u);
+  EXPECT_EQ(cloneStats().timed_launches, Timed0); // decided: untimed
+  EXPECT_EQ(stats().preemptions, 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(ScaleTest, LaunchesNotProvedIdempotentAreNeverProbes) {
+  D.Kernels[FPersPre].Iters = 10;
+  decideAndTime(1.5f);
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(once(1.0f, /*Idempotent=*/false), 0u); // the shape's scale, not stopped
+  EXPECT_EQ(cloneStats().scale_probes, 0u);
+  EXPECT_EQ(stats().preemptions, 0u);
+  EXPECT_EQ(once(0.003f), 1u); // the next idempotent one is
+  EXPECT_EQ(cloneStats().scale_probes, 1u);
+  expectExactlyOnce();
+}
+
+TEST_F(ScaleTest, ProbesThatMissTheirLaunchGiveTheCandidateUp) {
+  decideAndTime(1.5f);
+  // Launches that end before the monitor looks (the GPU runs them through
+  // with no poll in between).
+  for (int I = 0; I < 4; ++I) {
+    D.ElapsedMs = 0.003f;
+    ASSERT_EQ(pers(BE, {40, 1, 1}), CUDA_SUCCESS);
+    EXPECT_EQ(last().Scale, 1u);
+    D.run(1000);
+    finish();
+  }
+  D.ElapsedMs.reset();
+  EXPECT_EQ(cloneStats().scale_probes, 4u);
+  EXPECT_EQ(stats().preemptions, 0u);
+  EXPECT_EQ(cloneStats().scale_raised, 0u);
+  EXPECT_EQ(once(1.0f), 0u);
+  expectExactlyOnce();
+}
+
+TEST_F(ScaleTest, ClonesWithoutTheFlagNeverGetAScale) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag);
+  make();
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(once(I ? 1.0f : 2.0f), 0u);
+  EXPECT_EQ(cloneStats().scale_probes, 0u);
+}
+
+TEST_F(ScaleTest, ScaleFromTheEnvironment) {
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 3u);
+  setenv("GMEM_PREEMPT_SEG_SCALE", "0", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 0u);
+  setenv("GMEM_PREEMPT_SEG_SCALE", "9", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 3u);
+  unsetenv("GMEM_PREEMPT_SEG_SCALE");
+  setenv("GMEM_PREEMPT_SEG_STOP_US", "4.5", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().SegStopUs, 4.5);
+  unsetenv("GMEM_PREEMPT_SEG_STOP_US");
+  // Off: the shape's launches never leave scale 0.
+  O.SegScaleMax = 0;
+  make();
+  for (int I = 0; I < 6; ++I)
+    EXPECT_EQ(once(I ? 1.0f : 2.0f), 0u);
+}
+
+// The scale travels in grid_z's bits 24..25, only to persistent clones with
+// the flag; beside it a batched clone's interval keeps bits 16..23.
+TEST(CloneArgsScale, ScaleInGridZBits24And25) {
+  CloneInfo C;
+  C.Offset = {0, 8, 16, 24, 28, 32}; // (ptr, i32) + ctl + grid x, y, z
+  C.Size = {8, 4, 8, 4, 4, 4};
+  C.ArgBytes = 36;
+  uint64_t Ptr = 0x1234;
+  int32_t N = 7;
+  void *Params[2] = {&Ptr, &N};
+  const unsigned Grid[3] = {40, 3, 5};
+  auto GridZ = [&](uint32_t Flags, unsigned K, unsigned Scale) {
+    C.Flags = Flags;
+    Slot S;
+    EXPECT_TRUE(buildArgs(S, C, Grid, Params, nullptr, K, Scale));
+    uint32_t Z = 0;
+    std::memcpy(&Z, S.Args.data() + 32, 4);
+    return Z;
+  };
+  EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale, 0, 2), 5u | (2u << 24));
+  EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale, 0, 7), 5u | (3u << 24)); // at most 3
+  EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale | PreBatched, 6, 1), 5u | (6u << 16) | (1u << 24));
+  EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale | PreBatched, 1000, 1),
+            5u | (0xffu << 16) | (1u << 24)); // the interval keeps to its 8 bits
+  EXPECT_EQ(GridZ(PrePersistent, 0, 2), 5u);   // no flag: nothing
+  EXPECT_EQ(GridZ(PreSegmentScale, 0, 2), 5u); // not persistent: grid ignored
+}
