@@ -576,7 +576,9 @@ void **Launch::params(bool with_ctl) {
     slots_[n] = ctl_;
     for (int d = 0; d < 3; ++d)
       slots_[n + 1 + d] = grid_[d];
-    slots_[n + 3] |= uint64_t(batch_) << 16;
+    slots_[n + 3] |= uint64_t(scaled_ && batch_ > 0xff ? 0xff : batch_) << 16;
+    if (scaled_)
+      slots_[n + 3] |= uint64_t(scale_) << 24;
     for (int k = 0; k < 4; ++k)
       ptrs_.push_back(&slots_[n + k]);
   }
@@ -616,6 +618,12 @@ double time_launch(const std::function<void()> &go, CUstream s, double timeout_s
   cuEventDestroy(a);
   cuEventDestroy(b);
   return ms;
+}
+
+unsigned seg_scale_env() {
+  const char *v = getenv("PB_SEG_SCALE");
+  const long s = v ? strtol(v, nullptr, 10) : 0;
+  return s < 0 ? 0 : s > 3 ? 3 : unsigned(s);
 }
 
 unsigned batch_for(double tau_us) {

@@ -184,6 +184,12 @@ public:
   /// The check interval passed in grid_z's high bits (0: none; only for
   /// clones with kFlagBatched).
   void set_batch(unsigned k) { batch_ = k > 0xffff ? 0xffff : k; }
+  /// A clone with kFlagSegScale (Scaled): the segment scale s in grid_z's
+  /// bits 24..25, the interval kept to bits 16..23.
+  void set_seg(bool scaled, unsigned s) {
+    scaled_ = scaled;
+    scale_ = s > 3 ? 3 : s;
+  }
   const std::vector<CUdeviceptr> &bufs() const { return bufs_; }
   const std::vector<uint64_t> &bytes() const { return bytes_; }
   uint64_t total_bytes() const;
@@ -196,6 +202,8 @@ private:
   CUdeviceptr ctl_ = 0;
   unsigned grid_[3] = {1, 1, 1};  // the instance's grid (the clone's grid arguments)
   unsigned batch_ = 0;
+  bool scaled_ = false;
+  unsigned scale_ = 0;
 };
 
 void launch(CUfunction f, const Instance &in, void **params, CUstream s);
@@ -231,7 +239,12 @@ constexpr uint32_t kAbiVersion = 2;
 constexpr uint32_t kFlagLoops = 1u, kFlagEntryOnly = 2u, kFlagBarriers = 4u, kFlagNoClone = 8u,
                    kFlagPersistent = 16u, kFlagHasLight = 32u, kFlagHasAlt = 64u,
                    kFlagHasFree = 128u, kFlagBatched = 256u, kFlagBalancedTail = 512u,
-                   kFlagLightTail = 1024u, kFlagWarpAlignedBlock = 2048u;
+                   kFlagLightTail = 1024u, kFlagWarpAlignedBlock = 2048u,
+                   kFlagSegScale = 4096u;
+/// The segment scale the parts pass to clones with kFlagSegScale (grid_z's
+/// bits 24..25): PB_SEG_SCALE (0..3, default 0), what libgmemrt chooses per
+/// launch shape (runtime/src/CloneScale.cpp).
+unsigned seg_scale_env();
 /// Bits 16..23 of the flags: the balanced tail's share of the grid, percent
 /// (the alternate form's with kFlagBalancedTail, the light twin's with
 /// kFlagLightTail).

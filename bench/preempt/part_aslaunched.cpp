@@ -42,7 +42,9 @@ namespace pb {
 
 namespace {
 
-constexpr int kWarmup = 24;
+// (48: libgmemrt's segment scale takes up to 4 timed launches and 3 stop
+// probes per step after the form and spread are decided.)
+constexpr int kWarmup = 48;
 constexpr int kChain = 8; // launches per chain (variants 4 and 5)
 
 using CloneStatsFn = int (*)(gmemSchedCloneStats *);
@@ -78,7 +80,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
   bool counting = false;
-  uint64_t forms[6] = {};
+  uint64_t forms[7] = {};
   CUdeviceptr scratch = 0;
   CU(cuMemAlloc(&scratch, 4));
   unsigned step = 0;
@@ -109,6 +111,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       forms[3] += a.free_launches - b.free_launches;
       forms[4] += a.capped_launches - b.capped_launches;
       forms[5] += a.short_launches - b.short_launches;
+      forms[6] += a.scale_probes - b.scale_probes;
     }
     CU(cuEventRecord(e1, s));
     CU(cuEventSynchronize(e1));
@@ -122,6 +125,10 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   // two chains among them; the chooser re-times a form every 64th launch,
   // which the median must outvote).
   const int rounds = (int)std::clamp(0.6 / std::max(2e-2 * first + 1e-3, 1e-6), 61.0, 201.0);
+  // Segment scale steps over the whole instance (warm-up included): the
+  // runtime raises a shape's scale one step at a time.
+  gmemSchedCloneStats w0, w1;
+  const bool whole = clone_stats(stats, w0);
   for (int r = 0; r < kWarmup; ++r) {
     run(plain);
     run(sched);
@@ -144,9 +151,14 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     Json fj;
     fj.integer("full", (long long)forms[0]).integer("light", (long long)forms[1])
         .integer("alt", (long long)forms[2]).integer("free", (long long)forms[3])
-        .integer("capped", (long long)forms[4]).integer("short", (long long)forms[5]);
+        .integer("capped", (long long)forms[4]).integer("short", (long long)forms[5])
+        .integer("scale_probes", (long long)forms[6]);
     j.raw("forms", fj.text());
   }
+  if (whole && clone_stats(stats, w1))
+    j.raw("scale", Json().integer("probes", (long long)(w1.scale_probes - w0.scale_probes))
+                       .integer("raised", (long long)(w1.scale_raised - w0.scale_raised))
+                       .text());
   const double mp = percentile(tp, 50), ms = percentile(ts, 50);
   j.integer("rounds", rounds).num("orig_ms", mp).num("gmem_ms", ms)
       .num("orig_p99_ms", percentile(tp, 99)).num("gmem_p99_ms", percentile(ts, 99))

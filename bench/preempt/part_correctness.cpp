@@ -95,6 +95,11 @@ std::string run_instance(const Instance &in, Gpu &gpu, const Helpers &h,
   if (cl.info.flags & kFlagBatched)
     L.set_batch(3);
   j.integer("batch_k", (cl.info.flags & kFlagBatched) ? 3 : 0);
+  // Clones with a segment scale run at PB_SEG_SCALE's (segments K << s: a
+  // stop inside a longer segment must not lose or repeat work either).
+  const bool seg = cl.persistent && (cl.info.flags & kFlagSegScale);
+  L.set_seg(seg, seg ? seg_scale_env() : 0);
+  j.integer("scale", seg ? seg_scale_env() : 0);
   const auto &bufs = L.bufs();
   const auto &bytes = L.bytes();
   std::vector<CUdeviceptr> pristine(bufs.size(), 0), ref(bufs.size(), 0);

@@ -67,6 +67,11 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
   CUstream s = gpu.lo;
   L.set_ctl(c.ctl.ptr);
   L.set_batch(batch);
+  // Light twins have no loop checks: a scale changes nothing there.
+  const bool flag = c.persistent && (c.info.flags & kFlagSegScale);
+  const bool scaled = flag && c.form != Form::Light;
+  L.set_seg(flag, scaled ? seg_scale_env() : 0);
+  j.integer("scale", scaled ? seg_scale_env() : 0);
   Events e;
   Host h;
   auto timed_run = [&] {

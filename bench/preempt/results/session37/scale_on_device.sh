@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Session 37: the segment scale (flag SegmentScale; runtime/src/CloneScale.cpp).
+#   OUT=DIR bash bench/preempt/results/session37/scale_on_device.sh ab
+#     part aslaunched, the stage built with GMEM_CHECKPOINT_SEG_SCALE=0
+#     ("ns": no flag, today's segments) and the default one ("sc": libgmemrt
+#     picks a scale per shape) alternated ROUNDS times (default 2); part
+#     stops of sc at PB_SEG_SCALE=0..3 and of ns.
+#   OUT=DIR bash bench/preempt/results/session37/scale_on_device.sh verify
+#     part correctness of sc at PB_SEG_SCALE=3 (forced preemption, every
+#     instance's output against an unpreempted run), then the runtime GPU
+#     suite (test/runtime/gpu, its stage from .stage/rt.tgz) under the
+#     default scale.
+# GPU machine, repository root, .stage/s37.tgz carried (a tar of .stage's
+# preempt/ and preempt_ns/ from bench/preempt/stage.py; verify also
+# .stage/rt.tgz, a tar of .stage/runtime). Everything goes into
+# $OUT/scale_MODE.tgz plus $OUT/scale_MODE.log.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
+OUT=${OUT:?} MODE=${1:?ab or verify}
+W=$(mktemp -d)
+mkdir -p "$OUT"
+LOG="$OUT/scale_$MODE.log"
+. bench/preempt/device_common.sh # step
+tar xzf .stage/s37.tgz -C .stage || exit 2
+chmod +x .stage/preempt/preempt_bench .stage/preempt_ns/preempt_bench
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+if [ "$MODE" = ab ]; then
+  for R in $(seq 1 "${ROUNDS:-2}"); do
+    for L in ns sc; do
+      S=.stage/preempt; [ $L = ns ] && S=.stage/preempt_ns
+      step "aslaunched_${L}_r$R" 150 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
+        "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
+        --kernels "$S/kernels.ptx" --budget 110 --json "$W/aslaunched_${L}_r$R.json"
+    done
+  done
+  S=.stage/preempt
+  for K in 0 1 2 3; do
+    step "stops_sc_s$K" 60 env PB_SEG_SCALE=$K "$S/preempt_bench" stops \
+      --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 45 \
+      --json "$W/stops_sc_s$K.json"
+  done
+  S=.stage/preempt_ns
+  step stops_ns 60 "$S/preempt_bench" stops --manifest "$S/overhead_manifest.txt" \
+    --kernels "$S/kernels.ptx" --trials 60 --budget 45 --json "$W/stops_ns.json"
+else
+  S=.stage/preempt
+  step correctness_s3 260 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
+    --manifest "$S/corpus/manifest.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 200 \
+    --json "$W/correctness_s3.json"
+  grep -E "correctness: wrote|mismatch" "$W/correctness_s3.log" | tail -3 | tee -a "$LOG"
+  if [ -f .stage/rt.tgz ]; then
+    tar xzf .stage/rt.tgz -C .stage || exit 2
+    runtime_suite 300 | tee -a "$LOG"
+  fi
+fi
+gzip -9 "$W"/*.json 2>/dev/null
+tar czf "$OUT/scale_$MODE.tgz" -C "$W" . && echo "archived $OUT/scale_$MODE.tgz" | tee -a "$LOG"
