@@ -195,10 +195,12 @@ struct ChooserOptions {
   /// "Segment scale": the largest s a shape may try (0: never; the
   /// scheduler passes GMEM_PREEMPT_SEG_SCALE's for clones with the flag).
   unsigned ScaleMax = 0;
-  /// A candidate s is kept only where each of ScaleStops stops of it drained
-  /// within ScaleStopUs of their request (GMEM_PREEMPT_SEG_STOP_US).
-  double ScaleStopUs = 6.5;
-  unsigned ScaleStops = 3;
+  /// A candidate s is kept only where the median of ScaleStops stops of it
+  /// drained within ScaleStopUs of their request (GMEM_PREEMPT_SEG_STOP_US)
+  /// and none took over ScaleStopMaxUs (the goal's P99).
+  double ScaleStopUs = 7.5;
+  double ScaleStopMaxUs = 10.0;
+  static constexpr unsigned ScaleStops = 3;
   /// Stop probes that found the launch finished before the request landed
   /// before a candidate is given up (a launch too short to stop says
   /// nothing of its segments).
@@ -371,6 +373,7 @@ private:
     uint8_t ScaleTry = 0;       ///< candidate s (0: none)
     bool ScaleTimed = false;    ///< the candidate's timing came and was faster
     uint8_t ScaleStopsOk = 0, ScaleMissed = 0, ScaleWait = 0;
+    double ScaleDrainUs[ChooserOptions::ScaleStops] = {}; ///< the probes' so far
     double ScaleTryUs = 0;      ///< the candidate's time
     CloneKind ScaleKind = CloneKind::Full; ///< the form whose scale this is
     uint8_t ScaleSpread = 1;               ///< ... at this spread

@@ -14,14 +14,15 @@
 //  1. its launches run at s + 1, timed, until a timing comes; the candidate
 //     goes on only where it beats the shape's own form's latest time by
 //     more than AltMargin (else the shape never tries above s);
-//  2. the next ScaleStops launches whose loop checkpoints are armed (proved
-//     idempotent) run at s + 1 as stop probes: the scheduler stops each once
-//     it runs (only its stream's launch: nothing else is held) and reports
-//     the time from the request to the clone's drain; one over ScaleStopUs
-//     (6.5 us by default: a random stop's drain is about the signalling
-//     floor plus part of a segment, and the goal is a P99 of 10 us), or
-//     ScaleMisses probes that found the launch finished, and s + 1 is never
-//     tried again;
+//  2. the next ScaleStops (3) launches whose loop checkpoints are armed
+//     (proved idempotent) run at s + 1 as stop probes: the scheduler stops
+//     each once it runs (only its stream's launch: nothing else is held)
+//     and reports the time from the request to the clone's drain; s + 1 is
+//     never tried again where one took over ScaleStopMaxUs (the goal's
+//     10 us), their median over ScaleStopUs (7.5 us: at the overhead
+//     table's sizes a stop's P99 after the write ran 1.4-2.6 us above its
+//     P50 where loop checks decide it, bench/preempt/results/session37), or
+//     ScaleMisses probes found the launch finished;
 //  3. else s + 1 is the shape's scale, and s + 2 is tried the same way (up
 //     to ScaleMax).
 //
@@ -126,10 +127,15 @@ bool CloneChooser::recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs)
   if (DrainUs < 0) {
     if (++E->ScaleMissed >= Opts.ScaleMisses)
       settleScale(*E, false);
-  } else if (DrainUs > Opts.ScaleStopUs) {
-    settleScale(*E, false);
-  } else if (++E->ScaleStopsOk >= Opts.ScaleStops) {
-    settleScale(*E, true);
+  } else if (DrainUs > Opts.ScaleStopMaxUs) {
+    settleScale(*E, false); // over the goal: no median makes up for it
+  } else {
+    E->ScaleDrainUs[E->ScaleStopsOk] = DrainUs;
+    if (++E->ScaleStopsOk >= ChooserOptions::ScaleStops) {
+      double *D = E->ScaleDrainUs;
+      std::sort(D, D + ChooserOptions::ScaleStops);
+      settleScale(*E, D[ChooserOptions::ScaleStops / 2] <= Opts.ScaleStopUs);
+    }
   }
   return true;
 }

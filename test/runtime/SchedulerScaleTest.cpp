@@ -169,3 +169,46 @@ TEST(CloneArgsScale, ScaleInGridZBits24And25) {
   EXPECT_EQ(GridZ(PrePersistent, 0, 2), 5u);   // no flag: nothing
   EXPECT_EQ(GridZ(PreSegmentScale, 0, 2), 5u); // not persistent: grid ignored
 }
+
+// The verdict on a candidate's three stop probes, as pure logic: their
+// median within ScaleStopUs and none over ScaleStopMaxUs.
+TEST(CloneChooserScale, MedianOfThreeProbesAndNoneOverTheGoal) {
+  auto Candidate = [](CloneChooser &C, uint64_t Key) {
+    C.choose(Key, false, false, false, true);
+    C.record(Key, CloneKind::Full, 1000, 40, 8); // decided full, tau 200 us
+    CloneChoice Ch = C.choose(Key, false, false, false, true);
+    EXPECT_EQ(Ch.Scale, 1u);
+    EXPECT_TRUE(Ch.Timed);
+    C.record(Key, CloneKind::Full, 900, 40, 8, 1, 0, /*Scale=*/1); // faster
+    Ch = C.choose(Key, false, false, false, true);
+    EXPECT_TRUE(Ch.StopProbe);
+    EXPECT_EQ(Ch.Scale, 1u);
+  };
+  ChooserOptions O;
+  O.HasLight = false;
+  O.ScaleMax = 3;
+  CloneChooser C(O);
+  Candidate(C, 1); // median 4: kept
+  for (double Us : {9.0, 3.0, 4.0})
+    EXPECT_TRUE(C.recordScaleStop(1, 1, Us));
+  EXPECT_EQ(C.scaleOf(1), 1u);
+  EXPECT_FALSE(C.recordScaleStop(1, 1, 3.0)); // decided: not waited for
+  Candidate(C, 2); // median 9: not kept, and never tried again
+  for (double Us : {9.0, 3.0, 9.5})
+    C.recordScaleStop(2, 1, Us);
+  EXPECT_EQ(C.scaleOf(2), 0u);
+  for (int I = 0; I < 100; ++I) {
+    CloneChoice Ch = C.choose(2, false, false, false, true);
+    EXPECT_EQ(Ch.Scale, 0u);
+    EXPECT_FALSE(Ch.StopProbe);
+  }
+  Candidate(C, 3); // one over 10 us ends it at once
+  C.recordScaleStop(3, 1, 10.5);
+  EXPECT_FALSE(C.scaleStopWanted(3, 1));
+  EXPECT_EQ(C.scaleOf(3), 0u);
+  // A launch whose loop checks are not armed is never a probe.
+  Candidate(C, 4);
+  CloneChoice Ch = C.choose(4, false, false, false, /*StopOk=*/false);
+  EXPECT_FALSE(Ch.StopProbe);
+  EXPECT_EQ(Ch.Scale, 0u);
+}

@@ -34,13 +34,19 @@ if [ "$MODE" = ab ]; then
     done
   done
   S=.stage/preempt
-  for K in 0 1 2 3; do
+  # The runtime's own account of one run (GMEM_LOG=sched: each timing, probe
+  # and verdict), apart from the timed rounds: logging costs host time.
+  [ -n "${LOGGED:-}" ] && step aslaunched_sc_log 150 env GMEM_LOG=sched GMEM_SCHED=1 \
+    LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" "$S/preempt_bench" aslaunched \
+    --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --budget 110 \
+    --json "$W/aslaunched_sc_log.json"
+  [ -n "${NOSTOPS:-}" ] || for K in 0 1 2 3; do
     step "stops_sc_s$K" 60 env PB_SEG_SCALE=$K "$S/preempt_bench" stops \
       --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 45 \
       --json "$W/stops_sc_s$K.json"
   done
   S=.stage/preempt_ns
-  step stops_ns 60 "$S/preempt_bench" stops --manifest "$S/overhead_manifest.txt" \
+  [ -n "${NOSTOPS:-}" ] || step stops_ns 60 "$S/preempt_bench" stops --manifest "$S/overhead_manifest.txt" \
     --kernels "$S/kernels.ptx" --trials 60 --budget 45 --json "$W/stops_ns.json"
 else
   S=.stage/preempt
@@ -53,5 +59,5 @@ else
     runtime_suite 300 | tee -a "$LOG"
   fi
 fi
-gzip -9 "$W"/*.json 2>/dev/null
+gzip -9 "$W"/*.json "$W"/aslaunched_sc_log.log 2>/dev/null
 tar czf "$OUT/scale_$MODE.tgz" -C "$W" . && echo "archived $OUT/scale_$MODE.tgz" | tee -a "$LOG"
