@@ -153,11 +153,10 @@ struct SchedOptions {
   /// within SegStopUs (GMEM_PREEMPT_SEG_STOP_US), none over 10 us.
   unsigned SegScaleMax = 3;
   double SegStopUs = 7.5;
-  /// A stop probe stops its launch at a random moment up to this long after
-  /// the monitor first sees it run (at most half its measured time): paced
-  /// segments grow from short ones at each loop entry, so a stop right at
-  /// the start would see shorter segments than the run's.
-  uint64_t ScaleProbeSpreadNs = 200'000;
+  /// A stop probe stops its launch at a random moment 30-60% of its
+  /// measured time after the monitor first sees it run (SchedScale.cpp);
+  /// false: at once (tests).
+  bool ScaleProbeMidRun = true;
   /// Launches of a kernel whose scalar arguments change on every launch
   /// share one chooser shape per grid, block and shared memory
   /// (VaryingShapes.h; GMEM_PREEMPT_VARYING=0: every argument set is a

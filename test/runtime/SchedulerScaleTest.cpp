@@ -23,7 +23,7 @@ struct ScaleTest : SchedTest {
     SchedTest::SetUp();
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | SegScaleFlag);
     O.SpreadMax = 1; // no spread timings in between
-    O.ScaleProbeSpreadNs = 0;
+    O.ScaleProbeMidRun = false;
     make();
   }
   /// One launch of pers(BE, {40, 1, 1}) whose timings the fake GPU reads as
