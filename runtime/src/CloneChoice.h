@@ -198,9 +198,9 @@ struct ChooserOptions {
   /// A candidate s is kept only where the median of ScaleStops stops of it
   /// drained within ScaleStopUs of their request (GMEM_PREEMPT_SEG_STOP_US)
   /// and none took over ScaleStopMaxUs (the goal's P99).
-  double ScaleStopUs = 7.5;
+  double ScaleStopUs = 7.0;
   double ScaleStopMaxUs = 10.0;
-  static constexpr unsigned ScaleStops = 3;
+  static constexpr unsigned ScaleStops = 5;
   /// Stop probes that found the launch finished before the request landed
   /// before a candidate is given up (a launch too short to stop says
   /// nothing of its segments).

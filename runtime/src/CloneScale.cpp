@@ -14,15 +14,17 @@
 //  1. its launches run at s + 1, timed, until a timing comes; the candidate
 //     goes on only where it beats the shape's own form's latest time by
 //     more than AltMargin (else the shape never tries above s);
-//  2. the next ScaleStops (3) launches whose loop checkpoints are armed
+//  2. the next ScaleStops (5) launches whose loop checkpoints are armed
 //     (proved idempotent) run at s + 1 as stop probes: the scheduler stops
-//     each once it runs (only its stream's launch: nothing else is held)
-//     and reports the time from the request to the clone's drain; s + 1 is
-//     never tried again where one took over ScaleStopMaxUs (the goal's
-//     10 us), their median over ScaleStopUs (7.5 us: at the overhead
+//     each in the middle of its run (only its stream's launch: nothing else
+//     is held) and reports the time from the request to the clone's drain;
+//     s + 1 is never tried again where one took over ScaleStopMaxUs (the
+//     goal's 10 us), their median over ScaleStopUs (7.0 us: at the overhead
 //     table's sizes a stop's P99 after the write ran 1.4-2.6 us above its
-//     P50 where loop checks decide it, bench/preempt/results/session37), or
-//     ScaleMisses probes found the launch finished;
+//     P50 where loop checks decide it, and wmma_gemm's three probes at s = 1
+//     drained in 6.4-8.7 us where random stops of it had a P99 of 12.9 us;
+//     bench/preempt/results/session37), or ScaleMisses probes found the
+//     launch finished;
 //  3. else s + 1 is the shape's scale, and s + 2 is tried the same way (up
 //     to ScaleMax).
 //

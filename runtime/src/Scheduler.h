@@ -149,10 +149,10 @@ struct SchedOptions {
   unsigned SpreadMax = 4;
   /// Segment scale of clones with PreSegmentScale (CloneScale.cpp): the
   /// largest s a shape may try, 0..3 (GMEM_PREEMPT_SEG_SCALE; 0: never),
-  /// kept where faster and the median of its three stop probes drained
+  /// kept where faster and the median of its five stop probes drained
   /// within SegStopUs (GMEM_PREEMPT_SEG_STOP_US), none over 10 us.
   unsigned SegScaleMax = 3;
-  double SegStopUs = 7.5;
+  double SegStopUs = 7.0;
   /// A stop probe stops its launch at a random moment 30-60% of its
   /// measured time after the monitor first sees it run (SchedScale.cpp);
   /// false: at once (tests).

@@ -50,11 +50,11 @@ TEST_F(ScaleTest, FasterScaleIsKeptOnceItsStopsDrainInTime) {
   D.Kernels[FPersPre].Iters = 10; // long enough to be caught running
   decideAndTime(1.5f);
   const uint64_t Pre0 = stats().preemptions;
-  for (int I = 0; I < 3; ++I)
+  for (int I = 0; I < 5; ++I)
     EXPECT_EQ(once(0.003f), 1u) << I; // probes: stopped, drained in 3 us
-  EXPECT_EQ(cloneStats().scale_probes, 3u);
-  EXPECT_EQ(stats().preemptions, Pre0 + 3);
-  EXPECT_EQ(stats().relaunches, 3u);
+  EXPECT_EQ(cloneStats().scale_probes, 5u);
+  EXPECT_EQ(stats().preemptions, Pre0 + 5);
+  EXPECT_EQ(stats().relaunches, 5u);
   EXPECT_EQ(cloneStats().scale_raised, 1u);
   // Scale 1 is the shape's; 2 is tried next, timed.
   const uint64_t Timed0 = cloneStats().timed_launches;
@@ -170,7 +170,7 @@ TEST(CloneArgsScale, ScaleInGridZBits24And25) {
   EXPECT_EQ(GridZ(PreSegmentScale, 0, 2), 5u); // not persistent: grid ignored
 }
 
-// The verdict on a candidate's three stop probes, as pure logic: their
+// The verdict on a candidate's five stop probes, as pure logic: their
 // median within ScaleStopUs and none over ScaleStopMaxUs.
 TEST(CloneChooserScale, MedianOfThreeProbesAndNoneOverTheGoal) {
   auto Candidate = [](CloneChooser &C, uint64_t Key) {
@@ -189,12 +189,12 @@ TEST(CloneChooserScale, MedianOfThreeProbesAndNoneOverTheGoal) {
   O.ScaleMax = 3;
   CloneChooser C(O);
   Candidate(C, 1); // median 4: kept
-  for (double Us : {9.0, 3.0, 4.0})
+  for (double Us : {9.0, 3.0, 4.0, 9.5, 2.0})
     EXPECT_TRUE(C.recordScaleStop(1, 1, Us));
   EXPECT_EQ(C.scaleOf(1), 1u);
   EXPECT_FALSE(C.recordScaleStop(1, 1, 3.0)); // decided: not waited for
-  Candidate(C, 2); // median 9: not kept, and never tried again
-  for (double Us : {9.0, 3.0, 9.5})
+  Candidate(C, 2); // median 8: not kept, and never tried again
+  for (double Us : {9.0, 3.0, 9.5, 8.0, 2.0})
     C.recordScaleStop(2, 1, Us);
   EXPECT_EQ(C.scaleOf(2), 0u);
   for (int I = 0; I < 100; ++I) {
