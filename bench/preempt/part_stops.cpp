@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 namespace pb {
@@ -142,6 +143,11 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &hl,
     return j.str("error", "stream memory operations unavailable").text();
   CloneLaunch cl;
   std::string why;
+  // PB_SPREAD=N: every form at N times its resident CTAs (libgmemrt's
+  // spread, CloneChoice.h), as the runtime may launch it.
+  const char *sp = getenv("PB_SPREAD");
+  const unsigned spread = sp ? (unsigned)std::max(1L, strtol(sp, nullptr, 10)) : 1;
+  cl.spread = spread;
   Module *mod = cl.open(in, gpu.sms, mods, j, &why);
   if (!mod)
     return j.str("error", why).text();
@@ -151,6 +157,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &hl,
   Launch L;
   L.setup(in, hl, gpu.lo);
   CloneLaunch lite, alt, fre;
+  lite.spread = alt.spread = fre.spread = spread;
+  j.integer("spread", spread);
   std::vector<CloneLaunch *> forms = {&cl};
   if (cl.info.has_alt() && alt.open_form(*mod, in, gpu.sms, j, Form::Alt).empty())
     forms.push_back(&alt);
