@@ -23,6 +23,7 @@ struct ScaleTest : SchedTest {
     SchedTest::SetUp();
     D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | SegScaleFlag);
     O.SpreadMax = 1; // no spread timings in between
+    O.SegScaleMax = 3;
     O.ScaleProbeMidRun = false;
     make();
   }
@@ -126,9 +127,9 @@ TEST_F(ScaleTest, ClonesWithoutTheFlagNeverGetAScale) {
 }
 
 TEST_F(ScaleTest, ScaleFromTheEnvironment) {
-  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 3u);
-  setenv("GMEM_PREEMPT_SEG_SCALE", "0", 1);
-  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 0u);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 0u); // off by default
+  setenv("GMEM_PREEMPT_SEG_SCALE", "1", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 1u);
   setenv("GMEM_PREEMPT_SEG_SCALE", "9", 1);
   EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 3u);
   unsetenv("GMEM_PREEMPT_SEG_SCALE");

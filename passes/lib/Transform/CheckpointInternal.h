@@ -442,7 +442,7 @@ bool lightTwinsForEveryKernel();
 bool altClonesEnabled();
 bool freeClonesEnabled();
 bool batchingEnabled();
-/// GMEM_CHECKPOINT_SEG_SCALE=0: no segment scale (flag SegmentScale).
+/// GMEM_CHECKPOINT_SEG_SCALE=1: a segment scale (flag SegmentScale); off by default.
 bool segScaleEnabled();
 unsigned tailPercentFromEnv();
 /// Which persistent forms end a virtual CTA with a plain barrier and a

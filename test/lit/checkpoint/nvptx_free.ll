@@ -25,7 +25,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; twin (32) and an alternate form (64) too. Refused: shared memory (also
 ; through a helper), a warp shuffle, inline asm.
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
-; CHECK-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4337,
+; CHECK-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 241,
 ; CHECK-DAG: @__gmem_pre_info_uses_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_helper_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_shuffle = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
@@ -97,7 +97,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; NOGATE-NEXT:    load volatile i32, ptr addrspace(3)
 
 ; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
-; OFF-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4209,
+; OFF-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 113,
 ; OFF-NOT: @__gmem_prf_
 
 define void @relu(ptr %in, ptr %out, i32 %n) {

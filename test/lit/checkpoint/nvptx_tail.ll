@@ -27,12 +27,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; checkpoints: its twin is the main clone plus the late read, and the tail):
 ; 4 + 16 + 32 + 64 + 512 + 1024 + 25 << 16 = 1640052. relu (no shared
 ; memory: it batches) has none.
-; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1644149,
+; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640053,
 ; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
-; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 661109,
+; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657013,
 ; TEN-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657012,
-; OFF-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4213,
+; OFF-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 117,
 ; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 52,
 ; OFF-NOT: gmem.claim
 ; OFF-NOT: atomicrmw add

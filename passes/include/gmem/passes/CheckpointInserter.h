@@ -156,8 +156,8 @@ struct CheckpointInfo {
     /// target. Longer segments cost fewer checks and stop later; the runtime
     /// tries them per launch shape (0, today's segments, when it does not
     /// know the flag). With Batched too, the check interval is bits 16..23.
-    /// Only kernels with such a segment. GMEM_CHECKPOINT_SEG_SCALE=0: not
-    /// emitted.
+    /// Only kernels with such a segment, and only under
+    /// GMEM_CHECKPOINT_SEG_SCALE=1 (off by default).
     SegmentScale = 1u << 12,
   };
   /// Bits 16..23 of the flags: BalancedTail's and LightTail's share, percent.
