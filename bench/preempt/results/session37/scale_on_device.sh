@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Session 37: the segment scale (flag SegmentScale; runtime/src/CloneScale.cpp).
 #   OUT=DIR bash bench/preempt/results/session37/scale_on_device.sh ab
-#     part aslaunched, the stage built with GMEM_CHECKPOINT_SEG_SCALE=0
-#     ("ns": no flag, today's segments) and the default one ("sc": libgmemrt
-#     picks a scale per shape) alternated ROUNDS times (default 2); part
-#     stops of sc at PB_SEG_SCALE=0..3 and of ns.
+#     part aslaunched, the stage built without the flag ("ns": today's
+#     segments) and the one built with GMEM_CHECKPOINT_SEG_SCALE=1 ("sc",
+#     run with GMEM_PREEMPT_SEG_SCALE=${SEG:-3}: libgmemrt picks a scale per
+#     shape) alternated ROUNDS times (default 2); part stops of sc at
+#     PB_SEG_SCALE=0..3 and of ns (NOSTOPS=1: none); LOGGED=1: one more sc
+#     run under GMEM_LOG=sched.
+#   (This session's calls ran the stages as they were then: the flag and the
+#   runtime's scale were the default, and ns was built with
+#   GMEM_CHECKPOINT_SEG_SCALE=0; the runs are the same.)
 #   OUT=DIR bash bench/preempt/results/session37/scale_on_device.sh verify
 #     part correctness of sc at PB_SEG_SCALE=3 (forced preemption, every
 #     instance's output against an unpreempted run), then the runtime GPU
 #     suite (test/runtime/gpu, its stage from .stage/rt.tgz) under the
 #     default scale.
-# GPU machine, repository root, .stage/s37.tgz carried (a tar of .stage's
-# preempt/ and preempt_ns/ from bench/preempt/stage.py; verify also
-# .stage/rt.tgz, a tar of .stage/runtime). Everything goes into
+# GPU machine, repository root, .stage/s37.tgz carried: a tar of .stage's
+# preempt/ (`GMEM_CHECKPOINT_SEG_SCALE=1 python3 bench/preempt/stage.py
+# --build-dir build --out .stage/preempt`) and preempt_ns/ (the same without
+# the variable, `--out .stage/preempt_ns`); verify also .stage/rt.tgz, a tar
+# of .stage/runtime (`GMEM_CHECKPOINT_SEG_SCALE=1 python3
+# test/runtime/gpu/stage.py --build-dir build`; the suite then runs with
+# GMEM_PREEMPT_SEG_SCALE=${SEG:-3}). Everything goes into
 # $OUT/scale_MODE.tgz plus $OUT/scale_MODE.log.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
@@ -28,7 +37,8 @@ if [ "$MODE" = ab ]; then
   for R in $(seq 1 "${ROUNDS:-2}"); do
     for L in ns sc; do
       S=.stage/preempt; [ $L = ns ] && S=.stage/preempt_ns
-      step "aslaunched_${L}_r$R" 150 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
+      step "aslaunched_${L}_r$R" 150 env GMEM_SCHED=1 GMEM_PREEMPT_SEG_SCALE=${SEG:-3} \
+        LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
         "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
         --kernels "$S/kernels.ptx" --budget 110 --json "$W/aslaunched_${L}_r$R.json"
     done
@@ -37,6 +47,7 @@ if [ "$MODE" = ab ]; then
   # The runtime's own account of one run (GMEM_LOG=sched: each timing, probe
   # and verdict), apart from the timed rounds: logging costs host time.
   [ -n "${LOGGED:-}" ] && step aslaunched_sc_log 150 env GMEM_LOG=sched GMEM_SCHED=1 \
+    GMEM_PREEMPT_SEG_SCALE=${SEG:-3} \
     LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" "$S/preempt_bench" aslaunched \
     --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --budget 110 \
     --json "$W/aslaunched_sc_log.json"
@@ -56,7 +67,7 @@ else
   grep -E "correctness: wrote|mismatch" "$W/correctness_s3.log" | tail -3 | tee -a "$LOG"
   if [ -f .stage/rt.tgz ]; then
     tar xzf .stage/rt.tgz -C .stage || exit 2
-    runtime_suite 300 | tee -a "$LOG"
+    GMEM_PREEMPT_SEG_SCALE=${SEG:-3} runtime_suite 300 | tee -a "$LOG"
   fi
 fi
 gzip -9 "$W"/*.json "$W"/aslaunched_sc_log.log 2>/dev/null
