@@ -8,6 +8,7 @@
 // with it (alone or beside the alternate form), and never for a launch not
 // proved idempotent. Launches that stop only between virtual CTAs anyway
 // (LightOk): the light twin timed against the shape's own form.
+#include "CloneArgsProbe.h"
 #include "CloneChoice.h"
 #include "PreemptControl.h"
 
@@ -637,21 +638,10 @@ TEST(CloneChooserBatch, IntervalFromTheLatestTiming) {
 // The interval travels in grid_z's high 16 bits, only to batched persistent
 // clones and only where grid_z leaves them free.
 TEST(CloneArgs, IntervalInGridZHighBitsOnlyForBatchedClones) {
-  CloneInfo C;
-  C.Offset = {0, 8, 16, 24, 28, 32}; // (ptr, i32) + ctl + grid x, y, z
-  C.Size = {8, 4, 8, 4, 4, 4};
-  C.ArgBytes = 36;
-  uint64_t Ptr = 0x1234;
-  int32_t N = 7;
-  void *Params[2] = {&Ptr, &N};
+  using gmem::rt::sched::test::cloneGridZArg;
   const unsigned Grid[3] = {40, 3, 5};
   auto GridZ = [&](uint32_t Flags, unsigned K, const unsigned *G) {
-    C.Flags = Flags;
-    Slot S;
-    EXPECT_TRUE(buildArgs(S, C, G, Params, nullptr, K));
-    uint32_t Z = 0;
-    std::memcpy(&Z, S.Args.data() + 32, 4);
-    return Z;
+    return cloneGridZArg(Flags, K, 0, G);
   };
   EXPECT_EQ(GridZ(PrePersistent | PreBatched, 6, Grid), 5u | (6u << 16));
   EXPECT_EQ(GridZ(PrePersistent | PreBatched, 1u << 20, Grid), 5u | (0xffffu << 16));

@@ -5,6 +5,7 @@
 // s + 1 only where every such stop drained within the limit; every stopped
 // probe is relaunched and every virtual CTA runs once; launches not proved
 // idempotent are never probes; clones without the flag never get a scale.
+#include "CloneArgsProbe.h"
 #include "SchedulerTestFixture.h"
 
 #include <cstdlib>
@@ -146,21 +147,9 @@ TEST_F(ScaleTest, ScaleFromTheEnvironment) {
 // The scale travels in grid_z's bits 24..25, only to persistent clones with
 // the flag; beside it a batched clone's interval keeps bits 16..23.
 TEST(CloneArgsScale, ScaleInGridZBits24And25) {
-  CloneInfo C;
-  C.Offset = {0, 8, 16, 24, 28, 32}; // (ptr, i32) + ctl + grid x, y, z
-  C.Size = {8, 4, 8, 4, 4, 4};
-  C.ArgBytes = 36;
-  uint64_t Ptr = 0x1234;
-  int32_t N = 7;
-  void *Params[2] = {&Ptr, &N};
   const unsigned Grid[3] = {40, 3, 5};
   auto GridZ = [&](uint32_t Flags, unsigned K, unsigned Scale) {
-    C.Flags = Flags;
-    Slot S;
-    EXPECT_TRUE(buildArgs(S, C, Grid, Params, nullptr, K, Scale));
-    uint32_t Z = 0;
-    std::memcpy(&Z, S.Args.data() + 32, 4);
-    return Z;
+    return cloneGridZArg(Flags, K, Scale, Grid);
   };
   EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale, 0, 2), 5u | (2u << 24));
   EXPECT_EQ(GridZ(PrePersistent | PreSegmentScale, 0, 7), 5u | (3u << 24)); // at most 3
