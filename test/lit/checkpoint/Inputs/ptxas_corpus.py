@@ -27,7 +27,11 @@ the runtime relies on in each PTX:
   * a persistent clone may have (flags bit 7, unless GMEM_CHECKPOINT_FREE=0)
     its free form `.entry __gmem_prf_X`: same parameters, no bar.red.or per
     virtual CTA but one at entry, and the resume word folded with
-    atom.global.min.u32; any `__gmem_prf_X` belongs to such a kernel.
+    atom.global.min.u32; any `__gmem_prf_X` belongs to such a kernel;
+  * the segment scale (flags bit 12) only under GMEM_CHECKPOINT_SEG_SCALE=1
+    (ctest `checkpoint-ptxas-seg-scale`), on persistent kernels with loop
+    checkpoints, some form of which reads grid_z's bits 24..25; with the
+    variable set, at least one kernel has it.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -88,7 +92,7 @@ def check_file(src, tool, ptxas, tmp):
     infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
              "loop_sites": 0, "persistent": 0, "light": 0, "alt": 0,
-             "free": 0}
+             "free": 0, "seg_scale": 0}
     for k, (params, _) in entries.items():
         if k.startswith((CLONE, LIGHT, ALT, FREE)):
             continue
@@ -183,6 +187,22 @@ def check_file(src, tool, ptxas, tmp):
             if free[1].count("bar.red.or.pred") != 1:
                 errors.append("%s: free clone has %d bar.red.or, not one (entry)" %
                               (k, free[1].count("bar.red.or.pred")))
+        # Segment scale (bit 12, GMEM_CHECKPOINT_SEG_SCALE=1 only): persistent,
+        # with loop checkpoints; the main clone reads s from grid_z's bits
+        # 24..25 (LLVM's bfe).
+        seg_on = os.environ.get("GMEM_CHECKPOINT_SEG_SCALE", "").strip().lower() in (
+            "1", "on", "true", "yes")
+        if flags & 4096:
+            stats["seg_scale"] += 1
+            if not seg_on or not flags & 16 or not flags & 1:
+                errors.append("%s: flags %d: segment scale without GMEM_CHECKPOINT_SEG_SCALE=1, "
+                              "persistence or loop checkpoints" % (k, flags))
+            elif not any(re.search(r"bfe\.u32\s+%r\d+, %r\d+, 24, 2;", e[1])
+                         for e in (clone, entries.get(ALT + k), entries.get(FREE + k)) if e):
+                # (LLVM may fold one form's use away, e.g. beside the main
+                # clone's short-entry copies; some form must keep it.)
+                errors.append("%s: segment scale flag, but no form reads grid_z bits 24..25"
+                              % k)
     for k in entries:
         if k.startswith(FREE) and k[len(FREE):] not in entries:
             errors.append("%s: free clone of no kernel" % k)
@@ -224,11 +244,16 @@ def main():
                     print("  " + e)
     print("%d files, %d kernels: %d clones (%d persistent, %d light twins, %d alternate, "
           "%d free, %d entry-only, %d with loop checkpoints, "
-          "%d sites), %d without clone; %d files failed" % (
+          "%d sites, %d segment-scaled), %d without clone; %d files failed" % (
               len(srcs), total.get("kernels", 0), total.get("clones", 0), total.get("persistent", 0),
               total.get("light", 0), total.get("alt", 0), total.get("free", 0),
               total.get("entry_only", 0), total.get("loop_kernels", 0),
-              total.get("loop_sites", 0), total.get("no_clone", 0), failed))
+              total.get("loop_sites", 0), total.get("seg_scale", 0), total.get("no_clone", 0),
+              failed))
+    if os.environ.get("GMEM_CHECKPOINT_SEG_SCALE", "").strip() == "1" and \
+            not total.get("seg_scale", 0):
+        print("FAIL: GMEM_CHECKPOINT_SEG_SCALE=1 gave no kernel the segment scale")
+        return 1
     return 1 if failed else 0
 
 
