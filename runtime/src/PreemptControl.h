@@ -275,6 +275,10 @@ struct Slot {
   uint8_t Scale = 0;
   uint8_t ScaleProbe = 0;
   uint64_t ProbeAtNs = 0; ///< when the monitor stops the probe (0: not planned yet)
+  /// Recorded on the control stream before a probe's stop writes (created
+  /// at the slot's first probe): the drain from the request's issue too.
+  CUevent EvProbe = nullptr;
+  bool ProbeIssued = false; ///< EvProbe recorded for this launch's probe
 
   /// Whether this launch runs its kernel's light twin.
   bool light() const { return kind() == CloneKind::Light; }

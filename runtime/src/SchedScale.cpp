@@ -56,6 +56,12 @@ void Scheduler::probeScales(Context &C, uint64_t Now, bool &More, uint64_t &Wake
         WakeBy = std::min(WakeBy, std::max(S->ProbeAtNs, Now + 1000));
         continue;
       }
+      // The drain is also timed from before the writes: the probes read
+      // 1-4 us lower than the harness's random stops after the write
+      // (bench/preempt/results/session37), and this bound includes the
+      // write itself (the log shows both, for calibration).
+      S->ProbeIssued = (S->EvProbe || D.eventCreate(&S->EvProbe, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
+                       D.eventRecord(S->EvProbe, C.Ctrl) == CUDA_SUCCESS;
       // This launch alone: its hold, then its request (suppress's order).
       StopBatch B;
       B.add(S->hold(), 1);
@@ -74,6 +80,9 @@ void Scheduler::probeScales(Context &C, uint64_t Now, bool &More, uint64_t &Wake
 
 void Scheduler::scaleProbeDrained(Slot &S, double DrainUs) {
   S.ScaleProbe = 0;
+  float IssueMs = -1;
+  if (!S.ProbeIssued || D.eventElapsed(&IssueMs, S.EvProbe, S.EvDrain) != CUDA_SUCCESS)
+    IssueMs = -1;
   CloneChooser &Ch = S.Clone->Chooser;
   const unsigned Before = Ch.scaleOf(S.ShapeKey);
   if (!Ch.recordScaleStop(S.ShapeKey, S.Scale, DrainUs))
@@ -81,10 +90,10 @@ void Scheduler::scaleProbeDrained(Slot &S, double DrainUs) {
   const unsigned After = Ch.scaleOf(S.ShapeKey);
   if (After > Before)
     N.ScaleRaised.fetch_add(1, std::memory_order_relaxed);
-  log("kernel %s shape %016llx: scale %u stop probe drained %.1f us after its request; scale "
-      "%u -> %u",
+  log("kernel %s shape %016llx: scale %u stop probe drained %.1f us after its request "
+      "(%.1f us after its issue); scale %u -> %u",
       S.Clone->Symbol.c_str(), (unsigned long long)S.ShapeKey, unsigned(S.Scale), DrainUs,
-      Before, After);
+      double(IssueMs) * 1e3, Before, After);
 }
 
 } // namespace sched

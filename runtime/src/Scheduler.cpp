@@ -605,6 +605,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   Sl->Scale = Plan.Scale;
   Sl->ScaleProbe = Probe ? 1 : 0;
   Sl->ProbeAtNs = 0;
+  Sl->ProbeIssued = false;
   Sl->Level = P;
   // The light clone has no loop checkpoints: request 2 would only make it
   // run the virtual CTA it stopped after once more. The alternate form has
