@@ -145,6 +145,8 @@ struct CloneContext {
 /// Bits of grid_z under SegmentScale: the scale s (0..3) in 24..25, a check
 /// interval (Batched) in 16..23.
 inline constexpr unsigned SegScaleShift = 24, SegScaleMask = 3;
+/// The largest s (K << 3 at most).
+inline constexpr unsigned SegScaleMaxShift = 3;
 /// The largest static K a site may be scaled from: K << 3 stays far from
 /// any bound that matters (2^20, the cost model's own cap).
 inline constexpr unsigned SegScaleMaxK = 1u << 17;

@@ -297,7 +297,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     if (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) {
       const APInt &Step = cast<ConstantInt>(S.Step)->getValue();
       unsigned Bits = Step.getBitWidth();
-      APInt Span = Step.abs().zext(Bits + 27) * APInt(Bits + 27, uint64_t(S.K) << SegScaleMask);
+      APInt Span = Step.abs().zext(Bits + 27) * APInt(Bits + 27, uint64_t(S.K) << SegScaleMaxShift);
       APInt Far = Span + Span.lshr(1);
       SpanScalable = Far.getActiveBits() < Bits - 1 && Far.getActiveBits() <= 63;
     }
@@ -338,7 +338,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
     S.Scaled = Ctx.SegScaleWord && S.Form != LatchForm::None && !S.KDyn &&
                (S.Paced || (S.Weight < Ctx.Budget && S.K <= SegScaleMaxK && SpanScalable &&
                             !(S.IV && S.IV->getType()->getIntegerBitWidth() < 32 &&
-                              (uint64_t(S.K) << SegScaleMask) >= (1u << 14))));
+                              (uint64_t(S.K) << SegScaleMaxShift) >= (1u << 14))));
     // An IV or Limit check restarts its count at every entry of the loop, so
     // in a loop that never runs more than K iterations it can never fire:
     // leave it out (the enclosing loop counts this one's cost). A loop
