@@ -76,18 +76,9 @@ __device__ __forceinline__ bool due_stop(volatile unsigned *cache) {
   if (row >= M || col >= N)                                                      \
     return;
 
-// test/corpus/gemm.cu's gemm_naive as written there: the reference every
-// variant is timed against (the cubins' own copy of it runs too).
-__global__ void g_orig(const float *A, const float *B, float *C, int M, int N, int K) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y;
-  int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < M && col < N) {
-    float sum = 0.0f;
-    for (int k = 0; k < K; ++k)
-      sum += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = sum;
-  }
-}
+// test/corpus/gemm.cu's gemm_naive itself: the reference every variant is
+// timed against (the cubins' own copy of it runs too).
+#include "../../../test/corpus/gemm.cu"
 
 // Only the prologue (shared cache, barrier): the floor of every variant.
 __global__ void g_pro(const float *A, const float *B, float *C, int M, int N, int K) {
@@ -217,7 +208,7 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(A, h.data(), sizeof(float) * h.size(), cudaMemcpyHostToDevice));
   CK(cudaMemcpy(B, h.data(), sizeof(float) * h.size(), cudaMemcpyHostToDevice));
   std::vector<Variant> vs = {
-      {"orig", g_orig},          {"prologue", g_pro},       {"var20", g_var<20>},
+      {"orig", gemm_naive},          {"prologue", g_pro},       {"var20", g_var<20>},
       {"var40", g_var<40>},      {"var64", g_var<64>},      {"cst16", g_cst<16, 1>},
       {"cst20", g_cst<20, 1>},   {"cst32", g_cst<32, 1>},   {"cst64", g_cst<64, 1>},
       {"cstU16", g_cst<16, 4>},  {"cstU20", g_cst<20, 4>},  {"cstU32", g_cst<32, 4>},
