@@ -17,11 +17,8 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:?}
-W=$(mktemp -d)
-mkdir -p "$OUT"
-LOG="$OUT/ab.log"
-. bench/preempt/device_common.sh # step
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+. bench/preempt/device_common.sh # device_begin, step
+device_begin ab
 for R in $(seq 1 "${ROUNDS:-2}"); do
   for A in "$@"; do
     L=${A%%=*} S=${A#*=}

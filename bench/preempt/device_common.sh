@@ -13,6 +13,8 @@
 #                          at most LIMIT seconds; prints its verdict lines
 #   step NAME LIMIT CMD... CMD into W/NAME.log, at most LIMIT seconds; a line
 #                          "=== NAME: exit RC in T s" to stdout and to LOG
+#   device_begin NAME      a work directory W (mktemp), OUT created, LOG set
+#                          to OUT/NAME.log with the GPU's state as first line
 unpack_stage() {
   mkdir -p "$2" "$W" && tar xzf "$1" -C "$2" && tar xzf .stage/rt.tgz -C .stage || exit 2
   S=$2/preempt
@@ -44,4 +46,11 @@ step() {
   shift 2
   timeout "$limit" "$@" > "$W/$name.log" 2>&1
   echo "=== $name: exit $? in $(( $(date +%s) - t0 )) s" | tee -a "$LOG"
+}
+
+device_begin() {
+  W=$(mktemp -d)
+  mkdir -p "$OUT"
+  LOG="$OUT/$1.log"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
 }

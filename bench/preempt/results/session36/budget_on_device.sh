@@ -10,11 +10,8 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-W=$(mktemp -d)
-mkdir -p "$OUT"
-LOG="$OUT/budget.log"
-. bench/preempt/device_common.sh # step
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+. bench/preempt/device_common.sh # device_begin, step
+device_begin budget
 for A in "$@"; do
   L=${A%%=*} S=${A#*=}
   chmod +x "$S/preempt_bench"

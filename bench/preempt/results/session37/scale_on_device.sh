@@ -26,13 +26,10 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?} MODE=${1:?ab or verify}
-W=$(mktemp -d)
-mkdir -p "$OUT"
-LOG="$OUT/scale_$MODE.log"
-. bench/preempt/device_common.sh # step
+. bench/preempt/device_common.sh # device_begin, step
+device_begin "scale_$MODE"
 tar xzf .stage/s37.tgz -C .stage || exit 2
 chmod +x .stage/preempt/preempt_bench .stage/preempt_ns/preempt_bench
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
 if [ "$MODE" = ab ]; then
   for R in $(seq 1 "${ROUNDS:-2}"); do
     for L in ns sc; do

@@ -6,9 +6,8 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-W=$(mktemp -d)
-LOG="$OUT/spread_stops.log"
-. bench/preempt/device_common.sh # step
+. bench/preempt/device_common.sh # device_begin, step
+device_begin spread_stops
 tar xzf .stage/s37.tgz -C .stage preempt || exit 2
 S=.stage/preempt
 chmod +x "$S/preempt_bench"
