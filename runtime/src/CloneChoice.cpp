@@ -438,7 +438,7 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     // A candidate scale's timing, or a late one of a scale left since: not
     // comparable with the shape's times; only the candidate's own counts.
     if (Scale == E->ScaleTry && Kind == E->ScaleKind && Spread == E->Spread)
-      scaleTimed(*E, ElapsedUs);
+      candidateTimed(*E, ElapsedUs);
     O.Spread = E->Spread;
     return O;
   }

@@ -371,10 +371,11 @@ private:
     uint8_t Scale = 0;          ///< of the shape's launches (full forms)
     uint8_t ScaleCeil = 3;      ///< the largest s still to try
     uint8_t ScaleTry = 0;       ///< candidate s (0: none)
-    bool ScaleTimed = false;    ///< the candidate's timing came and was faster
     uint8_t ScaleStopsOk = 0, ScaleMissed = 0, ScaleWait = 0;
     double ScaleDrainUs[ChooserOptions::ScaleStops] = {}; ///< the probes' so far
-    double ScaleTryUs = 0;      ///< the candidate's time
+    /// The candidate's time, once its timing came and was faster (0: not yet).
+    double ScaleTryUs = 0;
+    bool scaleTimed() const { return ScaleTryUs > 0; }
     CloneKind ScaleKind = CloneKind::Full; ///< the form whose scale this is
     uint8_t ScaleSpread = 1;               ///< ... at this spread
   };
@@ -419,7 +420,7 @@ private:
   /// E's scale back to 0, every candidate from 1 to try again.
   void resetScale(Entry &E);
   /// The candidate's timed launch took ElapsedUs.
-  void scaleTimed(Entry &E, double ElapsedUs);
+  void candidateTimed(Entry &E, double ElapsedUs);
   /// A candidate's verdict: E's launches run at it (Keep) or never try it.
   void settleScale(Entry &E, bool Keep);
 };

@@ -50,7 +50,6 @@ void CloneChooser::resetScale(Entry &E) {
   E.Scale = 0;
   E.ScaleCeil = uint8_t(std::min(Opts.ScaleMax, 3u));
   E.ScaleTry = 0;
-  E.ScaleTimed = false;
   E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
   E.ScaleTryUs = 0;
 }
@@ -67,7 +66,6 @@ void CloneChooser::settleScale(Entry &E, bool Keep) {
     E.ScaleCeil = E.Scale; // not faster, or its stops too late: never above
   }
   E.ScaleTry = 0;
-  E.ScaleTimed = false;
   E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
   E.ScaleTryUs = 0;
 }
@@ -92,7 +90,7 @@ void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
     E.ScaleKind = Own;
     E.ScaleSpread = E.Spread;
   }
-  if (!E.ScaleTimed) {
+  if (!E.scaleTimed()) {
     // Every launch until the candidate's timing arrives (as an unknown
     // shape's), within a bound.
     if (++E.ScaleWait > ScaleWaitMax) {
@@ -110,12 +108,11 @@ void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
   }
 }
 
-void CloneChooser::scaleTimed(Entry &E, double ElapsedUs) {
-  if (E.ScaleTimed)
+void CloneChooser::candidateTimed(Entry &E, double ElapsedUs) {
+  if (E.scaleTimed())
     return; // a later timing of the candidate: the first decided
   const double Ref = E.Us[size_t(E.ScaleKind)];
-  if (Ref > 0 && ElapsedUs < (1 - Opts.AltMargin) * Ref) {
-    E.ScaleTimed = true;
+  if (Ref > 0 && ElapsedUs > 0 && ElapsedUs < (1 - Opts.AltMargin) * Ref) {
     E.ScaleTryUs = ElapsedUs;
   } else {
     settleScale(E, false);
@@ -124,7 +121,7 @@ void CloneChooser::scaleTimed(Entry &E, double ElapsedUs) {
 
 bool CloneChooser::recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs) {
   Entry *E = find(Key);
-  if (!E || !E->ScaleTimed || Scale != E->ScaleTry)
+  if (!E || !E->scaleTimed() || Scale != E->ScaleTry)
     return false;
   if (DrainUs < 0) {
     if (++E->ScaleMissed >= Opts.ScaleMisses)
@@ -144,12 +141,12 @@ bool CloneChooser::recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs)
 
 bool CloneChooser::scaleStopWanted(uint64_t Key, unsigned Scale) const {
   const Entry *E = lookup(Key);
-  return E && E->ScaleTimed && E->ScaleTry == Scale;
+  return E && E->scaleTimed() && E->ScaleTry == Scale;
 }
 
 double CloneChooser::scaleTryUs(uint64_t Key) const {
   const Entry *E = lookup(Key);
-  return E && E->ScaleTimed ? E->ScaleTryUs : 0;
+  return E ? E->ScaleTryUs : 0;
 }
 
 unsigned CloneChooser::scaleOf(uint64_t Key) const {

@@ -62,10 +62,9 @@ void Scheduler::probeScales(Context &C, uint64_t Now, bool &More, uint64_t &Wake
       // write itself (the log shows both, for calibration).
       S->ProbeIssued = (S->EvProbe || D.eventCreate(&S->EvProbe, CU_EVENT_DEFAULT) == CUDA_SUCCESS) &&
                        D.eventRecord(S->EvProbe, C.Ctrl) == CUDA_SUCCESS;
-      // This launch alone: its hold, then its request (suppress's order).
+      // This launch alone.
       StopBatch B;
-      B.add(S->hold(), 1);
-      B.add(S->request(), S->StopRequest);
+      B.addStop(*S);
       Slot *V = S;
       flushStops(C, B, &V, 1);
       S->ScaleProbe = 2; // its drain goes to the chooser (sampleDrain)

@@ -41,8 +41,7 @@ void Scheduler::suppress(Context &C, uint32_t Mask, uint64_t Now) {
       B = StopBatch();
       NV = 0;
     }
-    B.add(S->hold(), 1);
-    B.add(S->request(), S->StopRequest);
+    B.addStop(*S);
     Victims[NV++] = S;
   };
   for (auto &KV : C.Streams) {

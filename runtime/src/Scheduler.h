@@ -486,6 +486,12 @@ private:
     unsigned N = 0;
     bool room(unsigned K) const { return N + K <= Max; }
     void add(CUdeviceptr A, uint32_t V) { Addr[N] = A, Value[N++] = V; }
+    /// Victim S's two words, hold before request: its stream must not pass
+    /// the hold wait once the clone has stopped early (needs room(2)).
+    void addStop(const Slot &S) {
+      add(S.hold(), 1);
+      add(S.request(), S.StopRequest);
+    }
   };
   /// Closes the gates of the levels in Mask and stops their running
   /// launches; the caller wakes the monitor once its own launch is out.
