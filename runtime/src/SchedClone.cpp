@@ -104,8 +104,9 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   const bool Batched = CI.persistent() && (CI.Flags & PreBatched) && Opts.BatchUs > 0;
   // So are all persistent shapes that may spread (CloneChoice.h).
   const bool Spread = CI.persistent() && Opts.SpreadMax > 1;
-  // Scaled shapes are timed for their segment scale (CloneScale.cpp).
-  const bool Scaled = CI.persistent() && (CI.Flags & PreSegmentScale) && Opts.SegScaleMax > 0;
+  // Scaled shapes are timed for their segment scale (CloneScale.cpp; the
+  // chooser has a scale to try only for clones with the flag).
+  const bool Scaled = CI.Chooser.options().ScaleMax > 0;
   // A launch whose loop checkpoints are armed may be a scale's stop probe.
   const bool StopOk = Rec.Idempotent && CI.loopStops();
   Choice = CloneChoice(); // full, untimed unless the clone has a twin in use
