@@ -17,15 +17,12 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_begin, step
+. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
 device_begin ab
 for R in $(seq 1 "${ROUNDS:-2}"); do
   for A in "$@"; do
     L=${A%%=*} S=${A#*=}
-    chmod +x "$S/preempt_bench"
-    step "aslaunched_${L}_$R" 120 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
-      "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
-      --kernels "$S/kernels.ptx" --budget 80 --json "$W/aslaunched_${L}_$R.json"
+    aslaunched_step "aslaunched_${L}_$R" 120 "$S" 80
   done
 done
 for A in "$@"; do

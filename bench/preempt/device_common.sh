@@ -15,6 +15,10 @@
 #                          "=== NAME: exit RC in T s" to stdout and to LOG
 #   device_begin NAME      a work directory W (mktemp), OUT created, LOG set
 #                          to OUT/NAME.log with the GPU's state as first line
+#   aslaunched_step NAME LIMIT STAGE BUDGET [ENV=VALUE...]
+#                          step NAME: part aslaunched of STAGE's preempt_bench
+#                          (its overhead manifest) under STAGE's libgmemrt,
+#                          GMEM_SCHED=1 and ENV, into W/NAME.json
 unpack_stage() {
   mkdir -p "$2" "$W" && tar xzf "$1" -C "$2" && tar xzf .stage/rt.tgz -C .stage || exit 2
   S=$2/preempt
@@ -53,4 +57,13 @@ device_begin() {
   mkdir -p "$OUT"
   LOG="$OUT/$1.log"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+}
+
+aslaunched_step() {
+  local name=$1 limit=$2 stage=$3 budget=$4
+  shift 4
+  chmod +x "$stage/preempt_bench"
+  step "$name" "$limit" env "$@" GMEM_SCHED=1 LD_PRELOAD="$PWD/$stage/lib/libgmemrt.so" \
+    "$stage/preempt_bench" aslaunched --manifest "$stage/overhead_manifest.txt" \
+    --kernels "$stage/kernels.ptx" --budget "$budget" --json "$W/$name.json"
 }

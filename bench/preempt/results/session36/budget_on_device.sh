@@ -10,14 +10,11 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_begin, step
+. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
 device_begin budget
 for A in "$@"; do
   L=${A%%=*} S=${A#*=}
-  chmod +x "$S/preempt_bench"
-  step "aslaunched_$L" 110 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
-    "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
-    --kernels "$S/kernels.ptx" --budget 80 --json "$W/aslaunched_$L.json"
+  aslaunched_step "aslaunched_$L" 110 "$S" 80
 done
 for A in "$@"; do
   L=${A%%=*} S=${A#*=}

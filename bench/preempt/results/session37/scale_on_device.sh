@@ -26,7 +26,7 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?} MODE=${1:?ab or verify}
-. bench/preempt/device_common.sh # device_begin, step
+. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
 device_begin "scale_$MODE"
 tar xzf .stage/s37.tgz -C .stage || exit 2
 chmod +x .stage/preempt/preempt_bench .stage/preempt_ns/preempt_bench
@@ -34,20 +34,14 @@ if [ "$MODE" = ab ]; then
   for R in $(seq 1 "${ROUNDS:-2}"); do
     for L in ns sc; do
       S=.stage/preempt; [ $L = ns ] && S=.stage/preempt_ns
-      step "aslaunched_${L}_r$R" 150 env GMEM_SCHED=1 GMEM_PREEMPT_SEG_SCALE=${SEG:-3} \
-        LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
-        "$S/preempt_bench" aslaunched --manifest "$S/overhead_manifest.txt" \
-        --kernels "$S/kernels.ptx" --budget 110 --json "$W/aslaunched_${L}_r$R.json"
+      aslaunched_step "aslaunched_${L}_r$R" 150 "$S" 110 GMEM_PREEMPT_SEG_SCALE=${SEG:-3}
     done
   done
   S=.stage/preempt
   # The runtime's own account of one run (GMEM_LOG=sched: each timing, probe
   # and verdict), apart from the timed rounds: logging costs host time.
-  [ -n "${LOGGED:-}" ] && step aslaunched_sc_log 150 env GMEM_LOG=sched GMEM_SCHED=1 \
-    GMEM_PREEMPT_SEG_SCALE=${SEG:-3} \
-    LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" "$S/preempt_bench" aslaunched \
-    --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --budget 110 \
-    --json "$W/aslaunched_sc_log.json"
+  [ -n "${LOGGED:-}" ] && aslaunched_step aslaunched_sc_log 150 "$S" 110 GMEM_LOG=sched \
+    GMEM_PREEMPT_SEG_SCALE=${SEG:-3}
   [ -n "${NOSTOPS:-}" ] || for K in 0 1 2 3; do
     step "stops_sc_s$K" 60 env PB_SEG_SCALE=$K "$S/preempt_bench" stops \
       --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 45 \
