@@ -84,7 +84,20 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
   j.num("run_ms", run_ms);
   if (c.persistent && c.P)
     j.num("vcta_us", c.vcta_us(run_ms));
-  std::uniform_real_distribution<double> U(0.05, 0.85);
+  // PB_STOP_WINDOW=LO,HI: where in the run stops land (fractions of the
+  // timed run; default 0.05,0.85). PB_STOP_ISSUE=direct: the host issues the
+  // write at the stop's moment, as libgmemrt's monitor does, instead of
+  // releasing one queued behind a wait on a host flag. Both for calibrating
+  // the runtime's stop probes against these stops (results/session38).
+  double lo = 0.05, hi = 0.85;
+  if (const char *w = getenv("PB_STOP_WINDOW"))
+    if (sscanf(w, "%lf,%lf", &lo, &hi) != 2 || !(lo >= 0 && lo < hi && hi <= 1))
+      lo = 0.05, hi = 0.85;
+  const char *issue = getenv("PB_STOP_ISSUE");
+  const bool direct = issue && std::string(issue) == "direct";
+  j.num("window_lo", lo).num("window_hi", hi).str("issue", direct ? "direct" : "queued");
+  std::uniform_real_distribution<double> U(lo, hi);
+  std::vector<double> at_frac;
   std::vector<double> dev_us, written_us;
   int late = 0, incomplete = 0, n = 0;
   for (; n < trials && now_s() < deadline; ++n) {
@@ -94,18 +107,26 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
     CU(cuEventRecord(e.begin, s));
     c.launch(L.params(true), s);
     CU(cuEventRecord(e.end, s));
-    CU(cuStreamWaitValue32(gpu.hi, h.dev, 1, CU_STREAM_WAIT_VALUE_EQ));
-    CU(cuEventRecord(e.ew, gpu.hi));
-    CU(cuEventRecord(e.ew2, gpu.hi));
-    CU(cuStreamWriteValue32(gpu.hi, c.ctl.ptr, request, 0));
-    CU(cuEventRecord(e.ewd, gpu.hi));
+    auto queue_stop = [&] {
+      CU(cuEventRecord(e.ew, gpu.hi));
+      CU(cuEventRecord(e.ew2, gpu.hi));
+      CU(cuStreamWriteValue32(gpu.hi, c.ctl.ptr, request, 0));
+      CU(cuEventRecord(e.ewd, gpu.hi));
+    };
+    if (!direct) {
+      CU(cuStreamWaitValue32(gpu.hi, h.dev, 1, CU_STREAM_WAIT_VALUE_EQ));
+      queue_stop();
+    }
     // The clone has begun once the event queued before it has completed.
     const double until = now_s() + 5.0;
     CUresult q;
     while ((q = cuEventQuery(e.begin)) == CUDA_ERROR_NOT_READY && now_s() < until) {
     }
     CU(q);
-    spin_until(now_s() + U(rng) * run_ms * 1e-3);
+    const double frac = U(rng);
+    spin_until(now_s() + frac * run_ms * 1e-3);
+    if (direct)
+      queue_stop();
     *h.go = 1;
     __sync_synchronize();
     wait_stream(s, 5.0 + 2e-3 * run_ms);
@@ -119,6 +140,7 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
     }
     dev_us.push_back(ms * 1e3);
     written_us.push_back(ms_written * 1e3);
+    at_frac.push_back(frac);
     // Finish the launch as libgmemrt's relaunch does.
     c.ctl.set_request(s, 0);
     c.launch(L.params(true), s);
@@ -129,7 +151,9 @@ std::string stop_form(const Instance &in, CloneLaunch &c, Launch &L, unsigned ba
   (void)in;
   return j.integer("trials", n).integer("too_late", late).integer("relaunch_incomplete", incomplete)
       .raw("device_us", stats(dev_us)).raw("after_write_us", stats(written_us))
-      .raw("device_samples_us", json_numbers(dev_us)).text();
+      .raw("device_samples_us", json_numbers(dev_us))
+      .raw("after_write_samples_us", json_numbers(written_us))
+      .raw("at_fraction_samples", json_numbers(at_frac)).text();
 }
 
 std::string measure(const Instance &in, Gpu &gpu, const Helpers &hl,
