@@ -196,9 +196,13 @@ void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
 // (kmeans 9.6, layernorm 10.0), but +1.8% -> +2.5% geomean as launched
 // (gemm_naive +14% -> +28%; bench/preempt/results/session35/refresh-after;
 // reloading only values older than 4 periods cost as much: refresh-stamp).
+// GMEM_CHECKPOINT_REFRESH_ORDER=sparse, that order only at checks taken
+// every trip of a body that costs the budget, did not separate the two
+// either: kmeans 11.5 -> 10.6 us, but im2col +14.2% -> +20.1% and spmv_ell
+// +10.3% -> +14.6% (bench/preempt/results/session38).
 // (Warps of a CTA tend to refresh together; spreading them by %warpid
 // changed nothing measurable: bench/preempt/results/parts/cache-v2.)
-Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
+Value *cachedRequest(Instruction *Before, const CloneContext &Ctx, bool Sparse) {
   IRBuilder<> B(Before);
   Value *ValueWord = ctaStateWord(B, Ctx.ReqCache, 0);
   Value *Deadline = ctaStateWord(B, Ctx.ReqCache, 1);
@@ -217,7 +221,8 @@ Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
     TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
                           Align(4), true);
   };
-  const bool After = refreshAfterLoad();
+  const RefreshOrder Order = refreshOrder();
+  const bool After = Order == RefreshOrder::After || (Order == RefreshOrder::Sparse && Sparse);
   if (!After)
     MoveDeadline();
   Value *Fresh = loadRequest(TB, Ctx.Ctl);
@@ -233,8 +238,9 @@ Value *cachedRequest(Instruction *Before, const CloneContext &Ctx) {
   return P;
 }
 
-Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero, bool Cached) {
-  Value *R = Cached && Ctx.ReqCache ? cachedRequest(Before, Ctx) : nullptr;
+Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero, bool Cached,
+                       bool Sparse) {
+  Value *R = Cached && Ctx.ReqCache ? cachedRequest(Before, Ctx, Sparse) : nullptr;
   IRBuilder<> B(Before);
   if (!R)
     R = loadRequest(B, Ctx.Ctl);

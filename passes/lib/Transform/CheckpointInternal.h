@@ -435,7 +435,10 @@ bool envSaysOff(const char *Name);
 bool loopCheckpointsEnabled();
 bool deferredStopsEnabled();
 bool deferredStopsPaced();
-bool refreshAfterLoad();
+/// Where a request cache refresh moves the deadline after its load
+/// (GMEM_CHECKPOINT_REFRESH_ORDER; CheckpointOptions.cpp).
+enum class RefreshOrder { Before, After, Sparse };
+RefreshOrder refreshOrder();
 bool meetingPointsRead();
 unsigned computePaceCycles(unsigned PaceCycles);
 unsigned gridPaceCycles(unsigned PaceCycles);
@@ -586,12 +589,17 @@ void initSharedWords(llvm::IRBuilder<> &B, const CloneContext &Ctx);
 /// %clock, the SM's cycle counter (not hoisted: an inaccessible-memory read).
 llvm::Value *readClock(llvm::IRBuilder<> &B);
 /// The request right before \p Before: from the cache while its deadline
-/// has not passed, else read from the control word into the cache.
-llvm::Value *cachedRequest(llvm::Instruction *Before, const CloneContext &Ctx);
+/// has not passed, else read from the control word into the cache. \p
+/// Sparse: a check that comes round rarely (every trip of a long loop body),
+/// whose refresh moves the deadline only after its load under
+/// GMEM_CHECKPOINT_REFRESH_ORDER=sparse.
+llvm::Value *cachedRequest(llvm::Instruction *Before, const CloneContext &Ctx,
+                           bool Sparse = false);
 /// i1 "request != 0" (NonZero) or "request == 2", right before \p Before
-/// (through the cache where \p Cached and the clone has one).
+/// (through the cache where \p Cached and the clone has one; \p Sparse as
+/// for cachedRequest).
 llvm::Value *emitRequestTest(llvm::Instruction *Before, const CloneContext &Ctx, bool NonZero,
-                             bool Cached = false);
+                             bool Cached = false, bool Sparse = false);
 llvm::Value *threadsPerCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *ctaStateWord(llvm::IRBuilder<> &B, llvm::GlobalVariable *State, unsigned Word);
 /// NVPTX `bar.red.or` over an i1: true in every thread when any had true.

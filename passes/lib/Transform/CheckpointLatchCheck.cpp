@@ -49,7 +49,10 @@ Value *LatchCheckBuilder::limitFrom(IRBuilder<> &B, const Site &S, Value *Start)
   Type *Ty = S.Step->getType();
   uint64_t KFar = uint64_t(S.K) + S.K / 2;
   // The segment scale: K << s, computed here, once per segment start (the
-  // segment's own loop compares against the Limit alone).
+  // segment's own loop compares against the Limit alone). Not hoisted to the
+  // entry: made once there (two more registers live through the kernel), it
+  // took the scaled build's gain away on the H200 (bench/preempt/results/
+  // session38, hoist.patch).
   Value *Scale = S.Scaled && !S.KDyn ? segScale(Ctx) : nullptr;
   Value *KDyn = S.KDyn;
   if (Scale)
@@ -128,7 +131,8 @@ bool LatchCheckBuilder::checkLatch(const Site &S, BasicBlock *Latch) {
   // the segment (stripMine).
   Value *Stop = ByLimit && (S.Paced || S.Barrier)
                     ? nullptr
-                    : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true);
+                    : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true,
+                                      /*Sparse=*/Always);
   BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
 
   if (Always) {

@@ -102,12 +102,14 @@ unsigned paceFromEnv(const char *Name, unsigned Same, unsigned Unset) {
 
 } // namespace
 
-/// GMEM_CHECKPOINT_REFRESH_ORDER=after (experiments): a request cache
-/// refresh moves the deadline after its load, not before it (cachedRequest
-/// in CheckpointIR.cpp says what that changed on the H200).
-bool refreshAfterLoad() {
+/// GMEM_CHECKPOINT_REFRESH_ORDER (experiments): `after`: a request cache
+/// refresh moves the deadline after its load, not before it; `sparse`: only
+/// at checks that come round once per long iteration (cachedRequest in
+/// CheckpointIR.cpp says what each changed on the H200). Unset: before.
+RefreshOrder refreshOrder() {
   const char *V = std::getenv("GMEM_CHECKPOINT_REFRESH_ORDER");
-  return V && StringRef(V).trim().lower() == "after";
+  const std::string S = V ? StringRef(V).trim().lower() : std::string();
+  return S == "after" ? RefreshOrder::After : S == "sparse" ? RefreshOrder::Sparse : RefreshOrder::Before;
 }
 
 /// GMEM_CHECKPOINT_PACE_COMPUTE: the segment target (SM cycles) of loops

@@ -33,6 +33,13 @@
 ; AFTER-NEXT:    %[[NOW1:.*]] = call i32 @llvm.nvvm.read.ptx.sreg.clock()
 ; AFTER-NEXT:    %[[NEXT:.*]] = add i32 %[[NOW1]], 1024
 ; AFTER-NEXT:    store volatile i32 %[[NEXT]], ptr addrspace(3) getelementptr inbounds ([2 x i32], ptr addrspace(3) @__gmem_reqcache___gmem_pre__Z8scale_gsPfif, i32 0, i32 1)
+; GMEM_CHECKPOINT_REFRESH_ORDER=sparse (experiments): that order only at
+; checks taken every trip of a body that costs the budget (here forced by a
+; budget of 8); elsewhere the deadline still moves first.
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH_ORDER=sparse GMEM_CHECKPOINT_BUDGET=8 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN:   | FileCheck %s --check-prefix=AFTER
+; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_REFRESH_ORDER=sparse opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
+; RUN:   | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=GRID
 ; RUN: env GMEM_CHECKPOINT_PACE=0 GMEM_CHECKPOINT_LATE=0 GMEM_CHECKPOINT_VSTOP=light opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
