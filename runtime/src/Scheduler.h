@@ -150,10 +150,12 @@ struct SchedOptions {
   /// Segment scale of clones with PreSegmentScale (CloneScale.cpp): the
   /// largest s a shape may try, 0..3 (GMEM_PREEMPT_SEG_SCALE; 0: never),
   /// kept where faster and the median of its five stop probes drained
-  /// within SegStopUs (GMEM_PREEMPT_SEG_STOP_US), none over 10 us. Off by
-  /// default: the probes ran 1-4 us below random stops of the same kernels
-  /// at the same scale (H200, bench/preempt/results/session37).
-  unsigned SegScaleMax = 0;
+  /// within SegStopUs (GMEM_PREEMPT_SEG_STOP_US), none over 10 us. Checked
+  /// against random stops of the same kernels in the same call (H200,
+  /// bench/preempt/results/session38: probe medians within ~1 us of their
+  /// P50, every shape raised under 9 us at P99); session 37's probes read
+  /// 1-4 us low only beside stops of another call.
+  unsigned SegScaleMax = 3;
   double SegStopUs = 7.0;
   /// A stop probe stops its launch at a random moment 30-60% of its
   /// measured time after the monitor first sees it run (SchedScale.cpp);

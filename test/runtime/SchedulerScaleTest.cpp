@@ -128,7 +128,9 @@ TEST_F(ScaleTest, ClonesWithoutTheFlagNeverGetAScale) {
 }
 
 TEST_F(ScaleTest, ScaleFromTheEnvironment) {
-  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 0u); // off by default
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 3u); // on by default (session 38)
+  setenv("GMEM_PREEMPT_SEG_SCALE", "0", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 0u);
   setenv("GMEM_PREEMPT_SEG_SCALE", "1", 1);
   EXPECT_EQ(SchedOptions::fromEnvironment().SegScaleMax, 1u);
   setenv("GMEM_PREEMPT_SEG_SCALE", "9", 1);

@@ -64,20 +64,16 @@ bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 /// persistent form then looks at the request after every virtual CTA.
 bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }
 
-/// GMEM_CHECKPOINT_SEG_SCALE=1: persistent forms with strip-mined or paced
-/// loop segments read a segment scale from grid_z (flag SegmentScale), which
-/// libgmemrt raises per launch shape under GMEM_PREEMPT_SEG_SCALE. Off by
-/// default: the scale's few instructions cost kernels that never use it
-/// (H200: kmeans_assign +13.5% -> +15.6%, layernorm_rows -9.5% -> -6.9%),
-/// and the runtime's stop probes do not yet bound every kernel's stops
-/// (docs/PREEMPTION_DESIGN.md, "Choosing K").
-bool segScaleEnabled() {
-  const char *V = std::getenv("GMEM_CHECKPOINT_SEG_SCALE");
-  if (!V)
-    return false;
-  std::string S = StringRef(V).trim().lower();
-  return S == "1" || S == "on" || S == "true" || S == "yes";
-}
+/// GMEM_CHECKPOINT_SEG_SCALE=0 turns it off: persistent forms with
+/// strip-mined or paced loop segments read a segment scale from grid_z (flag
+/// SegmentScale), which libgmemrt raises per launch shape under
+/// GMEM_PREEMPT_SEG_SCALE. On by default since the runtime's stop probes
+/// were checked against random stops in the same call (H200,
+/// bench/preempt/results/session38: every shape raised stopped within 9 us at
+/// P99 in the form it runs; geomean as launched -0.45 points), at the price
+/// of the scale's few instructions in kernels that never use it
+/// (kmeans_assign +13.3% -> +15.5%).
+bool segScaleEnabled() { return !envSaysOff("GMEM_CHECKPOINT_SEG_SCALE"); }
 
 namespace {
 

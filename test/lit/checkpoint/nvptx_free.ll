@@ -13,7 +13,7 @@
 ; RUN: env GMEM_CHECKPOINT_BATCH=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_FREE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_BATCH=0 GMEM_CHECKPOINT_FREE=0 GMEM_CHECKPOINT_SEG_SCALE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -25,7 +25,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; twin (32) and an alternate form (64) too. Refused: shared memory (also
 ; through a helper), a warp shuffle, inline asm.
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
-; CHECK-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 241,
+; CHECK-DAG: @__gmem_pre_info_rowsum = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4337,
 ; CHECK-DAG: @__gmem_pre_info_uses_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_helper_shared = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,
 ; CHECK-DAG: @__gmem_pre_info_shuffle = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 48,

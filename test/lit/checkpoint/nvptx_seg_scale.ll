@@ -6,11 +6,10 @@
 ; target (s is added to the pace's shift update). The runtime passes 0
 ; where it does not try longer segments: today's K. Every form then masks
 ; grid_z to its low 16 bits, and a Batched kernel's check interval is bits
-; 16..23 only. Opt-in (GMEM_CHECKPOINT_SEG_SCALE=1); by default nothing of it.
-; RUN: env GMEM_CHECKPOINT_SEG_SCALE=1 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
+; 16..23 only. On by default; GMEM_CHECKPOINT_SEG_SCALE=0: nothing of it.
+; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: env GMEM_CHECKPOINT_SEG_SCALE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 

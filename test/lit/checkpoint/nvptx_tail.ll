@@ -12,9 +12,9 @@
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: llc -mcpu=sm_90 < %t.ll | FileCheck %s --check-prefix=PTX
-; RUN: env GMEM_CHECKPOINT_TAIL=10 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_TAIL=10 GMEM_CHECKPOINT_SEG_SCALE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=TEN
-; RUN: env GMEM_CHECKPOINT_TAIL=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN: env GMEM_CHECKPOINT_TAIL=0 GMEM_CHECKPOINT_SEG_SCALE=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s --check-prefix=OFF
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -27,7 +27,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; checkpoints: its twin is the main clone plus the late read, and the tail):
 ; 4 + 16 + 32 + 64 + 512 + 1024 + 25 << 16 = 1640052. relu (no shared
 ; memory: it batches) has none.
-; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640053,
+; CHECK-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1644149,
 ; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; TEN-DAG: @__gmem_pre_info_steps = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 657013,

@@ -38,7 +38,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; by assuming it uniform and checking its steps and the loop's exits); its
 ; loop of shuffles gets a warp-vote check (nvptx_warp_vote.ll): 1 site, 64
 ; alternate form, 1 loop checkpoints.
-; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2417, i32 1,
+; CHECK-DAG: @__gmem_pre_info_rows_gridstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 6513, i32 1,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_break = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; CHECK-DAG: @__gmem_pre_info_rows_lane_step = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 0,
 ; The warp index shifted in part and masked: LLVM writes a wmma kernel's

@@ -23,7 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; warp_rows: 1 site, flags: 1 loop checkpoints + 16 persistent + 32 light +
 ; 64 alternate + 256 batched + 2048 WarpAlignedBlock.
-; CHECK-DAG: @__gmem_pre_info_warp_rows = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 2417, i32 1,
+; CHECK-DAG: @__gmem_pre_info_warp_rows = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 6513, i32 1,
 ; A CTA barrier after the loop: no vote can satisfy it.
 ; CHECK-DAG: @__gmem_pre_info_rows_then_sync = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 0, i32 0]
 ; No induction variable (a loop over loaded links): no count every lane keeps alike.

@@ -28,10 +28,10 @@ the runtime relies on in each PTX:
     its free form `.entry __gmem_prf_X`: same parameters, no bar.red.or per
     virtual CTA but one at entry, and the resume word folded with
     atom.global.min.u32; any `__gmem_prf_X` belongs to such a kernel;
-  * the segment scale (flags bit 12) only under GMEM_CHECKPOINT_SEG_SCALE=1
-    (ctest `checkpoint-ptxas-seg-scale`), on persistent kernels with loop
-    checkpoints, some form of which reads grid_z's bits 24..25; with the
-    variable set, at least one kernel has it.
+  * the segment scale (flags bit 12) never under GMEM_CHECKPOINT_SEG_SCALE=0
+    (ctest `checkpoint-ptxas-no-seg-scale`), otherwise (the default) on
+    persistent kernels with loop checkpoints only, some form of which reads
+    grid_z's bits 24..25, and on at least one kernel.
 
 Exit 0 on success, 1 on any failure, 77 (ctest SKIP_RETURN_CODE) when ptxas
 is missing.
@@ -187,15 +187,14 @@ def check_file(src, tool, ptxas, tmp):
             if free[1].count("bar.red.or.pred") != 1:
                 errors.append("%s: free clone has %d bar.red.or, not one (entry)" %
                               (k, free[1].count("bar.red.or.pred")))
-        # Segment scale (bit 12, GMEM_CHECKPOINT_SEG_SCALE=1 only): persistent,
-        # with loop checkpoints; the main clone reads s from grid_z's bits
-        # 24..25 (LLVM's bfe).
-        seg_on = os.environ.get("GMEM_CHECKPOINT_SEG_SCALE", "").strip().lower() in (
-            "1", "on", "true", "yes")
+        # Segment scale (bit 12, on unless GMEM_CHECKPOINT_SEG_SCALE=0):
+        # persistent, with loop checkpoints; the main clone reads s from
+        # grid_z's bits 24..25 (LLVM's bfe).
+        seg_on = seg_scale_on()
         if flags & 4096:
             stats["seg_scale"] += 1
             if not seg_on or not flags & 16 or not flags & 1:
-                errors.append("%s: flags %d: segment scale without GMEM_CHECKPOINT_SEG_SCALE=1, "
+                errors.append("%s: flags %d: segment scale under GMEM_CHECKPOINT_SEG_SCALE=0, "
                               "persistence or loop checkpoints" % (k, flags))
             elif not any(re.search(r"bfe\.u32\s+%r\d+, %r\d+, 24, 2;", e[1])
                          for e in (clone, entries.get(ALT + k), entries.get(FREE + k)) if e):
@@ -250,11 +249,16 @@ def main():
               total.get("entry_only", 0), total.get("loop_kernels", 0),
               total.get("loop_sites", 0), total.get("seg_scale", 0), total.get("no_clone", 0),
               failed))
-    if os.environ.get("GMEM_CHECKPOINT_SEG_SCALE", "").strip() == "1" and \
-            not total.get("seg_scale", 0):
-        print("FAIL: GMEM_CHECKPOINT_SEG_SCALE=1 gave no kernel the segment scale")
+    if seg_scale_on() and not total.get("seg_scale", 0):
+        print("FAIL: no kernel has the segment scale (on by default)")
         return 1
     return 1 if failed else 0
+
+
+def seg_scale_on():
+    """The pass's default: on unless GMEM_CHECKPOINT_SEG_SCALE says off."""
+    v = os.environ.get("GMEM_CHECKPOINT_SEG_SCALE", "").strip().lower()
+    return v not in ("0", "off", "false", "no")
 
 
 if __name__ == "__main__":
