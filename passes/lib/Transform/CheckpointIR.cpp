@@ -202,7 +202,9 @@ void initRequestCache(IRBuilder<> &B, GlobalVariable *Cache) {
 // +10.3% -> +14.6% (bench/preempt/results/session38).
 // (Warps of a CTA tend to refresh together; spreading them by %warpid
 // changed nothing measurable: bench/preempt/results/parts/cache-v2.)
-Value *cachedRequest(Instruction *Before, const CloneContext &Ctx, bool Sparse) {
+Value *cachedRequest(Instruction *Before, const CloneContext &Ctx, bool Sparse, bool Landed) {
+  if (Landed && Ctx.Landing)
+    return landedRequest(Before, Ctx);
   IRBuilder<> B(Before);
   Value *ValueWord = ctaStateWord(B, Ctx.ReqCache, 0);
   Value *Deadline = ctaStateWord(B, Ctx.ReqCache, 1);
@@ -239,8 +241,8 @@ Value *cachedRequest(Instruction *Before, const CloneContext &Ctx, bool Sparse) 
 }
 
 Value *emitRequestTest(Instruction *Before, const CloneContext &Ctx, bool NonZero, bool Cached,
-                       bool Sparse) {
-  Value *R = Cached && Ctx.ReqCache ? cachedRequest(Before, Ctx, Sparse) : nullptr;
+                       bool Sparse, bool Landed) {
+  Value *R = Cached && Ctx.ReqCache ? cachedRequest(Before, Ctx, Sparse, Landed) : nullptr;
   IRBuilder<> B(Before);
   if (!R)
     R = loadRequest(B, Ctx.Ctl);

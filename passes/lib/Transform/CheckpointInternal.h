@@ -303,6 +303,10 @@ unsigned instructionCost(const llvm::Instruction &I);
 /// through an index array) waits for both round trips, which no other
 /// instruction of the iteration hides.
 unsigned loopInstructionCost(const llvm::Instruction &I, const llvm::Loop &L);
+/// Whether some block of \p L (subloops included) loads through an address
+/// that a load of the same iteration computed: its trips wait on dependent
+/// misses (an ELL or CSR row, a gather through an index).
+bool hasChainedLoad(const llvm::Loop &L, const llvm::LoopInfo &LI);
 /// What loopInstructionCost adds for such a load (GMEM_CHECKPOINT_CHAIN
 /// overrides it; 0: none).
 unsigned chainedLoadCost();
@@ -440,6 +444,9 @@ bool deferredStopsPaced();
 enum class RefreshOrder { Before, After, Sparse };
 RefreshOrder refreshOrder();
 bool meetingPointsRead();
+/// GMEM_CHECKPOINT_CHAIN_REFRESH=sync: every-trip checks of loops with
+/// chained loads refresh the request cache synchronously like the others.
+bool chainedChecksLanded();
 unsigned computePaceCycles(unsigned PaceCycles);
 unsigned gridPaceCycles(unsigned PaceCycles);
 bool lightTwinsEnabled();
@@ -504,6 +511,10 @@ void initLanding(llvm::IRBuilder<> &B, llvm::GlobalVariable *Landing);
 /// cp.async.wait_all before every return of \p Clone: no copy may land in
 /// shared memory after its CTA has left.
 void waitForLandings(llvm::Function &Clone);
+/// The request as a check sees it in the landing area, where the cache's
+/// deadline has passed first issuing a cp.async of the control word into
+/// it that nobody waits for (CheckpointLoopPace.cpp).
+llvm::Value *landedRequest(llvm::Instruction *Before, const CloneContext &Ctx);
 /// A loop entry's pace: now, and a first segment of at most min(StaticK, 4)
 /// iterations.
 llvm::Value *emitPaceAtEntry(llvm::IRBuilder<> &B, unsigned StaticK);
@@ -593,13 +604,15 @@ llvm::Value *readClock(llvm::IRBuilder<> &B);
 /// Sparse: a check that comes round rarely (every trip of a long loop body),
 /// whose refresh moves the deadline only after its load under
 /// GMEM_CHECKPOINT_REFRESH_ORDER=sparse.
+/// \p Landed: read the cp.async landing area instead, refreshed by a copy
+/// nobody waits for (landedRequest; the clone must have a landing area).
 llvm::Value *cachedRequest(llvm::Instruction *Before, const CloneContext &Ctx,
-                           bool Sparse = false);
+                           bool Sparse = false, bool Landed = false);
 /// i1 "request != 0" (NonZero) or "request == 2", right before \p Before
 /// (through the cache where \p Cached and the clone has one; \p Sparse as
 /// for cachedRequest).
 llvm::Value *emitRequestTest(llvm::Instruction *Before, const CloneContext &Ctx, bool NonZero,
-                             bool Cached = false, bool Sparse = false);
+                             bool Cached = false, bool Sparse = false, bool Landed = false);
 llvm::Value *threadsPerCta(llvm::IRBuilder<> &B, GpuArch Arch);
 llvm::Value *ctaStateWord(llvm::IRBuilder<> &B, llvm::GlobalVariable *State, unsigned Word);
 /// NVPTX `bar.red.or` over an i1: true in every thread when any had true.

@@ -132,7 +132,8 @@ bool LatchCheckBuilder::checkLatch(const Site &S, BasicBlock *Latch) {
   Value *Stop = ByLimit && (S.Paced || S.Barrier)
                     ? nullptr
                     : emitRequestTest(ToHeaderBr, Ctx, /*NonZero=*/false, /*Cached=*/true,
-                                      /*Sparse=*/Always);
+                                      /*Sparse=*/Always,
+                                      /*Landed=*/Always && S.Chained && chainedChecksLanded());
   BasicBlock *CheckEnd = ToHeaderBr->getParent(); // (== Check: one block)
 
   if (Always) {

@@ -122,6 +122,15 @@ unsigned loopInstructionCost(const Instruction &I, const Loop &L) {
   return C;
 }
 
+bool hasChainedLoad(const Loop &L, const LoopInfo &LI) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (mayMissLoad(&I) &&
+          fedByLoad(cast<LoadInst>(I).getPointerOperand(), *LI.getLoopFor(BB), 0))
+        return true;
+  return false;
+}
+
 /// Most iterations per entry of a loop whose single latch continues while
 /// a header phi x, doubled or halved each iteration, has not crossed a bound
 /// whose range SCEV knows: `for (o = 1; o < blockDim.x; o <<= 1)` (at most

@@ -234,6 +234,30 @@ Value *emitPacedPrefetch(Instruction *Before, const CloneContext &Ctx, Value *Pa
   return P;
 }
 
+Value *landedRequest(Instruction *Before, const CloneContext &Ctx) {
+  // The synchronous refresh of cachedRequest makes the warp that finds the
+  // deadline passed wait for an L2 round trip queued behind the kernel's
+  // own traffic; here it only issues the copy, and this check (like every
+  // other until the copy lands) sees the value before it. A stale value
+  // only delays a stop.
+  IRBuilder<> B(Before);
+  Value *Deadline = ctaStateWord(B, Ctx.Landing, LandingDeadline);
+  Value *Now = readClock(B);
+  Value *Late =
+      B.CreateSub(Now, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
+  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
+  Instruction *Then = SplitBlockAndInsertIfThen(Due, Before, /*Unreachable=*/false);
+  Then->getParent()->setName("gmem.cache.prefetch");
+  IRBuilder<> TB(Then);
+  TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
+                        Align(4), /*isVolatile=*/true);
+  TB.CreateIntrinsic(Intrinsic::nvvm_cp_async_cg_shared_global_16, {},
+                     {ctaStateWord(TB, Ctx.Landing, 0), Ctx.Ctl});
+  IRBuilder<> AB(Before);
+  return AB.CreateAlignedLoad(AB.getInt32Ty(), ctaStateWord(AB, Ctx.Landing, 0), Align(4),
+                              /*isVolatile=*/true, "gmem.request.landed");
+}
+
 Value *emitPacedRequestTest(Instruction *Before, const CloneContext &Ctx, Value *Pending) {
   IRBuilder<> B(Before);
   if (!Pending) {

@@ -38,6 +38,8 @@ struct Site {
   llvm::Value *Bound = nullptr;
   uint64_t KSpan = 0; ///< NeUp/NeDown: K * |step|
   bool NeverDue = false; ///< IV/Limit check that no entry of the loop can reach
+  /// The loop loads through addresses its own loads computed (hasChainedLoad).
+  bool Chained = false;
   /// Limit kind of a loop with subloops: K computed at each entry from the
   /// iteration's work at this entry's trip counts (CheckpointLoopNest.cpp),
   /// in the IV's type; null: the constant K.

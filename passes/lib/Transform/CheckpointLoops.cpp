@@ -277,6 +277,7 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
   };
   for (Site &S : Sites) {
     S.Weight = std::max<uint64_t>(1, OwnCost(S.L));
+    S.Chained = hasChainedLoad(*S.L, LI);
     S.K = unsigned(std::min<uint64_t>((Ctx.Budget + S.Weight - 1) / S.Weight, 1u << 20));
     if (S.Form == LatchForm::NeUp || S.Form == LatchForm::NeDown) {
       // K * |step| must stay far from wrapping for the distance test.

@@ -42,6 +42,17 @@ bool deferredStopsPaced() {
 /// GMEM_CHECKPOINT_MEET_READ=0: a meeting point decides on the jumps alone,
 /// without reading the request itself.
 bool meetingPointsRead() { return !envSaysOff("GMEM_CHECKPOINT_MEET_READ"); }
+/// GMEM_CHECKPOINT_CHAIN_REFRESH=sync (default `landed`): how an every-trip
+/// check of a loop with chained loads refreshes the request cache. Such a
+/// trip waits on dependent misses, and a warp whose check refreshes waits
+/// for the control word's L2 round trip behind them: spmv_ell's clone ran
+/// +7.7% over its kernel with the synchronous refresh, +2.2% with a refresh
+/// every 16384 cycles (H200, bench/preempt/results/session39). Landed, the
+/// check reads the cp.async landing area as paced loops do (sm_80+).
+bool chainedChecksLanded() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_CHAIN_REFRESH");
+  return !(V && StringRef(V).trim().lower() == "sync");
+}
 /// GMEM_CHECKPOINT_LIGHT=0: no light twins (smaller modules; every
 /// preemptible launch then pays for its loop checkpoints). =loops: twins
 /// only for kernels with loop checkpoints (as before the late read: launches

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Session 39, call 3: every-trip checks of loops with chained loads read the
+# request from the cp.async landing area (GMEM_CHECKPOINT_CHAIN_REFRESH,
+# default `landed`) against the synchronous refresh (the previous default,
+# `sync`), whole overhead table, one device call.
+#   OUT=DIR bash bench/preempt/results/session39/verify_on_device.sh
+#   aslaunched_{def,ch}_rN  part aslaunched of the previous default (def,
+#                           .stage/preempt_def) and of the new one (ch,
+#                           .stage/preempt), alternated ROUNDS times (default 2)
+#   overhead_{def,ch}       part overhead (each form alone) of the spmv
+#                           kernels, the two builds one after the other
+#   stops_{def,ch}          part stops of both at PB_SEG_SCALE=0
+#   correctness_s3          forced preemption of ch at PB_SEG_SCALE=3
+# GPU machine, repository root, .stage/s39c.tgz carried (a tar of .stage's
+# preempt/ and preempt_def/ plus spmv_manifest.txt in each). Everything goes
+# into $OUT/verify.tgz plus $OUT/verify.log.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
+OUT=${OUT:?}
+. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
+device_begin verify
+tar xzf .stage/s39c.tgz -C .stage || exit 2
+for R in $(seq 1 "${ROUNDS:-2}"); do
+  aslaunched_step "aslaunched_def_r$R" 150 .stage/preempt_def 110
+  aslaunched_step "aslaunched_ch_r$R" 150 .stage/preempt 110
+done
+for L in def ch; do
+  S=.stage/preempt; [ $L = def ] && S=.stage/preempt_def
+  step "overhead_$L" 120 "$S/preempt_bench" overhead --manifest "$S/spmv_manifest.txt" \
+    --kernels "$S/kernels.ptx" --budget 60 --json "$W/overhead_$L.json"
+  step "stops_$L" 70 env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
+    --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 50 \
+    --json "$W/stops_$L.json"
+done
+S=.stage/preempt
+step correctness_s3 120 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
+  --manifest "$S/corpus/manifest.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 100 \
+  --json "$W/correctness_s3.json"
+grep -E "correctness: wrote|mismatch" "$W/correctness_s3.log" | tail -2 | tee -a "$LOG"
+gzip -9 "$W"/*.json 2>/dev/null
+tar czf "$OUT/verify.tgz" -C "$W" . && echo "archived $OUT/verify.tgz" | tee -a "$LOG"
