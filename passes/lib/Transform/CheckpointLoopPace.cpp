@@ -206,6 +206,32 @@ void waitForLandings(Function &Clone) {
     }
 }
 
+namespace {
+
+/// Where \p Deadline (a shared word) has passed by \p Now: a block, before
+/// \p Before, that moves it RefreshCycles past what \p From gives there
+/// and, where the clone has a landing area, copies the control block's
+/// first 16 bytes into it with a cp.async nobody waits for. Returns that
+/// block's terminator.
+Instruction *refreshIfDue(Instruction *Before, const CloneContext &Ctx, Value *Deadline, Value *Now,
+                          function_ref<Value *(IRBuilder<> &)> From) {
+  IRBuilder<> B(Before);
+  Value *Late =
+      B.CreateSub(Now, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
+  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
+  Instruction *Then = SplitBlockAndInsertIfThen(Due, Before, /*Unreachable=*/false);
+  Then->getParent()->setName("gmem.cache.prefetch");
+  IRBuilder<> TB(Then);
+  TB.CreateAlignedStore(TB.CreateAdd(From(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline, Align(4),
+                        /*isVolatile=*/true);
+  if (Ctx.Landing)
+    TB.CreateIntrinsic(Intrinsic::nvvm_cp_async_cg_shared_global_16, {},
+                       {ctaStateWord(TB, Ctx.Landing, 0), Ctx.Ctl});
+  return Then;
+}
+
+} // namespace
+
 Value *emitPacedPrefetch(Instruction *Before, const CloneContext &Ctx, Value *Pace) {
   IRBuilder<> B(Before);
   if (!Ctx.ReqCache)
@@ -213,20 +239,10 @@ Value *emitPacedPrefetch(Instruction *Before, const CloneContext &Ctx, Value *Pa
   GlobalVariable *Words = Ctx.Landing ? Ctx.Landing : Ctx.ReqCache;
   Value *Deadline = ctaStateWord(B, Words, Ctx.Landing ? LandingDeadline : 1);
   Value *Start = clockPart(B, Pace);
-  Value *Late =
-      B.CreateSub(Start, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
-  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
-  Instruction *Then = SplitBlockAndInsertIfThen(Due, Before, /*Unreachable=*/false);
-  Then->getParent()->setName("gmem.cache.prefetch");
+  Instruction *Then = refreshIfDue(Before, Ctx, Deadline, Start, [&](IRBuilder<> &) { return Start; });
+  if (Ctx.Landing)
+    return nullptr; // the checks read the landing area
   IRBuilder<> TB(Then);
-  TB.CreateAlignedStore(TB.CreateAdd(Start, TB.getInt32(Ctx.RefreshCycles)), Deadline, Align(4),
-                        /*isVolatile=*/true);
-  if (Ctx.Landing) {
-    // Nobody waits for the copy: the checks read the landing area.
-    TB.CreateIntrinsic(Intrinsic::nvvm_cp_async_cg_shared_global_16, {},
-                       {ctaStateWord(TB, Ctx.Landing, 0), Ctx.Ctl});
-    return nullptr;
-  }
   Value *Fresh = loadRequest(TB, Ctx.Ctl);
   PHINode *P = PHINode::Create(B.getInt32Ty(), 2, "gmem.request.pending", Before->getIterator());
   P->addIncoming(Fresh, Then->getParent());
@@ -239,20 +255,12 @@ Value *landedRequest(Instruction *Before, const CloneContext &Ctx) {
   // deadline passed wait for an L2 round trip queued behind the kernel's
   // own traffic; here it only issues the copy, and this check (like every
   // other until the copy lands) sees the value before it. A stale value
-  // only delays a stop.
+  // only delays a stop. (A second clock read in the refresh, as in
+  // cachedRequest, rather than keeping the first live across the branch.)
   IRBuilder<> B(Before);
-  Value *Deadline = ctaStateWord(B, Ctx.Landing, LandingDeadline);
   Value *Now = readClock(B);
-  Value *Late =
-      B.CreateSub(Now, B.CreateAlignedLoad(B.getInt32Ty(), Deadline, Align(4), /*isVolatile=*/true));
-  Value *Due = B.CreateICmpSGE(Late, B.getInt32(0), "gmem.cache.due");
-  Instruction *Then = SplitBlockAndInsertIfThen(Due, Before, /*Unreachable=*/false);
-  Then->getParent()->setName("gmem.cache.prefetch");
-  IRBuilder<> TB(Then);
-  TB.CreateAlignedStore(TB.CreateAdd(readClock(TB), TB.getInt32(Ctx.RefreshCycles)), Deadline,
-                        Align(4), /*isVolatile=*/true);
-  TB.CreateIntrinsic(Intrinsic::nvvm_cp_async_cg_shared_global_16, {},
-                     {ctaStateWord(TB, Ctx.Landing, 0), Ctx.Ctl});
+  refreshIfDue(Before, Ctx, ctaStateWord(B, Ctx.Landing, LandingDeadline), Now,
+               [](IRBuilder<> &TB) { return readClock(TB); });
   IRBuilder<> AB(Before);
   return AB.CreateAlignedLoad(AB.getInt32Ty(), ctaStateWord(AB, Ctx.Landing, 0), Align(4),
                               /*isVolatile=*/true, "gmem.request.landed");
