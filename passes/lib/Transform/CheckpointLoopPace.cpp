@@ -33,7 +33,11 @@
 // segment; that check publishes a nonzero value in the cache and decides on
 // the cached value or'ed with its own. Within a launch the request only
 // goes from 0 to its one value, so the or is that value whenever either saw
-// it, and a stale cache only delays a stop.
+// it, and a stale cache only delays a stop. On sm_80+ the read is a
+// cp.async into a landing area that the checks read (refreshIfDue); the
+// every-trip checks of loops with chained loads read it too
+// (landedRequest): their trips wait on dependent misses, behind which a
+// synchronous refresh waited as well.
 //
 // Soundness does not depend on any of this: the segment's limit is still
 // the nearer of the real bound and K steps ahead (limitFrom's argument), so
