@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 39, call 5: the light twin for shapes whose virtual CTAs take up
+# to 6 us (GMEM_PREEMPT_LIGHT_US=6) against the default 3 us, whole overhead
+# table, the new default build (.stage/preempt), runtime setting only.
+#   OUT=DIR bash bench/preempt/results/session39/light_us_on_device.sh
+#   aslaunched_{def,l6}_rN  part aslaunched, alternated ROUNDS times (default 2)
+#   aslaunched_l6_log       one more l6 run under GMEM_LOG=sched
+# GPU machine, repository root, .stage/s39l.tgz carried (a tar of .stage's
+# preempt/). Everything goes into $OUT/light.tgz plus $OUT/light.log.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
+OUT=${OUT:?}
+. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
+device_begin light
+tar xzf .stage/s39l.tgz -C .stage || exit 2
+S=.stage/preempt
+for R in $(seq 1 "${ROUNDS:-2}"); do
+  aslaunched_step "aslaunched_def_r$R" 150 "$S" 110
+  aslaunched_step "aslaunched_l6_r$R" 150 "$S" 110 GMEM_PREEMPT_LIGHT_US=6
+done
+aslaunched_step aslaunched_l6_log 150 "$S" 110 GMEM_PREEMPT_LIGHT_US=6 GMEM_LOG=sched
+gzip -9 "$W"/*.json "$W"/aslaunched_l6_log.log 2>/dev/null
+tar czf "$OUT/light.tgz" -C "$W" . && echo "archived $OUT/light.tgz" | tee -a "$LOG"
