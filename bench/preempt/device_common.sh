@@ -15,6 +15,21 @@
 #                          "=== NAME: exit RC in T s" to stdout and to LOG
 #   device_begin NAME      a work directory W (mktemp), OUT created, LOG set
 #                          to OUT/NAME.log with the GPU's state as first line
+#   device_unpack NAME TGZ device_begin NAME, then TGZ (a tar of stages under
+#                          .stage) unpacked into .stage
+#   ab_rounds A SA B SB [ENV=VALUE...]
+#                          aslaunched_step aslaunched_A_rN (stage SA) and
+#                          aslaunched_B_rN (stage SB, with ENV), alternated
+#                          ROUNDS times (default 2), limit 150 s, budget 110
+#   stops_step NAME STAGE SCALE
+#                          step NAME: part stops of STAGE's overhead manifest
+#                          at PB_SEG_SCALE=SCALE (60 trials, budget 50)
+#   correctness_step NAME STAGE SCALE
+#                          step NAME: forced preemption over STAGE's corpus
+#                          at PB_SEG_SCALE=SCALE (40 trials, budget 100); its
+#                          verdict lines to stdout and LOG
+#   device_archive NAME [FILE...]
+#                          gzips W's JSON and FILEs, tars W into OUT/NAME.tgz
 #   aslaunched_step NAME LIMIT STAGE BUDGET [ENV=VALUE...]
 #                          step NAME: part aslaunched of STAGE's preempt_bench
 #                          (its overhead manifest) under STAGE's libgmemrt,
@@ -66,4 +81,39 @@ aslaunched_step() {
   step "$name" "$limit" env "$@" GMEM_SCHED=1 LD_PRELOAD="$PWD/$stage/lib/libgmemrt.so" \
     "$stage/preempt_bench" aslaunched --manifest "$stage/overhead_manifest.txt" \
     --kernels "$stage/kernels.ptx" --budget "$budget" --json "$W/$name.json"
+}
+
+device_unpack() {
+  device_begin "$1"
+  tar xzf "$2" -C .stage || exit 2
+}
+
+ab_rounds() {
+  local a=$1 sa=$2 b=$3 sb=$4 r
+  shift 4
+  for r in $(seq 1 "${ROUNDS:-2}"); do
+    aslaunched_step "aslaunched_${a}_r$r" 150 "$sa" 110
+    aslaunched_step "aslaunched_${b}_r$r" 150 "$sb" 110 "$@"
+  done
+}
+
+stops_step() {
+  step "$1" 70 env PB_SEG_SCALE="$3" "$2/preempt_bench" stops \
+    --manifest "$2/overhead_manifest.txt" --kernels "$2/kernels.ptx" --trials 60 --budget 50 \
+    --json "$W/$1.json"
+}
+
+correctness_step() {
+  step "$1" 120 env PB_SEG_SCALE="$3" "$2/preempt_bench" correctness \
+    --manifest "$2/corpus/manifest.txt" --kernels "$2/kernels.ptx" --trials 40 --budget 100 \
+    --json "$W/$1.json"
+  grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
+}
+
+device_archive() {
+  local name=$1 f
+  shift
+  gzip -9 "$W"/*.json 2>/dev/null
+  for f in "$@"; do gzip -9 "$W/$f" 2>/dev/null; done
+  tar czf "$OUT/$name.tgz" -C "$W" . && echo "archived $OUT/$name.tgz" | tee -a "$LOG"
 }

@@ -17,23 +17,13 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
-device_begin verify
-tar xzf .stage/s38v.tgz -C .stage || exit 2
-for R in $(seq 1 "${ROUNDS:-2}"); do
-  aslaunched_step "aslaunched_ns_r$R" 150 .stage/preempt_def 110
-  aslaunched_step "aslaunched_sc_r$R" 150 .stage/preempt 110 GMEM_PREEMPT_SEG_SCALE=${SEG:-3}
-done
+. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
+device_unpack verify .stage/s38v.tgz
+ab_rounds ns .stage/preempt_def sc .stage/preempt GMEM_PREEMPT_SEG_SCALE=${SEG:-3}
 S=.stage/preempt
 aslaunched_step aslaunched_sc_log 150 "$S" 110 GMEM_LOG=sched GMEM_PREEMPT_SEG_SCALE=${SEG:-3}
 for K in 0 1; do
-  step "stops_sc_s$K" 70 env PB_SEG_SCALE=$K "$S/preempt_bench" stops \
-    --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 50 \
-    --json "$W/stops_sc_s$K.json"
+  stops_step "stops_sc_s$K" "$S" $K
 done
-step correctness_s3 120 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
-  --manifest "$S/corpus/manifest.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 100 \
-  --json "$W/correctness_s3.json"
-grep -E "correctness: wrote|mismatch" "$W/correctness_s3.log" | tail -2 | tee -a "$LOG"
-gzip -9 "$W"/*.json "$W"/aslaunched_sc_log.log 2>/dev/null
-tar czf "$OUT/verify.tgz" -C "$W" . && echo "archived $OUT/verify.tgz" | tee -a "$LOG"
+correctness_step correctness_s3 "$S" 3
+device_archive verify aslaunched_sc_log.log

@@ -10,14 +10,9 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
-device_begin light
-tar xzf .stage/s39l.tgz -C .stage || exit 2
+. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
+device_unpack light .stage/s39l.tgz
 S=.stage/preempt
-for R in $(seq 1 "${ROUNDS:-2}"); do
-  aslaunched_step "aslaunched_def_r$R" 150 "$S" 110
-  aslaunched_step "aslaunched_l6_r$R" 150 "$S" 110 GMEM_PREEMPT_LIGHT_US=6
-done
+ab_rounds def "$S" l6 "$S" GMEM_PREEMPT_LIGHT_US=6
 aslaunched_step aslaunched_l6_log 150 "$S" 110 GMEM_PREEMPT_LIGHT_US=6 GMEM_LOG=sched
-gzip -9 "$W"/*.json "$W"/aslaunched_l6_log.log 2>/dev/null
-tar czf "$OUT/light.tgz" -C "$W" . && echo "archived $OUT/light.tgz" | tee -a "$LOG"
+device_archive light aslaunched_l6_log.log

@@ -17,25 +17,14 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
 OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_begin, step, aslaunched_step
-device_begin verify
-tar xzf .stage/s39c.tgz -C .stage || exit 2
-for R in $(seq 1 "${ROUNDS:-2}"); do
-  aslaunched_step "aslaunched_def_r$R" 150 .stage/preempt_def 110
-  aslaunched_step "aslaunched_ch_r$R" 150 .stage/preempt 110
-done
+. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
+device_unpack verify .stage/s39c.tgz
+ab_rounds def .stage/preempt_def ch .stage/preempt
 for L in def ch; do
   S=.stage/preempt; [ $L = def ] && S=.stage/preempt_def
   step "overhead_$L" 120 "$S/preempt_bench" overhead --manifest "$S/spmv_manifest.txt" \
     --kernels "$S/kernels.ptx" --budget 60 --json "$W/overhead_$L.json"
-  step "stops_$L" 70 env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
-    --manifest "$S/overhead_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 50 \
-    --json "$W/stops_$L.json"
+  stops_step "stops_$L" "$S" 0
 done
-S=.stage/preempt
-step correctness_s3 120 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
-  --manifest "$S/corpus/manifest.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 100 \
-  --json "$W/correctness_s3.json"
-grep -E "correctness: wrote|mismatch" "$W/correctness_s3.log" | tail -2 | tee -a "$LOG"
-gzip -9 "$W"/*.json 2>/dev/null
-tar czf "$OUT/verify.tgz" -C "$W" . && echo "archived $OUT/verify.tgz" | tee -a "$LOG"
+correctness_step correctness_s3 .stage/preempt 3
+device_archive verify
