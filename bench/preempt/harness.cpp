@@ -479,9 +479,40 @@ std::vector<uint8_t> Module::global_bytes(const std::string &name) const {
   return out;
 }
 
+// PB_CARVEOUT=PCT or clones:PCT (diagnostics): the preferred shared-memory
+// carveout (percent of the unified L1/shared array, 0 = most L1) of every
+// function the harness loads, or of the clones only (__gmem_pr*). The
+// driver picks the split per launch where nothing is preferred; a clone
+// with a few bytes of static shared memory may get a larger shared part,
+// and a smaller L1, than its kernel with none.
+static void apply_carveout(CUfunction f, const std::string &name) {
+  static const char *v = getenv("PB_CARVEOUT");
+  if (!v || !*v)
+    return;
+  std::string s = v;
+  bool clones_only = s.rfind("clones:", 0) == 0;
+  if (clones_only)
+    s = s.substr(7);
+  if (clones_only && name.rfind("__gmem_pr", 0) != 0)
+    return;
+  char *end = nullptr;
+  long pct = strtol(s.c_str(), &end, 10);
+  if (end == s.c_str() || *end || pct < -1 || pct > 100)
+    throw std::runtime_error("PB_CARVEOUT: expected PCT or clones:PCT, PCT in -1..100, got '" +
+                             std::string(v) + "'");
+  CU(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, int(pct)));
+  int shared = 0, regs = 0, occ = 0;
+  cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+  cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+  cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, f, 256, 0);
+  fprintf(stderr, "carveout %ld%%: %s static shared %d B, %d regs, %d CTAs of 256/SM\n", pct,
+          name.c_str(), shared, regs, occ);
+}
+
 CUfunction Module::fn(const std::string &name) const {
   CUfunction f;
   CU(cuModuleGetFunction(&f, mod_, name.c_str()));
+  apply_carveout(f, name);
   return f;
 }
 
@@ -840,6 +871,13 @@ std::string CloneLaunch::configure(const unsigned g[3], const unsigned b[3], uns
     if (per_sm < 1)
       return strfmt("persistent clone: occupancy 0 for a block of %u threads",
                     b[0] * b[1] * b[2]);
+    // PB_NARROW=N (diagnostics): N fewer persistent CTAs per SM than fit
+    // (at least one), as if the clone's occupancy were lower.
+    static const int narrow = [] {
+      const char *v = getenv("PB_NARROW");
+      return v && *v ? std::max(0, atoi(v)) : 0;
+    }();
+    per_sm = std::max(1, per_sm - narrow);
     P = (unsigned)std::min<uint64_t>(n, (uint64_t)sms * (uint64_t)per_sm * std::max(spread, 1u));
     if (max_P)
       P = std::min(P, max_P);
