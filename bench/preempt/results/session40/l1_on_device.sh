@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Session 40, call 2: is it the L1 size or the CTAs per SM? Part overhead of
+# the whole table, twice each, alternated: as staged; every function (kernel
+# and forms) at a 7% preferred carveout (the 16 KB shared configuration
+# that the clones' few static bytes take anyway, so the kernels lose the
+# same 8 KB of L1); the clones launched with one and two CTAs per SM fewer
+# than fit (PB_NARROW), the carveout left to the driver.
+#   OUT=DIR bash bench/preempt/results/session40/l1_on_device.sh
+# GPU machine, repository root; .stage/s40b.tgz holds .stage/preempt.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
+OUT=${OUT:?}
+. bench/preempt/device_common.sh
+device_unpack l1 .stage/s40b.tgz
+S=.stage/preempt
+chmod +x $S/preempt_bench
+ov() { # NAME [ENV=VALUE...]
+  local name=$1
+  shift
+  step "$name" 100 env "$@" $S/preempt_bench overhead --manifest $S/overhead_manifest.txt \
+    --kernels $S/kernels.ptx --budget 80 --json "$W/$name.json"
+}
+for r in 1 2; do
+  ov overhead_def_r$r
+  ov overhead_all7_r$r PB_CARVEOUT=7
+  ov overhead_n1_r$r PB_NARROW=1
+  ov overhead_n2_r$r PB_NARROW=2
+done
+grep -h "^carveout" "$W/overhead_all7_r1.log" | sort -u > "$W/carveout7_functions.txt"
+device_archive l1 carveout7_functions.txt
