@@ -24,6 +24,10 @@
 #   stops_step NAME STAGE SCALE
 #                          step NAME: part stops of STAGE's overhead manifest
 #                          at PB_SEG_SCALE=SCALE (60 trials, budget 50)
+#   overhead_step NAME STAGE [ENV=VALUE...]
+#                          step NAME: part overhead (each form alone against
+#                          the kernel) of STAGE's overhead manifest, with ENV
+#                          (limit 100 s, budget 80)
 #   correctness_step NAME STAGE SCALE
 #                          step NAME: forced preemption over STAGE's corpus
 #                          at PB_SEG_SCALE=SCALE (40 trials, budget 100); its
@@ -101,6 +105,14 @@ stops_step() {
   step "$1" 70 env PB_SEG_SCALE="$3" "$2/preempt_bench" stops \
     --manifest "$2/overhead_manifest.txt" --kernels "$2/kernels.ptx" --trials 60 --budget 50 \
     --json "$W/$1.json"
+}
+
+overhead_step() {
+  local name=$1 stage=$2
+  shift 2
+  step "$name" 100 env "$@" "$stage/preempt_bench" overhead \
+    --manifest "$stage/overhead_manifest.txt" --kernels "$stage/kernels.ptx" --budget 80 \
+    --json "$W/$name.json"
 }
 
 correctness_step() {

@@ -15,18 +15,12 @@ OUT=${OUT:?}
 device_unpack carveout .stage/s40.tgz
 S=.stage/preempt
 chmod +x $S/preempt_bench
-ov() { # NAME [ENV=VALUE...]
-  local name=$1
-  shift
-  step "$name" 100 env "$@" $S/preempt_bench overhead --manifest $S/overhead_manifest.txt \
-    --kernels $S/kernels.ptx --budget 80 --json "$W/$name.json"
-}
-ov overhead_def_r1
-ov overhead_all0_r1 PB_CARVEOUT=0
-ov overhead_cl0_r1 PB_CARVEOUT=clones:0
-ov overhead_def_r2
-ov overhead_cl0_r2 PB_CARVEOUT=clones:0
-ov overhead_all0_r2 PB_CARVEOUT=0
+overhead_step overhead_def_r1 $S
+overhead_step overhead_all0_r1 $S PB_CARVEOUT=0
+overhead_step overhead_cl0_r1 $S PB_CARVEOUT=clones:0
+overhead_step overhead_def_r2 $S
+overhead_step overhead_cl0_r2 $S PB_CARVEOUT=clones:0
+overhead_step overhead_all0_r2 $S PB_CARVEOUT=0
 grep -h "^carveout" "$W/overhead_all0_r1.log" | sort -u > "$W/carveout_functions.txt"
 ROUNDS=1 ab_rounds def $S cv $S GMEM_PREEMPT_CARVEOUT=0
 device_archive carveout carveout_functions.txt

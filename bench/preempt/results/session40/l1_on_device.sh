@@ -14,17 +14,11 @@ OUT=${OUT:?}
 device_unpack l1 .stage/s40b.tgz
 S=.stage/preempt
 chmod +x $S/preempt_bench
-ov() { # NAME [ENV=VALUE...]
-  local name=$1
-  shift
-  step "$name" 100 env "$@" $S/preempt_bench overhead --manifest $S/overhead_manifest.txt \
-    --kernels $S/kernels.ptx --budget 80 --json "$W/$name.json"
-}
 for r in 1 2; do
-  ov overhead_def_r$r
-  ov overhead_all7_r$r PB_CARVEOUT=7
-  ov overhead_n1_r$r PB_NARROW=1
-  ov overhead_n2_r$r PB_NARROW=2
+  overhead_step overhead_def_r$r $S
+  overhead_step overhead_all7_r$r $S PB_CARVEOUT=7
+  overhead_step overhead_n1_r$r $S PB_NARROW=1
+  overhead_step overhead_n2_r$r $S PB_NARROW=2
 done
 grep -h "^carveout" "$W/overhead_all7_r1.log" | sort -u > "$W/carveout7_functions.txt"
 device_archive l1 carveout7_functions.txt
