@@ -11,6 +11,15 @@
 //   preempt_bench self-test                       (no CUDA call)
 // Common: [--device N] [--seed S].
 //
+// Environment (experiments; all off by default): PB_SEG_SCALE=s (0..3,
+// the segment scale passed to clones with flag SegmentScale),
+// PB_STOP_WINDOW=lo,hi and PB_STOP_ISSUE=direct (part stops: where in the
+// run stops land, how the write is issued), PB_SPREAD=N (part stops: N
+// times the resident CTAs), PB_NARROW=N (persistent clones with N fewer
+// CTAs per SM than fit), PB_CARVEOUT=PCT or clones:PCT (every function's,
+// or the clones', preferred shared-memory carveout; logs each function's
+// static shared bytes, registers and CTAs per SM).
+//
 // Manifest: test/gpu/run_twice.cpp's format (test/gpu/stage.py writes it):
 // ptx= sym= name= grid= block= pred= class= ... args=TOKENS. A `.cubin` next
 // to a `.ptx` is loaded instead of the PTX (bench/preempt/stage.sh makes
