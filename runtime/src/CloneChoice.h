@@ -56,6 +56,12 @@
 // once every FormRetimeEvery launches. Only timings of launches that ran
 // undisturbed count: a preempted launch's time says nothing about tau.
 //
+// Between LightMaxUs and LightTimedMaxUs the twin still stops a shape within
+// the goal, but is not presumed faster: a decided full-form shape whose
+// next own-form timing has such a tau runs light once, timed, and stays
+// light only if that launch beat the own form's time outright (no margin);
+// else the twin is unfit for the shape.
+//
 // Spread. A persistent clone hands out its virtual CTAs in a static order
 // (CTA p runs p, p + P, ...), so CTAs that run slower than others (a busier
 // L2 slice, an SM with more resident work) leave their SM short of warps at
@@ -160,6 +166,11 @@ inline constexpr double LateReadMinTauUs = 4.0;
 
 struct ChooserOptions {
   double LightMaxUs = 3.0;        ///< tau up to which a shape runs light
+  /// tau up to which a decided full-form shape tries the light twin once,
+  /// timed: it stays light only where that timing beats its own form's
+  /// (0: never). The twin's stops then wait for up to one virtual CTA, so
+  /// this stays within the goal's slack (2 x LightMaxUs).
+  double LightTimedMaxUs = 0;
   /// choose's LightOk holds only for shapes whose latest tau is at least
   /// this (0: always). For a clone without loop checkpoints the twin is the
   /// full clone plus the late read, which only virtual CTAs of
@@ -336,6 +347,9 @@ private:
     /// Sent light by a full-form timing: the first light timing is compared
     /// with the full forms' times (record).
     bool CheckLight = false;
+    /// Sent light for a trial (LightTimedMaxUs): the own form's time the
+    /// first light timing must beat, with no margin (0: none).
+    double LightRefUs = 0;
     uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
     /// Launches of differing scalar arguments share the shape (choose's

@@ -154,6 +154,7 @@ SchedOptions SchedOptions::fromEnvironment() {
   }
   envSwitch("GMEM_PREEMPT_LIGHT", O.Light);
   O.LightMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_US", O.LightMaxUs);
+  O.LightTimedMaxUs = envDecimal("GMEM_PREEMPT_LIGHT_TIMED_US", O.LightTimedMaxUs);
   O.BatchUs = envDecimal("GMEM_PREEMPT_BATCH_US", O.BatchUs);
   O.MaxOverhead = envDecimal("GMEM_PREEMPT_MAX_OVERHEAD", O.MaxOverhead * 100) / 100;
   O.ShortUs = envDecimal("GMEM_PREEMPT_SHORT_US", O.ShortUs);

@@ -38,6 +38,7 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E,
   // cost vec_add 1.4%, adam_step 1.1% for nothing; bench/preempt/results/
   // parts/late-read).
   CO.LightMaxUs = CI->loopStops() ? Opts.LightMaxUs : 0;
+  CO.LightTimedMaxUs = CI->loopStops() ? Opts.LightTimedMaxUs : 0;
   CO.LightOkMinTauUs = CI->loopStops() ? 0 : LateReadMinTauUs;
   CO.BatchUs = Opts.BatchUs;
   CO.SpreadMax = Opts.SpreadMax;

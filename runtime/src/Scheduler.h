@@ -131,6 +131,10 @@ struct SchedOptions {
   /// at most LightMaxUs (GMEM_PREEMPT_LIGHT_US) runs light.
   bool Light = true;
   double LightMaxUs = 3.0;
+  /// A decided shape whose virtual CTAs take at most LightTimedMaxUs
+  /// (GMEM_PREEMPT_LIGHT_TIMED_US; 0: never) tries the light twin once and
+  /// keeps it where it is faster (ChooserOptions::LightTimedMaxUs).
+  double LightTimedMaxUs = 6.0;
   /// Alternate full forms of persistent clones (CloneChoice.h):
   /// GMEM_PREEMPT_ALT=0 never launches them; else each shape that stays on
   /// a full form runs the faster of the two by timing.

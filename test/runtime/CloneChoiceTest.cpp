@@ -7,7 +7,8 @@
 // for the alternate form's timings. With a barrier-free form: the comparison
 // with it (alone or beside the alternate form), and never for a launch not
 // proved idempotent. Launches that stop only between virtual CTAs anyway
-// (LightOk): the light twin timed against the shape's own form.
+// (LightOk): the light twin timed against the shape's own form. Shapes a
+// little over the light limit: one timed trial of the twin.
 #include "CloneArgsProbe.h"
 #include "CloneChoice.h"
 #include "PreemptControl.h"
@@ -143,6 +144,52 @@ TEST(CloneChooser, FirstLightTimingSlowerThanTheFullCloneEndsLightForTheShape) {
   C.record(2, CloneKind::Full, 10, Total, P);
   EXPECT_FALSE(C.record(2, CloneKind::Light, 10.1, Total, P).switched());
   EXPECT_EQ(C.state(2), State::Light);
+}
+
+// Virtual CTAs between LightMaxUs and LightTimedMaxUs: a decided shape's
+// next timing of its own form sends it light once, and the twin stays only
+// where its first timing beats that time outright (no margin).
+TEST(CloneChooser, LightTrialKeepsTheTwinOnlyWhereItBeatsTheDecidedForm) {
+  ChooserOptions Opt;
+  Opt.LightTimedMaxUs = 6;
+  for (double LightUs : {24.0, 25.0}) {
+    CloneChooser C(Opt);
+    C.choose(Shape);
+    C.record(Shape, CloneKind::Full, 26, Total, P); // tau 5.2 us: decided full
+    ASSERT_EQ(C.state(Shape), State::Full);
+    EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Full), 63u);
+    CloneChooser::Outcome O = C.record(Shape, CloneKind::Full, 25, Total, P); // tau 5
+    EXPECT_TRUE(O.switched());
+    EXPECT_EQ(O.To, State::Light);
+    EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Light), 0u); // the trial, timed
+    O = C.record(Shape, CloneKind::Light, LightUs, Total, P);
+    if (LightUs < 25) {
+      EXPECT_FALSE(O.switched()) << LightUs;
+      EXPECT_EQ(C.state(Shape), State::Light);
+      continue;
+    }
+    // As slow as the full clone (within the margin that tau <= LightMaxUs
+    // would allow): unfit, and never tried again.
+    EXPECT_TRUE(O.switched());
+    EXPECT_EQ(C.state(Shape), State::Full);
+    for (int I = 0; I < 3; ++I) {
+      untimedBeforeNextTimed(C, Shape, CloneKind::Full);
+      C.record(Shape, CloneKind::Full, 25, Total, P);
+      EXPECT_EQ(C.state(Shape), State::Full);
+    }
+  }
+  // Off (the default of ChooserOptions), or above the limit: full it stays.
+  for (double Us : {25.0, 31.0}) {
+    ChooserOptions O2 = Opt;
+    if (Us == 25.0)
+      O2.LightTimedMaxUs = 0;
+    CloneChooser C(O2);
+    C.choose(Shape);
+    C.record(Shape, CloneKind::Full, Us, Total, P);
+    untimedBeforeNextTimed(C, Shape, CloneKind::Full);
+    EXPECT_FALSE(C.record(Shape, CloneKind::Full, Us, Total, P).switched()) << Us;
+    EXPECT_EQ(C.state(Shape), State::Full);
+  }
 }
 
 TEST(CloneChooser, ShapesAreKeptApart) {

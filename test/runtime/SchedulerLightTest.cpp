@@ -465,6 +465,13 @@ TEST_F(LightTest, LightOptionsFromTheEnvironment) {
   EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().LightMaxUs, 3.0);
   unsetenv("GMEM_PREEMPT_LIGHT");
   unsetenv("GMEM_PREEMPT_LIGHT_US");
+  // The timed trial's limit: 6 us by default, 0 turns it off.
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().LightTimedMaxUs, 6.0);
+  setenv("GMEM_PREEMPT_LIGHT_TIMED_US", "0", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().LightTimedMaxUs, 0.0);
+  setenv("GMEM_PREEMPT_LIGHT_TIMED_US", "4.5", 1);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().LightTimedMaxUs, 4.5);
+  unsetenv("GMEM_PREEMPT_LIGHT_TIMED_US");
 }
 
 TEST_F(LightTest, SlowLightTimingSwitchesBackToFull) {
