@@ -17,6 +17,12 @@
 #                          to OUT/NAME.log with the GPU's state as first line
 #   device_unpack NAME TGZ device_begin NAME, then TGZ (a tar of stages under
 #                          .stage) unpacked into .stage
+#   device_session NAME TGZ
+#                          the start of a session's device script that sourced
+#                          this file by its own path: set -u, the repository
+#                          root as working directory, OUT required,
+#                          device_unpack NAME TGZ, S=.stage/preempt and every
+#                          unpacked stage's preempt_bench executable
 #   ab_rounds A SA B SB [ENV=VALUE...]
 #                          aslaunched_step aslaunched_A_rN (stage SA) and
 #                          aslaunched_B_rN (stage SB, with ENV), alternated
@@ -76,6 +82,15 @@ device_begin() {
   mkdir -p "$OUT"
   LOG="$OUT/$1.log"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$LOG"
+}
+
+device_session() {
+  set -u
+  cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+  : "${OUT:?OUT must name the folder the results go to}"
+  device_unpack "$1" "$2"
+  S=.stage/preempt
+  chmod +x .stage/*/preempt_bench 2>/dev/null
 }
 
 aslaunched_step() {

@@ -7,12 +7,8 @@
 #   aslaunched_l6_log       one more l6 run under GMEM_LOG=sched
 # GPU machine, repository root, .stage/s39l.tgz carried (a tar of .stage's
 # preempt/). Everything goes into $OUT/light.tgz plus $OUT/light.log.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
-device_unpack light .stage/s39l.tgz
-S=.stage/preempt
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session light .stage/s39l.tgz
 ab_rounds def "$S" l6 "$S" GMEM_PREEMPT_LIGHT_US=6
 aslaunched_step aslaunched_l6_log 150 "$S" 110 GMEM_PREEMPT_LIGHT_US=6 GMEM_LOG=sched
 device_archive light aslaunched_l6_log.log

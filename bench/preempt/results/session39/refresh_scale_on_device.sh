@@ -14,13 +14,9 @@
 # GPU machine, repository root, .stage/s39v.tgz carried (a tar of .stage's
 # preempt/ and preempt_def/). Everything goes into $OUT/verify.tgz plus
 # $OUT/verify.log.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
-device_unpack verify .stage/s39v.tgz
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session verify .stage/s39v.tgz
 ab_rounds def .stage/preempt_def rs .stage/preempt
-S=.stage/preempt
 aslaunched_step aslaunched_rs_log 150 "$S" 110 GMEM_LOG=sched
 for K in 0 1; do
   stops_step "stops_rs_s$K" "$S" $K

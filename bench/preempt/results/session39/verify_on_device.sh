@@ -14,11 +14,8 @@
 # GPU machine, repository root, .stage/s39c.tgz carried (a tar of .stage's
 # preempt/ and preempt_def/ plus spmv_manifest.txt in each). Everything goes
 # into $OUT/verify.tgz plus $OUT/verify.log.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_unpack, ab_rounds, stops_step, ...
-device_unpack verify .stage/s39c.tgz
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session verify .stage/s39c.tgz
 ab_rounds def .stage/preempt_def ch .stage/preempt
 for L in def ch; do
   S=.stage/preempt; [ $L = def ] && S=.stage/preempt_def

@@ -8,13 +8,8 @@
 # that knob is carveout_runtime.patch, staged for this call, not in the tree).
 #   OUT=DIR bash bench/preempt/results/session40/carveout_on_device.sh
 # GPU machine, repository root; .stage/s40.tgz holds .stage/preempt.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh
-device_unpack carveout .stage/s40.tgz
-S=.stage/preempt
-chmod +x $S/preempt_bench
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session carveout .stage/s40.tgz
 overhead_step overhead_def_r1 $S
 overhead_step overhead_all0_r1 $S PB_CARVEOUT=0
 overhead_step overhead_cl0_r1 $S PB_CARVEOUT=clones:0

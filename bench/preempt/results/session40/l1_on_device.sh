@@ -7,13 +7,8 @@
 # than fit (PB_NARROW), the carveout left to the driver.
 #   OUT=DIR bash bench/preempt/results/session40/l1_on_device.sh
 # GPU machine, repository root; .stage/s40b.tgz holds .stage/preempt.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh
-device_unpack l1 .stage/s40b.tgz
-S=.stage/preempt
-chmod +x $S/preempt_bench
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session l1 .stage/s40b.tgz
 for r in 1 2; do
   overhead_step overhead_def_r$r $S
   overhead_step overhead_all7_r$r $S PB_CARVEOUT=7

@@ -11,11 +11,8 @@
 # GPU machine, repository root, .stage/s40c.tgz carried (a tar of .stage's
 # preempt/ and preempt_def/). Everything goes into $OUT/levels.tgz plus
 # $OUT/levels.log.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh # device_unpack, ab_rounds, aslaunched_step, ...
-device_unpack levels .stage/s40c.tgz
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session levels .stage/s40c.tgz
 ab_rounds def .stage/preempt_def lv .stage/preempt
 aslaunched_step aslaunched_lv_log 150 .stage/preempt 110 GMEM_LOG=sched
 device_archive levels aslaunched_lv_log.log

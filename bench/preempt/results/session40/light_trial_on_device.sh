@@ -11,13 +11,9 @@
 #   stops                   part stops of every form (light twins included)
 # GPU machine, repository root, .stage/s40d.tgz carried. Everything goes
 # into $OUT/light-trial.tgz plus $OUT/light-trial.log.
-set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." || exit 2
-OUT=${OUT:?}
-. bench/preempt/device_common.sh
-device_unpack light-trial .stage/s40d.tgz
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh" # device_session, ab_rounds, ...
+device_session light-trial .stage/s40d.tgz
 ab_rounds def .stage/preempt_def lt .stage/preempt_lt
 aslaunched_step aslaunched_lt_log 150 .stage/preempt_lt 110 GMEM_LOG=sched
-chmod +x .stage/preempt_lt/preempt_bench
 stops_step stops .stage/preempt_lt 0
 device_archive light-trial aslaunched_lt_log.log
