@@ -18,7 +18,8 @@
 // times the resident CTAs), PB_NARROW=N (persistent clones with N fewer
 // CTAs per SM than fit), PB_CARVEOUT=PCT or clones:PCT (every function's,
 // or the clones', preferred shared-memory carveout; logs each function's
-// static shared bytes, registers and CTAs per SM).
+// static shared bytes, registers and CTAs per SM), PB_SPREAD_ALL=1 (part
+// overhead: every form also at 4x its resident CTAs, `sall_*` keys).
 //
 // Manifest: test/gpu/run_twice.cpp's format (test/gpu/stage.py writes it):
 // ptx= sym= name= grid= block= pred= class= ... args=TOKENS. A `.cubin` next

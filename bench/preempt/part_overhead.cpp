@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <unistd.h>
 #include <memory>
@@ -29,6 +30,66 @@
 namespace pb {
 
 namespace {
+
+/// Diagnostic (`PB_SPREAD_ALL=1`): every form the instance has at kSpread x
+/// its resident CTAs, in rounds of their own with the original, so a form's
+/// body cost can be told from its static virtual-CTA order (a grid of
+/// total CTAs or more runs one virtual CTA per CTA, dispatched by the
+/// hardware as the original's). Adds `sall_<form>_ms`, `sall_<form>_P` and
+/// `sall_<form>_overhead`, `sall_orig_ms`.
+template <class RunOrig>
+void spread_all(const Instance &in, Gpu &gpu, Module &mod, Launch &L, Json &j, RunOrig &run_orig,
+                int rounds, std::initializer_list<std::pair<Form, bool>> forms) {
+  std::vector<std::unique_ptr<CloneLaunch>> cls;
+  std::vector<const char *> labels;
+  for (auto [f, present] : forms) {
+    if (!present)
+      continue;
+    auto c = std::make_unique<CloneLaunch>();
+    c->spread = kSpread;
+    Json scratch; // open_form describes itself; only our keys go into j
+    if (!c->open_form(mod, in, gpu.sms, scratch, f).empty() || !c->P)
+      continue;
+    labels.push_back(form_name(f));
+    cls.push_back(std::move(c));
+  }
+  if (cls.empty())
+    return;
+  CUstream s = gpu.lo;
+  CUevent e0, e1;
+  CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+  auto run_c = [&](CloneLaunch &c) {
+    L.set_ctl(c.ctl.ptr);
+    c.ctl.reset(s);
+    CU(cuEventRecord(e0, s));
+    c.launch(L.params(true), s);
+    CU(cuEventRecord(e1, s));
+    CU(cuStreamSynchronize(s));
+    float ms = 0;
+    CU(cuEventElapsedTime(&ms, e0, e1));
+    return (double)ms;
+  };
+  const int kinds = 1 + (int)cls.size();
+  for (auto &c : cls)
+    run_c(*c); // warm-up
+  std::vector<std::vector<double>> t(kinds);
+  for (int r = 0; r < rounds; ++r)
+    for (int k = 0; k < kinds; ++k) {
+      int kind = (r + k) % kinds;
+      t[kind].push_back(kind == 0 ? run_orig(0) : run_c(*cls[kind - 1]));
+    }
+  const double mo = percentile(t[0], 50);
+  j.num("sall_orig_ms", mo);
+  for (size_t i = 0; i < cls.size(); ++i) {
+    const std::string p = std::string("sall_") + labels[i];
+    const double m = percentile(t[i + 1], 50);
+    j.integer(p + "_P", cls[i]->P).num(p + "_ms", m).num(p + "_overhead", m / mo - 1.0)
+        .boolean(p + "_all_done", cls[i]->ctl.all_done());
+  }
+  cuEventDestroy(e0);
+  cuEventDestroy(e1);
+}
 
 std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
                     std::map<std::string, std::unique_ptr<Module>> &mods) {
@@ -218,6 +279,10 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       if (keep)
         chosen = (1.0 + chosen) * (s2 / b2) - 1.0;
     }
+    if (getenv("PB_SPREAD_ALL"))
+      spread_all(in, gpu, *mod, L, j, run, rounds, {{Form::Full, true}, {Form::Light, has_light},
+                                                     {Form::Alt, has_alt},
+                                                     {Form::Free, has_free && idempotent}});
   }
   j.num("overhead_chosen", chosen);
   cuEventDestroy(e0);
