@@ -443,6 +443,8 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
     O.Spread = E->Spread;
     return O;
   }
+  if (E->ScaleTry && Kind == E->ScaleKind && Spread == E->Spread)
+    ownScaleTimed(*E, ElapsedUs); // the candidate's other side
   if (Spread != E->Spread) {
     // Not comparable with the shape's times: only the probe's own timing
     // counts, against the same form's latest time at the shape's spread.

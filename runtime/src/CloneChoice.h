@@ -122,6 +122,7 @@
 
 #include "KeyedCache.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -211,6 +212,18 @@ struct ChooserOptions {
   /// and none took over ScaleStopMaxUs (the goal's P99).
   double ScaleStopUs = 7.0;
   double ScaleStopMaxUs = 10.0;
+  /// A candidate s goes on to its stop probes only where the median of
+  /// ScalePairs timings of it beats the median of as many timings of the
+  /// shape's own scale, taken alternately with them, by more than
+  /// ScaleMargin (GMEM_PREEMPT_SEG_PAIRS, GMEM_PREEMPT_SEG_MARGIN). One
+  /// launch's time varies by ~1% (H200), so a single timing against the
+  /// latest own time needed a 2% margin, and refused the 1.4-1.8% that one
+  /// more scale step gives store-bound paced loops (iota_i32, saxpy_gs;
+  /// bench/preempt/results/session41). ScalePairs 1 is the single timing
+  /// against the own form's latest time.
+  unsigned ScalePairs = 3;
+  double ScaleMargin = 0.01;
+  static constexpr unsigned ScalePairsMax = 7;
   static constexpr unsigned ScaleStops = 5;
   /// Stop probes that found the launch finished before the request landed
   /// before a candidate is given up (a launch too short to stop says
@@ -387,8 +400,14 @@ private:
     uint8_t ScaleTry = 0;       ///< candidate s (0: none)
     uint8_t ScaleStopsOk = 0, ScaleMissed = 0, ScaleWait = 0;
     double ScaleDrainUs[ChooserOptions::ScaleStops] = {}; ///< the probes' so far
-    /// The candidate's time, once its timing came and was faster (0: not yet).
+    /// The candidate's time, once its timings came and were faster (0: not yet).
     double ScaleTryUs = 0;
+    /// The candidate's timings so far and the own scale's taken between
+    /// them (ScalePairs), and which of the two the next timed launch is.
+    double ScaleCandUs[ChooserOptions::ScalePairsMax] = {};
+    double ScaleOwnUs[ChooserOptions::ScalePairsMax] = {};
+    uint8_t ScaleNCand = 0, ScaleNOwn = 0;
+    bool ScaleOwnNext = false;
     bool scaleTimed() const { return ScaleTryUs > 0; }
     CloneKind ScaleKind = CloneKind::Full; ///< the form whose scale this is
     uint8_t ScaleSpread = 1;               ///< ... at this spread
@@ -435,6 +454,18 @@ private:
   void resetScale(Entry &E);
   /// The candidate's timed launch took ElapsedUs.
   void candidateTimed(Entry &E, double ElapsedUs);
+  /// A timed launch of the shape's own scale, taken between the
+  /// candidate's, took ElapsedUs.
+  void ownScaleTimed(Entry &E, double ElapsedUs);
+  /// Both sides of the candidate's timings are in: on to its stop probes,
+  /// or given up.
+  void compareScale(Entry &E);
+  /// E has no candidate scale (its timings and probes forgotten).
+  static void clearCandidate(Entry &E);
+  /// Timings of each side a candidate scale is compared on.
+  unsigned pairs() const {
+    return std::clamp(Opts.ScalePairs, 1u, ChooserOptions::ScalePairsMax);
+  }
   /// A candidate's verdict: E's launches run at it (Keep) or never try it.
   void settleScale(Entry &E, bool Keep);
 };

@@ -11,9 +11,13 @@
 // iterations, paced ones at 2^s their target) each shape tries s + 1 once
 // its form and spread are decided:
 //
-//  1. its launches run at s + 1, timed, until a timing comes; the candidate
-//     goes on only where it beats the shape's own form's latest time by
-//     more than AltMargin (else the shape never tries above s);
+//  1. its launches are timed, alternately at s + 1 and at s, until
+//     ScalePairs (3) timings of each have come; the candidate goes on only
+//     where their median at s + 1 beats their median at s by more than
+//     ScaleMargin (1%; else the shape never tries above s). Side by side,
+//     so the machine's drift is in both, and medians, so one slow launch
+//     decides nothing: one more step is worth 1-2% to store-bound paced
+//     loops, within a single launch's spread;
 //  2. the next ScaleStops (5) launches whose loop checkpoints are armed
 //     (proved idempotent) run at s + 1 as stop probes: the scheduler stops
 //     each in the middle of its run (only its stream's launch: nothing else
@@ -44,14 +48,29 @@ namespace {
 /// Launches that may wait for a candidate's timing (a launch stopped every
 /// time never reports one): then the candidate is given up.
 constexpr uint8_t ScaleWaitMax = 64;
+
+/// The median of N timings (the upper one of an even count).
+double medianOf(const double *Us, unsigned N) {
+  double Sorted[ChooserOptions::ScalePairsMax];
+  std::copy(Us, Us + N, Sorted);
+  std::sort(Sorted, Sorted + N);
+  return Sorted[N / 2];
+}
+
 } // namespace
+
+void CloneChooser::clearCandidate(Entry &E) {
+  E.ScaleTry = 0;
+  E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
+  E.ScaleTryUs = 0;
+  E.ScaleNCand = E.ScaleNOwn = 0;
+  E.ScaleOwnNext = false;
+}
 
 void CloneChooser::resetScale(Entry &E) {
   E.Scale = 0;
   E.ScaleCeil = uint8_t(std::min(Opts.ScaleMax, 3u));
-  E.ScaleTry = 0;
-  E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
-  E.ScaleTryUs = 0;
+  clearCandidate(E);
 }
 
 void CloneChooser::settleScale(Entry &E, bool Keep) {
@@ -65,9 +84,7 @@ void CloneChooser::settleScale(Entry &E, bool Keep) {
   } else {
     E.ScaleCeil = E.Scale; // not faster, or its stops too late: never above
   }
-  E.ScaleTry = 0;
-  E.ScaleStopsOk = E.ScaleMissed = E.ScaleWait = 0;
-  E.ScaleTryUs = 0;
+  clearCandidate(E);
 }
 
 void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
@@ -91,13 +108,21 @@ void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
     E.ScaleSpread = E.Spread;
   }
   if (!E.scaleTimed()) {
-    // Every launch until the candidate's timing arrives (as an unknown
-    // shape's), within a bound.
+    // Every launch until the timings arrive (as an unknown shape's), within
+    // a bound; alternately the candidate's and the own scale's while both
+    // still want timings.
     if (++E.ScaleWait > ScaleWaitMax) {
       settleScale(E, false);
       return;
     }
-    C.Scale = E.ScaleTry;
+    const unsigned Pairs = pairs();
+    bool Own = E.ScaleOwnNext && Pairs > 1;
+    if (Own && E.ScaleNOwn >= Pairs)
+      Own = false;
+    else if (!Own && E.ScaleNCand >= Pairs && Pairs > 1)
+      Own = true;
+    E.ScaleOwnNext = !Own;
+    C.Scale = Own ? E.Scale : E.ScaleTry;
     C.Timed = true;
     return;
   }
@@ -109,14 +134,39 @@ void CloneChooser::applyScale(Entry &E, CloneChoice &C, bool StopOk) {
 }
 
 void CloneChooser::candidateTimed(Entry &E, double ElapsedUs) {
-  if (E.scaleTimed())
-    return; // a later timing of the candidate: the first decided
-  const double Ref = E.Us[size_t(E.ScaleKind)];
-  if (Ref > 0 && ElapsedUs > 0 && ElapsedUs < (1 - Opts.AltMargin) * Ref) {
-    E.ScaleTryUs = ElapsedUs;
-  } else {
-    settleScale(E, false);
+  if (E.scaleTimed() || !(ElapsedUs > 0))
+    return; // a later timing of the candidate: the first ones decided
+  if (pairs() == 1) {
+    // The single timing against the own form's latest time.
+    const double Ref = E.Us[size_t(E.ScaleKind)];
+    if (Ref > 0 && ElapsedUs < (1 - Opts.ScaleMargin) * Ref)
+      E.ScaleTryUs = ElapsedUs;
+    else
+      settleScale(E, false);
+    return;
   }
+  if (E.ScaleNCand < pairs())
+    E.ScaleCandUs[E.ScaleNCand++] = ElapsedUs;
+  compareScale(E);
+}
+
+void CloneChooser::ownScaleTimed(Entry &E, double ElapsedUs) {
+  if (!E.ScaleTry || E.scaleTimed() || pairs() == 1 || !(ElapsedUs > 0))
+    return;
+  if (E.ScaleNOwn < pairs())
+    E.ScaleOwnUs[E.ScaleNOwn++] = ElapsedUs;
+  compareScale(E);
+}
+
+void CloneChooser::compareScale(Entry &E) {
+  const unsigned N = pairs();
+  if (E.ScaleNCand < N || E.ScaleNOwn < N)
+    return;
+  const double Cand = medianOf(E.ScaleCandUs, N), Own = medianOf(E.ScaleOwnUs, N);
+  if (Cand < (1 - Opts.ScaleMargin) * Own)
+    E.ScaleTryUs = Cand;
+  else
+    settleScale(E, false);
 }
 
 bool CloneChooser::recordScaleStop(uint64_t Key, unsigned Scale, double DrainUs) {

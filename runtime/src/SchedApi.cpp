@@ -161,6 +161,9 @@ SchedOptions SchedOptions::fromEnvironment() {
   O.SpreadMax = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SPREAD", O.SpreadMax), 1, 64));
   O.SegScaleMax = unsigned(std::min<uint64_t>(envNumber("GMEM_PREEMPT_SEG_SCALE", O.SegScaleMax), 3));
   O.SegStopUs = envDecimal("GMEM_PREEMPT_SEG_STOP_US", O.SegStopUs);
+  O.SegPairs = unsigned(std::clamp<uint64_t>(envNumber("GMEM_PREEMPT_SEG_PAIRS", O.SegPairs), 1,
+                                             ChooserOptions::ScalePairsMax));
+  O.SegMargin = envDecimal("GMEM_PREEMPT_SEG_MARGIN", O.SegMargin * 100) / 100;
   envSwitch("GMEM_PREEMPT_ALT", O.Alt);
   envSwitch("GMEM_PREEMPT_VARYING", O.Varying);
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);

@@ -44,6 +44,8 @@ const CloneInfo *Scheduler::cloneOf(Context &C, const KernelEntry &E,
   CO.SpreadMax = Opts.SpreadMax;
   CO.ScaleMax = CI->persistent() && (CI->Flags & PreSegmentScale) ? Opts.SegScaleMax : 0;
   CO.ScaleStopUs = Opts.SegStopUs;
+  CO.ScalePairs = Opts.SegPairs;
+  CO.ScaleMargin = Opts.SegMargin;
   CO.MaxOverhead = Opts.MaxOverhead;
   CO.ShortUs = Opts.ShortUs;
   CO.HasLight = Opts.Light && CI->hasLight();

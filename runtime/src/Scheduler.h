@@ -161,6 +161,11 @@ struct SchedOptions {
   /// 1-4 us low only beside stops of another call.
   unsigned SegScaleMax = 3;
   double SegStopUs = 7.0;
+  /// A candidate scale's timings and the own scale's taken between them
+  /// (CloneChoice.h ScalePairs; GMEM_PREEMPT_SEG_PAIRS, 1..7) and the margin
+  /// their medians must show (GMEM_PREEMPT_SEG_MARGIN, percent).
+  unsigned SegPairs = 3;
+  double SegMargin = 0.01;
   /// A stop probe stops its launch at a random moment 30-60% of its
   /// measured time after the monitor first sees it run (SchedScale.cpp);
   /// false: at once (tests).

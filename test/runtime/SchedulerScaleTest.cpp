@@ -39,10 +39,14 @@ struct ScaleTest : SchedTest {
     return Scale;
   }
   /// Decided full (the first launch, timed at 2 ms) and the candidate s = 1
-  /// timed at CandidateMs.
+  /// timed at CandidateMs, alternately with the own scale at 2 ms (three
+  /// timings each, ScalePairs).
   void decideAndTime(float CandidateMs) {
     ASSERT_EQ(once(2.0f), 0u);
-    ASSERT_EQ(once(CandidateMs), 1u);
+    for (int I = 0; I < 3; ++I) {
+      ASSERT_EQ(once(CandidateMs), 1u) << I;
+      ASSERT_EQ(once(2.0f), 0u) << I;
+    }
   }
 };
 
@@ -58,10 +62,11 @@ TEST_F(ScaleTest, FasterScaleIsKeptOnceItsStopsDrainInTime) {
   EXPECT_EQ(stats().preemptions, Pre0 + 5);
   EXPECT_EQ(stats().relaunches, 5u);
   EXPECT_EQ(cloneStats().scale_raised, 1u);
-  // Scale 1 is the shape's; 2 is tried next, timed.
+  // Scale 1 is the shape's; 2 is tried next, timed beside it.
   const uint64_t Timed0 = cloneStats().timed_launches;
   EXPECT_EQ(once(1.4f), 2u);
-  EXPECT_EQ(cloneStats().timed_launches, Timed0 + 1);
+  EXPECT_EQ(once(1.5f), 1u);
+  EXPECT_EQ(cloneStats().timed_launches, Timed0 + 2);
   expectExactlyOnce();
 }
 
@@ -78,7 +83,7 @@ TEST_F(ScaleTest, SlowStopKeepsTheScaleForGood) {
 }
 
 TEST_F(ScaleTest, SlowerCandidateIsNeverStopped) {
-  decideAndTime(1.99f); // within the 2% margin: not faster
+  decideAndTime(1.99f); // within the 1% margin: not faster
   const uint64_t Timed0 = cloneStats().timed_launches;
   for (int I = 0; I < 8; ++I)
     EXPECT_EQ(once(1.0f), 0u);
@@ -139,6 +144,18 @@ TEST_F(ScaleTest, ScaleFromTheEnvironment) {
   setenv("GMEM_PREEMPT_SEG_STOP_US", "4.5", 1);
   EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().SegStopUs, 4.5);
   unsetenv("GMEM_PREEMPT_SEG_STOP_US");
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegPairs, 3u);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().SegMargin, 0.01);
+  setenv("GMEM_PREEMPT_SEG_PAIRS", "1", 1);
+  setenv("GMEM_PREEMPT_SEG_MARGIN", "2", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegPairs, 1u);
+  EXPECT_DOUBLE_EQ(SchedOptions::fromEnvironment().SegMargin, 0.02);
+  setenv("GMEM_PREEMPT_SEG_PAIRS", "99", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegPairs, ChooserOptions::ScalePairsMax);
+  setenv("GMEM_PREEMPT_SEG_PAIRS", "0", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().SegPairs, 1u);
+  unsetenv("GMEM_PREEMPT_SEG_PAIRS");
+  unsetenv("GMEM_PREEMPT_SEG_MARGIN");
   // Off: the shape's launches never leave scale 0.
   O.SegScaleMax = 0;
   make();
@@ -179,6 +196,7 @@ TEST(CloneChooserScale, MedianOfThreeProbesAndNoneOverTheGoal) {
   ChooserOptions O;
   O.HasLight = false;
   O.ScaleMax = 3;
+  O.ScalePairs = 1; // one candidate timing against the latest own one
   CloneChooser C(O);
   Candidate(C, 1); // median 4: kept
   for (double Us : {9.0, 3.0, 4.0, 9.5, 2.0})
@@ -203,4 +221,49 @@ TEST(CloneChooserScale, MedianOfThreeProbesAndNoneOverTheGoal) {
   CloneChoice Ch = C.choose(4, false, false, false, /*StopOk=*/false);
   EXPECT_FALSE(Ch.StopProbe);
   EXPECT_EQ(Ch.Scale, 0u);
+}
+
+// A candidate scale is timed alternately with the shape's own scale, three
+// timings each, and goes on to its stop probes only where the medians
+// differ by more than the 1% margin: one slow candidate launch or one fast
+// own launch decides nothing either way.
+TEST(CloneChooserScale, CandidateAndOwnScaleTimedAlternatelyMediansDecide) {
+  ChooserOptions O;
+  O.HasLight = false;
+  O.ScaleMax = 3;
+  auto Run = [](CloneChooser &C, uint64_t Key, std::initializer_list<double> Cand,
+                std::initializer_list<double> Own) {
+    C.choose(Key, false, false, false, true);
+    C.record(Key, CloneKind::Full, 1000, 40, 8); // decided full, tau 200 us
+    auto Ca = Cand.begin(), Ow = Own.begin();
+    for (int I = 0; I < 3; ++I) {
+      CloneChoice Ch = C.choose(Key, false, false, false, true);
+      EXPECT_EQ(Ch.Scale, 1u) << I; // the candidate first
+      EXPECT_TRUE(Ch.Timed);
+      EXPECT_FALSE(Ch.StopProbe);
+      C.record(Key, CloneKind::Full, *Ca++, 40, 8, 1, 0, /*Scale=*/1);
+      Ch = C.choose(Key, false, false, false, true);
+      EXPECT_EQ(Ch.Scale, 0u) << I; // then the own scale, timed too
+      EXPECT_TRUE(Ch.Timed);
+      C.record(Key, CloneKind::Full, *Ow++, 40, 8, 1, 0, /*Scale=*/0);
+    }
+    return C.choose(Key, false, false, false, true);
+  };
+  CloneChooser C(O);
+  // Medians 984 against 1000: 1.6% faster, despite a 1200 and a 900.
+  CloneChoice Ch = Run(C, 1, {980, 1200, 984}, {1000, 900, 1001});
+  EXPECT_TRUE(Ch.StopProbe);
+  EXPECT_EQ(Ch.Scale, 1u);
+  EXPECT_DOUBLE_EQ(C.scaleTryUs(1), 984);
+  // Medians 995 against 1000: within the margin, never tried again.
+  Ch = Run(C, 2, {995, 996, 994}, {1000, 1000, 1000});
+  EXPECT_FALSE(Ch.StopProbe);
+  EXPECT_EQ(Ch.Scale, 0u);
+  EXPECT_EQ(C.scaleTryUs(2), 0);
+  for (int I = 0; I < 20; ++I)
+    EXPECT_EQ(C.choose(2, false, false, false, true).Scale, 0u);
+  // One fast candidate launch among slow ones: not faster.
+  Ch = Run(C, 3, {900, 1005, 1010}, {1000, 1000, 1000});
+  EXPECT_FALSE(Ch.StopProbe);
+  EXPECT_EQ(C.scaleOf(3), 0u);
 }
