@@ -39,6 +39,10 @@ nothing preempted.
             form (full, light, alternate, barrier-free): does ptxas unroll
             the body's loops inside the virtual-CTA loop further than in the
             kernel, and schedule the unrolled loads worse?
+  relaxed   every `ld.volatile.global.u32` of every form becomes
+            `ld.relaxed.gpu.global.u32`: ptxas makes a volatile load a
+            system-scope strong load (LDG.E.STRONG.SYS); is the GPU scope,
+            all a control word written on the device needs, any faster?
 
 Usage: ptx_variants.py [--variants A,B,...] STAGE_DIR KERNEL_NAME... > manifest lines
 (KERNEL_NAME as in the overhead manifest's name=, e.g. vector_add.cu:vec_add)
@@ -116,9 +120,26 @@ def nounroll_variant(lines, sym):
     return out if changed else None
 
 
+def relaxed_variant(lines, sym):
+    """Every form of sym: its volatile 32-bit global loads at GPU scope."""
+    out, inside, changed = [], False, 0
+    for l in lines:
+        if re.match(r'^\.visible \.entry __gmem_pr[elaf]_' + re.escape(sym) + r'\(', l):
+            inside = True
+        elif inside and l.startswith('}'):
+            inside = False
+        if inside and VOLATILE.match(l):
+            l = l.replace('ld.volatile.global.u32', 'ld.relaxed.gpu.global.u32')
+            changed += 1
+        out.append(l)
+    return out if changed else None
+
+
 def make_variant(lines, sym, variant):
     if variant == 'nounroll':
         return nounroll_variant(lines, sym)
+    if variant == 'relaxed':
+        return relaxed_variant(lines, sym)
     lo, hi = clone_span(lines, sym)
     req = request_register(lines, lo, hi)
     loops = has_loop_checks(lines, lo, hi)

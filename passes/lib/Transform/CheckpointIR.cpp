@@ -1,8 +1,9 @@
 //===- CheckpointIR.cpp - IR pieces of the checkpoints ---------------------===//
 //
 // Thread geometry, the done bit of a CTA, and the test "what is the request"
-// that every checkpoint performs: a volatile (ld.volatile.global) read of
-// the control word, which cuStreamWriteValue32 writes while the kernel runs.
+// that every checkpoint performs: a read of the control word, which
+// cuStreamWriteValue32 writes while the kernel runs, that every execution
+// performs afresh (loadControlWord).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,9 +113,33 @@ void updateDoneBit(IRBuilder<> &B, GpuArch Arch, Value *Word, Value *Bit, bool S
                     AtomicOrdering::Monotonic, Scope);
 }
 
+// The control block lives in device memory and only the GPU writes it
+// (stream memory operations and the clones themselves), so a read at GPU
+// scope sees every write a system-scope one would: both are served by the
+// L2, never by a stale L1 line. LLVM 19's NVPTX backend lowers a volatile
+// load, and an atomic one of any scope, to ld.volatile, which ptxas makes a
+// system-scope strong load (LDG.E.STRONG.SYS); hence the inline asm, whose
+// side effect keeps it in place as the volatile load was. Only the request
+// word is read this way: a CTA's entry words (redo, resume), read once,
+// stay volatile loads, whose constant offsets fold into the address (as
+// asm operands they took registers of their own, and ptxas's code for
+// gemm_naive's alternate form ran 8% slower, session 41). On the H200
+// (bench/preempt/results/session41, part overhead of the table, same
+// call) the GPU-scope reads took the forms' geomean from +0.99% to +0.87%
+// over their kernels, gemm_polybench's full clone from +51% to +18%.
+Value *loadControlWord(IRBuilder<> &B, Value *Word, const Twine &Name) {
+  Type *I32 = B.getInt32Ty();
+  Function *F = B.GetInsertBlock()->getParent();
+  if (!gpuScopeControlLoads(*F) || Word->getType()->getPointerAddressSpace() != 1)
+    return B.CreateAlignedLoad(I32, Word, Align(4), /*isVolatile=*/true, Name);
+  auto *Ty = FunctionType::get(I32, {Word->getType()}, false);
+  InlineAsm *Asm =
+      InlineAsm::get(Ty, "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l", /*hasSideEffects=*/true);
+  return B.CreateCall(Asm, {Word}, Name);
+}
+
 Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
-  return B.CreateAlignedLoad(B.getInt32Ty(), Ctl, Align(4), /*isVolatile=*/true,
-                             "gmem.request");
+  return loadControlWord(B, Ctl, "gmem.request");
 }
 
 GlobalVariable *createSharedPair(Module &M, Function &Clone, StringRef Prefix) {

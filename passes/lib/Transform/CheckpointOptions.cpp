@@ -213,6 +213,17 @@ bool asyncPrefetchFor(const Function &Clone) {
   return nvptxSmVersion(Clone) >= 80;
 }
 
+/// GMEM_CHECKPOINT_SCOPE=volatile: the control block's words are read with
+/// volatile loads, as before session 41, instead of `ld.relaxed.gpu` (which
+/// needs sm_70+: older targets and AMDGPU always load volatile). Why:
+/// CheckpointIR.cpp, loadControlWord.
+bool gpuScopeControlLoads(const Function &F) {
+  const char *V = std::getenv("GMEM_CHECKPOINT_SCOPE");
+  if (V && StringRef(V).trim().lower() == "volatile")
+    return false;
+  return nvptxSmVersion(F) >= 70;
+}
+
 unsigned nvptxSmVersion(const Function &F) {
   StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
   unsigned Sm = 0;

@@ -25,7 +25,7 @@
 // CHECK:     define dso_local void @_Z8saxpy_gsifPKfPf(
 // CHECK:     define dso_local void @__gmem_pre__Z8saxpy_gsifPKfPf({{.*}}, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
 // CHECK-DAG:   %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
-// CHECK-DAG:   load volatile i32, ptr addrspace(1) %gmem.ctl
+// CHECK-DAG:   call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l"(ptr addrspace(1) %gmem.ctl)
 // CHECK-DAG:   call i32 @llvm.nvvm.barrier0.or(
 // CHECK-DAG:   %gmem.ckpt.limit = select
 // CHECK-DAG: define dso_local void @__gmem_prf__Z8saxpy_gsifPKfPf({{.*}}, ptr addrspace(1) noundef %gmem.ctl,
@@ -38,7 +38,7 @@
 // PTX: .visible .entry _Z8saxpy_gsifPKfPf(
 // PTX: .visible .entry __gmem_pre__Z8saxpy_gsifPKfPf(
 // PTX-DAG:   mov.u32 {{.*}}%nctaid.x
-// PTX-DAG:   ld.volatile.global.u32
+// PTX-DAG:   ld.relaxed.gpu.global.u32
 // PTX-DAG:   bar.red.or.pred
 // PTX-NOT:   atom.global.or.b32
 // Its light twin (no loop checkpoint), for launches whose CTAs are short.

@@ -33,17 +33,17 @@
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define void @__gmem_pre_dense(
 ; CHECK:       gmem.cache.refresh:
-; CHECK:         load volatile i32, ptr addrspace(1) %gmem.ctl
+; CHECK:         call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l"(ptr addrspace(1) %gmem.ctl)
 ; CHECK-LABEL: define void @__gmem_pre_ell_sm75(
 ; CHECK-NOT:     cp.async
 ; CHECK:       gmem.cache.refresh:
-; CHECK:         load volatile i32, ptr addrspace(1) %gmem.ctl
+; CHECK:         call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l"(ptr addrspace(1) %gmem.ctl)
 ; CHECK:       }
 
 ; SYNC-LABEL: define void @__gmem_pre_ell(
 ; SYNC-NOT:     cp.async
 ; SYNC:       gmem.cache.refresh:
-; SYNC:         load volatile i32, ptr addrspace(1) %gmem.ctl
+; SYNC:         call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l"(ptr addrspace(1) %gmem.ctl)
 ; SYNC:       }
 
 ; PTX-LABEL: .entry __gmem_pre_ell(

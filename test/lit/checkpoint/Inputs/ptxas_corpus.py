@@ -9,7 +9,8 @@ the runtime relies on in each PTX:
   * every kernel X has `__gmem_pre_info_X` (magic "GMP1", version 2);
   * unless the info says "no clone" (flags bit 3), `.entry __gmem_pre_X`
     exists with exactly four parameters more than X (control block, grid),
-    reads the control block with ld.volatile.global, and either sets done
+    reads the control block with ld.relaxed.gpu.global (ld.volatile.global
+    under GMEM_CHECKPOINT_SCOPE=volatile), and either sets done
     bits with atom.global.or or, persistent (flags bit 4), strides over the
     user's grid by %nctaid.x and joins its stop decision in bar.red.or;
   * a persistent clone has, unless GMEM_CHECKPOINT_LIGHT=0 (=loops: only
@@ -47,6 +48,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+# How a clone reads its control block (CheckpointIR.cpp, loadControlWord).
+CTL_READ = ("ld.volatile.global.u32"
+            if os.environ.get("GMEM_CHECKPOINT_SCOPE", "").strip().lower() == "volatile"
+            else "ld.relaxed.gpu.global.u32")
 
 ENTRY_RE = re.compile(r"^\.visible \.entry (\S+)\(\s*$", re.M)
 INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
@@ -121,8 +127,8 @@ def check_file(src, tool, ptxas, tmp):
         if clone[0] != params + 4:
             errors.append("%s: clone has %d parameters, kernel %d" % (k, clone[0], params))
         body = clone[1]
-        needles = ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x") \
-            if flags & 16 else ("ld.volatile.global.u32", "atom.global.or.b32")
+        needles = (CTL_READ, "bar.red.or.pred", "%nctaid.x") \
+            if flags & 16 else (CTL_READ, "atom.global.or.b32")
         for needle in needles:
             if needle not in body:
                 errors.append("%s: clone lacks %s" % (k, needle))
@@ -139,7 +145,7 @@ def check_file(src, tool, ptxas, tmp):
             if light[0] != clone[0]:
                 errors.append("%s: light twin has %d parameters, clone %d" % (k, light[0],
                                                                              clone[0]))
-            needles = ["ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"]
+            needles = [CTL_READ, "bar.red.or.pred", "%nctaid.x"]
             if os.environ.get("GMEM_CHECKPOINT_LATE") != "0":
                 needles += ["%clock", "__gmem_vstart_" + LIGHT + k]
             for needle in needles:
@@ -159,7 +165,7 @@ def check_file(src, tool, ptxas, tmp):
             if alt[0] != clone[0]:
                 errors.append("%s: alternate clone has %d parameters, clone %d" % (k, alt[0],
                                                                                    clone[0]))
-            needles = ["ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x"]
+            needles = [CTL_READ, "bar.red.or.pred", "%nctaid.x"]
             if flags & 1:  # loop checkpoints: the loop state in shared memory
                 needles += ["ld.volatile.shared.u32", "__gmem_pstate_" + ALT + k]
             if flags & 512:
@@ -180,7 +186,7 @@ def check_file(src, tool, ptxas, tmp):
             if free[0] != clone[0]:
                 errors.append("%s: free clone has %d parameters, clone %d" % (k, free[0],
                                                                               clone[0]))
-            for needle in ("ld.volatile.global.u32", "bar.red.or.pred", "%nctaid.x",
+            for needle in (CTL_READ, "bar.red.or.pred", "%nctaid.x",
                            "atom.global.min.u32"):
                 if needle not in free[1]:
                     errors.append("%s: free clone lacks %s" % (k, needle))
