@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Session 41, call 3 (measurement only):
+#  - part overhead, twice, of the overhead table beside its `relaxed` PTX
+#    variant (bench/preempt/ptx_variants.py --variants relaxed: every
+#    volatile 32-bit global load of every form at GPU scope instead of
+#    ptxas's system scope; var/relaxed/*.cubin assembled with ptxas
+#    -arch=sm_90 on the build machine), each variant its own instance,
+#    timed against its own kernel in the same run;
+#  - Nsight Compute of kmeans_assign's original, full clone and light twin
+#    (the harness's first three launches).
+#   OUT=DIR bash bench/preempt/results/session41/relaxed_on_device.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
+device_session relaxed .stage/s41c.tgz
+for r in 1 2; do
+  step overhead_rel_r$r 170 "$S/preempt_bench" overhead --manifest "$S/var_manifest.txt" \
+    --kernels "$S/kernels.ptx" --budget 130 --json "$W/overhead_rel_r$r.json"
+done
+OUT_SAVE=$OUT
+OUT=$W PREEMPT_STAGE=$S NCU_SKIP=0 NCU_COUNT=3 timeout 150 bash bench/preempt/profile_on_device.sh \
+  _Z13kmeans_assignPKfS0_Piiii > "$W/ncu.log" 2>&1
+echo "=== ncu exit $?" | tee -a "$LOG"
+rm -f "$W"/ncu/*.ncu-rep
+OUT=$OUT_SAVE
+gzip -9 "$W"/ncu/*.csv 2>/dev/null
+device_archive relaxed
