@@ -31,6 +31,20 @@ namespace pb {
 
 namespace {
 
+/// One launch of clone c (its control block reset first, outside the timed
+/// span), timed with events e0/e1 on s; ms.
+double timed_clone_launch(CloneLaunch &c, Launch &L, CUstream s, CUevent e0, CUevent e1) {
+  L.set_ctl(c.ctl.ptr);
+  c.ctl.reset(s);
+  CU(cuEventRecord(e0, s));
+  c.launch(L.params(true), s);
+  CU(cuEventRecord(e1, s));
+  CU(cuStreamSynchronize(s));
+  float ms = 0;
+  CU(cuEventElapsedTime(&ms, e0, e1));
+  return (double)ms;
+}
+
 /// Diagnostic (`PB_SPREAD_ALL=1`): every form the instance has at kSpread x
 /// its resident CTAs, in rounds of their own with the original, so a form's
 /// body cost can be told from its static virtual-CTA order (a grid of
@@ -59,17 +73,7 @@ void spread_all(const Instance &in, Gpu &gpu, Module &mod, Launch &L, Json &j, R
   CUevent e0, e1;
   CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
-  auto run_c = [&](CloneLaunch &c) {
-    L.set_ctl(c.ctl.ptr);
-    c.ctl.reset(s);
-    CU(cuEventRecord(e0, s));
-    c.launch(L.params(true), s);
-    CU(cuEventRecord(e1, s));
-    CU(cuStreamSynchronize(s));
-    float ms = 0;
-    CU(cuEventElapsedTime(&ms, e0, e1));
-    return (double)ms;
-  };
+  auto run_c = [&](CloneLaunch &c) { return timed_clone_launch(c, L, s, e0, e1); };
   const int kinds = 1 + (int)cls.size();
   for (auto &c : cls)
     run_c(*c); // warm-up
@@ -253,17 +257,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     spr.spread = kSpread;
     if (base.P < base.total() && spr.open_form(*mod, in, gpu.sms, j, pf, "spread").empty() &&
         spr.P > base.P) {
-      auto run_with = [&](CloneLaunch &c) {
-        L.set_ctl(c.ctl.ptr);
-        c.ctl.reset(s);
-        CU(cuEventRecord(e0, s));
-        c.launch(L.params(true), s);
-        CU(cuEventRecord(e1, s));
-        CU(cuStreamSynchronize(s));
-        float ms = 0;
-        CU(cuEventElapsedTime(&ms, e0, e1));
-        return (double)ms;
-      };
+      auto run_with = [&](CloneLaunch &c) { return timed_clone_launch(c, L, s, e0, e1); };
       run_with(spr); // warm-up
       std::vector<double> u[3];
       for (int r = 0; r < rounds; ++r)

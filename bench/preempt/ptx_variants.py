@@ -105,34 +105,32 @@ def spread_read(ind, src, read):
             f'{ind}{read} }}')
 
 
-def nounroll_variant(lines, sym):
-    """Every form of sym: a nounroll pragma at each innermost loop header."""
+def every_form(lines, sym, edit):
+    """lines with edit(line) -> [lines] applied to each line of every form of
+    sym (full, light, alternate, barrier-free); None when nothing changed."""
     out, inside, changed = [], False, 0
     for l in lines:
         if re.match(r'^\.visible \.entry __gmem_pr[elaf]_' + re.escape(sym) + r'\(', l):
             inside = True
         elif inside and l.startswith('}'):
             inside = False
-        out.append(l)
-        if inside and 'This Inner Loop Header' in l:
-            out.append('\t.pragma "nounroll";')
-            changed += 1
+        new = edit(l) if inside else [l]
+        changed += new != [l]
+        out.extend(new)
     return out if changed else None
+
+
+def nounroll_variant(lines, sym):
+    """Every form of sym: a nounroll pragma at each innermost loop header."""
+    return every_form(lines, sym, lambda l: [l, '\t.pragma "nounroll";']
+                      if 'This Inner Loop Header' in l else [l])
 
 
 def relaxed_variant(lines, sym):
     """Every form of sym: its volatile 32-bit global loads at GPU scope."""
-    out, inside, changed = [], False, 0
-    for l in lines:
-        if re.match(r'^\.visible \.entry __gmem_pr[elaf]_' + re.escape(sym) + r'\(', l):
-            inside = True
-        elif inside and l.startswith('}'):
-            inside = False
-        if inside and VOLATILE.match(l):
-            l = l.replace('ld.volatile.global.u32', 'ld.relaxed.gpu.global.u32')
-            changed += 1
-        out.append(l)
-    return out if changed else None
+    return every_form(lines, sym, lambda l: [l.replace('ld.volatile.global.u32',
+                                                       'ld.relaxed.gpu.global.u32')]
+                      if VOLATILE.match(l) else [l])
 
 
 def make_variant(lines, sym, variant):
