@@ -3,7 +3,7 @@
 // Thread geometry, the done bit of a CTA, and the test "what is the request"
 // that every checkpoint performs: a read of the control word, which
 // cuStreamWriteValue32 writes while the kernel runs, that every execution
-// performs afresh (loadControlWord).
+// performs afresh (loadRequest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,19 +127,15 @@ void updateDoneBit(IRBuilder<> &B, GpuArch Arch, Value *Word, Value *Bit, bool S
 // (bench/preempt/results/session41, part overhead of the table, same
 // call) the GPU-scope reads took the forms' geomean from +0.99% to +0.87%
 // over their kernels, gemm_polybench's full clone from +51% to +18%.
-Value *loadControlWord(IRBuilder<> &B, Value *Word, const Twine &Name) {
+Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
   Type *I32 = B.getInt32Ty();
   Function *F = B.GetInsertBlock()->getParent();
-  if (!gpuScopeControlLoads(*F) || Word->getType()->getPointerAddressSpace() != 1)
-    return B.CreateAlignedLoad(I32, Word, Align(4), /*isVolatile=*/true, Name);
-  auto *Ty = FunctionType::get(I32, {Word->getType()}, false);
+  if (!gpuScopeRequestReads(*F) || Ctl->getType()->getPointerAddressSpace() != 1)
+    return B.CreateAlignedLoad(I32, Ctl, Align(4), /*isVolatile=*/true, "gmem.request");
+  auto *Ty = FunctionType::get(I32, {Ctl->getType()}, false);
   InlineAsm *Asm =
       InlineAsm::get(Ty, "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l", /*hasSideEffects=*/true);
-  return B.CreateCall(Asm, {Word}, Name);
-}
-
-Value *loadRequest(IRBuilder<> &B, Value *Ctl) {
-  return loadControlWord(B, Ctl, "gmem.request");
+  return B.CreateCall(Asm, {Ctl}, "gmem.request");
 }
 
 GlobalVariable *createSharedPair(Module &M, Function &Clone, StringRef Prefix) {

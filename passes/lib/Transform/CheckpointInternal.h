@@ -559,9 +559,9 @@ void forEachReachableFunction(llvm::Function &K,
                               llvm::function_ref<void(llvm::Function &)> Visit);
 /// N of \p F's target-cpu `sm_N`; 0 where it names none.
 unsigned nvptxSmVersion(const llvm::Function &F);
-/// Whether F (a clone) reads its control block at GPU scope
+/// Whether F (a clone) reads the request word at GPU scope
 /// (GMEM_CHECKPOINT_SCOPE; NVPTX sm_70+). Why: CheckpointIR.cpp.
-bool gpuScopeControlLoads(const llvm::Function &F);
+bool gpuScopeRequestReads(const llvm::Function &F);
 
 /// The kernel's own asynchronous copies into shared memory
 /// (CheckpointAsyncCopies.cpp): cp.async groups (sm_80) and bulk copies
@@ -585,12 +585,9 @@ std::pair<llvm::Value *, llvm::Value *> doneWordAndBit(llvm::IRBuilder<> &B, Gpu
 void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Ctl, bool Set);
 void updateDoneBit(llvm::IRBuilder<> &B, GpuArch Arch, llvm::Value *Word, llvm::Value *Bit,
                    bool Set);
-/// A read of one 32-bit word of the control block (addrspace(1)) that
-/// every execution performs afresh: `ld.relaxed.gpu` on NVPTX sm_70+
-/// (gpuScopeControlLoads), else a volatile load. Used for the request.
-llvm::Value *loadControlWord(llvm::IRBuilder<> &B, llvm::Value *Word,
-                             const llvm::Twine &Name = "");
-/// The read of the request word (loadControlWord of the block's first).
+/// The read of the request word (the control block's first, addrspace(1)),
+/// performed afresh at every execution: `ld.relaxed.gpu` on NVPTX sm_70+
+/// (gpuScopeRequestReads), else a volatile load.
 llvm::Value *loadRequest(llvm::IRBuilder<> &B, llvm::Value *Ctl);
 /// A shared [2 x i32] of the clone named Prefix + the clone's name: the
 /// request cache (`__gmem_reqcache_`, CloneContext::ReqCache) and the stop

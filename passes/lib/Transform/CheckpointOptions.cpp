@@ -213,11 +213,11 @@ bool asyncPrefetchFor(const Function &Clone) {
   return nvptxSmVersion(Clone) >= 80;
 }
 
-/// GMEM_CHECKPOINT_SCOPE=volatile: the control block's words are read with
-/// volatile loads, as before session 41, instead of `ld.relaxed.gpu` (which
-/// needs sm_70+: older targets and AMDGPU always load volatile). Why:
-/// CheckpointIR.cpp, loadControlWord.
-bool gpuScopeControlLoads(const Function &F) {
+/// GMEM_CHECKPOINT_SCOPE=volatile: the request word is read with a volatile
+/// load, as before session 41, instead of `ld.relaxed.gpu` (which needs
+/// sm_70+: older targets and AMDGPU always load volatile). Why:
+/// CheckpointIR.cpp, loadRequest.
+bool gpuScopeRequestReads(const Function &F) {
   const char *V = std::getenv("GMEM_CHECKPOINT_SCOPE");
   if (V && StringRef(V).trim().lower() == "volatile")
     return false;

@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 
-# How a clone reads its control block (CheckpointIR.cpp, loadControlWord).
+# How a clone reads the request word (CheckpointIR.cpp, loadRequest).
 CTL_READ = ("ld.volatile.global.u32"
             if os.environ.get("GMEM_CHECKPOINT_SCOPE", "").strip().lower() == "volatile"
             else "ld.relaxed.gpu.global.u32")
