@@ -4,10 +4,12 @@ full clone, alternate full clone, barrier-free clone, light twin, and the form
 the as-launched rule took (`overhead_chosen`), one cell per run ("a/b").
 Ends with each run's as-launched geomean and max.
 
-    compare_forms.py LABEL=overhead.json [LABEL=overhead.json ...] [--changed PCT]
+    compare_forms.py LABEL=overhead.json [LABEL=overhead.json ...] [--changed PCT] [--spread]
 
 --changed PCT: only kernels where some form moved by more than PCT points
 between the first and the last run.
+--spread: also each form at 4x its resident CTAs (the `sall_<form>_overhead`
+fields of a run with PB_SPREAD_ALL=1; "-" where a run has none).
 """
 import argparse
 import json
@@ -16,6 +18,7 @@ import sys
 
 FORMS = [("full", "overhead"), ("alt", "overhead_alt"), ("free", "overhead_free"),
          ("light", "overhead_light"), ("launched", "overhead_chosen")]
+SPREAD_FORMS = [("4x " + f, "sall_%s_overhead" % f) for f in ("full", "alt", "free", "light")]
 
 
 def load(path):
@@ -27,7 +30,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+", help="LABEL=overhead.json")
     ap.add_argument("--changed", type=float, default=None)
+    ap.add_argument("--spread", action="store_true")
     a = ap.parse_args()
+    forms = FORMS + (SPREAD_FORMS if a.spread else [])
     runs = []
     for r in a.runs:
         if "=" not in r:
@@ -38,10 +43,10 @@ def main():
         except (OSError, ValueError, KeyError) as e:
             sys.exit("compare_forms.py: cannot read %s: %s" % (path, e))
     print("%-40s" % ("kernel (" + "/".join(l for l, _ in runs) + ")") +
-          "".join("%20s" % f for f, _ in FORMS))
+          "".join("%20s" % f for f, _ in forms))
     for name in runs[0][1]:
         cells, moved = [], 0.0
-        for _, key in FORMS:
+        for _, key in forms:
             vals = [d.get(name, {}).get(key) for _, d in runs]
             cells.append("/".join("-" if v is None else "%+.1f" % (100 * v) for v in vals))
             if vals[0] is not None and vals[-1] is not None:

@@ -43,6 +43,23 @@ nothing preempted.
             `ld.relaxed.gpu.global.u32`: ptxas makes a volatile load a
             system-scope strong load (LDG.E.STRONG.SYS); is the GPU scope,
             all a control word written on the device needs, any faster?
+  nomeet    every form: the deferred stops' meeting barriers
+            (`barrier.red.or.pred` before a sync point after a loop) become
+            a predicate move: what the extra barrier costs
+  entry0    every form: a persistent CTA's entry reads of its redo and
+            resume words (`[ctl + 8 * ctaid + 8]`, `+ 12`) become `mov 0`,
+            which is what they read in a first launch: what waiting for
+            them at every CTA's start costs
+  entryrel  every form: those entry reads at GPU scope
+            (`ld.relaxed.gpu.global.u32`, same address and offset)
+  entrypred every form: those entry reads predicated on bit 28 of the
+            form's last parameter (grid_z), which no launch sets: skipped
+            at run time as a first launch could skip them, but not known
+            to ptxas (is entry0's gain the loads' latency or ptxas's
+            folding of the constant?)
+  entryweak every form: those entry reads as plain `ld.global.u32` (every
+            write to the words is stream-ordered before the launch, or by
+            the reading CTA itself after its entry barrier)
 
 Usage: ptx_variants.py [--variants A,B,...] STAGE_DIR KERNEL_NAME... > manifest lines
 (KERNEL_NAME as in the overhead manifest's name=, e.g. vector_add.cu:vec_add)
@@ -133,11 +150,74 @@ def relaxed_variant(lines, sym):
                       if VOLATILE.match(l) else [l])
 
 
+MEET = re.compile(r'^(\s*)barrier\.red\.or\.pred\s+(%gmp\d+),\s*0,\s*(%gmp\d+);')
+ENTRY_WORD = re.compile(r'^(\s*)ld\.volatile\.global\.u32\s+(%r\d+),\s*\[%rd\d+\+(?:8|12)\];')
+
+
+def nomeet_variant(lines, sym):
+    """Every form of sym: its meeting barriers as predicate moves."""
+    def edit(l):
+        m = MEET.match(l)
+        return [f'{m.group(1)}mov.pred {m.group(2)}, {m.group(3)};'] if m else [l]
+    return every_form(lines, sym, edit)
+
+
+def entry_variant(lines, sym, to):
+    """Every form of sym: the redo/resume entry reads as `mov 0` (to
+    None) or as loads of kind `to` (e.g. 'ld.relaxed.gpu.global.u32')."""
+    def edit(l):
+        m = ENTRY_WORD.match(l)
+        if not m:
+            return [l]
+        if to is None:
+            return [f'{m.group(1)}mov.u32 \t{m.group(2)}, 0;']
+        return [l.replace('ld.volatile.global.u32', to)]
+    return every_form(lines, sym, edit)
+
+
+def entrypred_variant(lines, sym):
+    """Every form of sym: the redo/resume entry reads predicated on bit 28
+    of the form's grid_z parameter (its last)."""
+    out, entry, last, changed = [], None, None, 0
+    for l in lines:
+        m = re.match(r'^\.visible \.entry (__gmem_pr[elaf]_' + re.escape(sym) + r')\(', l)
+        if m:
+            entry, last = m.group(1), None
+        elif entry and l.startswith('}'):
+            entry = None
+        p = re.match(r'^\s*\.param \.u32 (\S+?),?$', l)
+        if entry and p:
+            last = p.group(1)
+        e = ENTRY_WORD.match(l) if entry else None
+        if e and last:
+            ind, reg = e.group(1), e.group(2)
+            out += [f'{ind}{{ .reg .pred %gep; .reg .b32 %gez;',
+                    f'{ind}ld.param.u32 %gez, [{last}];',
+                    f'{ind}and.b32 %gez, %gez, 268435456;',
+                    f'{ind}setp.ne.u32 %gep, %gez, 0;',
+                    f'{ind}mov.u32 {reg}, 0;',
+                    f'{ind}@%gep {l.strip()} }}']
+            changed += 1
+        else:
+            out.append(l)
+    return out if changed else None
+
+
 def make_variant(lines, sym, variant):
     if variant == 'nounroll':
         return nounroll_variant(lines, sym)
     if variant == 'relaxed':
         return relaxed_variant(lines, sym)
+    if variant == 'nomeet':
+        return nomeet_variant(lines, sym)
+    if variant == 'entry0':
+        return entry_variant(lines, sym, None)
+    if variant == 'entrypred':
+        return entrypred_variant(lines, sym)
+    if variant == 'entryrel':
+        return entry_variant(lines, sym, 'ld.relaxed.gpu.global.u32')
+    if variant == 'entryweak':
+        return entry_variant(lines, sym, 'ld.global.u32')
     lo, hi = clone_span(lines, sym)
     req = request_register(lines, lo, hi)
     loops = has_loop_checks(lines, lo, hi)
