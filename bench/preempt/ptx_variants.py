@@ -52,6 +52,16 @@ nothing preempted.
             them at every CTA's start costs
   entryrel  every form: those entry reads at GPU scope
             (`ld.relaxed.gpu.global.u32`, same address and offset)
+  init3     paced segments start at s = 3 (K = 8) instead of 2
+  frozen3   paced segments start at s = 3 and keep it (the clock is read,
+            s is not updated): what the pace's update costs, at about the
+            K the update settles on for a 500-cycle iteration
+  lim32     a paced segment's limit (the nearer of the bound and 1.5 K
+            steps ahead, in 64 bits so that nothing overflows) in 32 bits:
+            wrong past 2^31, right at the table's sizes
+  frozen3lim32  both
+  alt-V     variant V (one of the above that edit the full clone) applied
+            to the alternate form `__gmem_pra_<sym>` instead
   entrypred every form: those entry reads predicated on bit 28 of the
             form's last parameter (grid_z), which no launch sets: skipped
             at run time as a first launch could skip them, but not known
@@ -70,7 +80,8 @@ import re
 import sys
 
 LABEL = re.compile(r'^(?:\$L__BB\S+:|// %bb\.\d+:)\s*//\s*%(\S+)')
-VOLATILE = re.compile(r'^(\s*)ld\.volatile\.global\.u32\s+(%r\d+),\s*\[(%rd\d+)\];')
+# The request word's reads: volatile before session 41, GPU-scope asm since.
+VOLATILE = re.compile(r'^(\s*)ld\.(?:volatile|relaxed\.gpu)\.global\.u32\s+(%r\d+),\s*\[(%rd\d+)\];')
 LANDED = re.compile(r'^(\s*)ld\.volatile\.shared\.u32\s+(%r\d+),\s*\[__gmem_landing_[^+\]]*\];')
 PACE_INIT = re.compile(r'^(\s*)or\.b32\s+(%r\d+),\s*(%r\d+),\s*2;')
 PACE_SHIFT = re.compile(r'^(\s*)add\.s32\s+(%r\d+),\s*(%r\d+),\s*(-\d+);')
@@ -82,14 +93,17 @@ CTA_BLOCKS = {'gmem.p.read', 'gmem.p.req'}
 KEEP_BLOCKS = {'gmem.p.save', 'gmem.p.save.done', 'gmem.p.stop'}
 
 
-def clone_span(lines, sym):
-    """[start, end) of the full clone's body lines."""
+def clone_span(lines, sym, form='pre'):
+    """[start, end) of the body lines of the clone __gmem_<form>_<sym> (the
+    full clone by default)."""
     start = None
     for i, l in enumerate(lines):
-        if start is None and re.match(r'^\.visible \.entry __gmem_pre_' + re.escape(sym) + r'\(', l):
+        if start is None and re.match(r'^\.visible \.entry __gmem_' + form + '_' + re.escape(sym) + r'\(', l):
             start = i
         elif start is not None and l.startswith('}'):
             return start, i
+    if form != 'pre':
+        return None
     raise SystemExit(f'error: no full clone __gmem_pre_{sym}')
 
 
@@ -203,6 +217,65 @@ def entrypred_variant(lines, sym):
     return out if changed else None
 
 
+LIM64 = [r'cvt\.s64\.s32\s+(?P<a>%rd\d+),\s*(?P<step>%r\d+);',
+         r'cvt\.s64\.s32\s+(?P<b>%rd\d+),\s*(?P<i>%r\d+);',
+         r'shl\.b64\s+(?P<c>%rd\d+),\s*(?P=a),\s*(?P<s>%r\d+);',
+         r'add\.s64\s+(?P<d>%rd\d+),\s*(?P=b),\s*(?P=c);',
+         r'shr\.s64\s+(?P<e>%rd\d+),\s*(?P=c),\s*1;',
+         r'add\.s64\s+(?P<f>%rd\d+),\s*(?P=d),\s*(?P=e);',
+         r'cvt\.s64\.s32\s+(?P<g>%rd\d+),\s*(?P<bound>%r\d+);',
+         r'setp\.lt\.s64\s+(?P<p>%p\d+),\s*(?P=f),\s*(?P=g);',
+         r'cvt\.u32\.u64\s+(?P<h>%r\d+),\s*(?P=d);',
+         r'min\.s32\s+(?P<j>%r\d+),\s*(?P=bound),\s*(?P=h);',
+         r'selp\.b32\s+(?P<lim>%r\d+),\s*(?P=j),\s*(?P=bound),\s*(?P=p);']
+
+
+def lim32_edit(out, lo, hi):
+    """Rewrites each 64-bit segment limit (LIM64) in out[lo:hi] in 32 bits,
+    keeping its lines' count (the 64-bit values stay, unused); returns how
+    many it rewrote."""
+    n, i = 0, lo
+    while i + len(LIM64) <= hi:
+        text = '\n'.join(l.strip() for l in out[i:i + len(LIM64)])
+        m = re.match('\n'.join(LIM64) + '$', text)
+        if not m:
+            i += 1
+            continue
+        g = m.groupdict()
+        ind = re.match(r'^(\s*)', out[i]).group(1)
+        out[i + 7] = (f'{ind}{{ .reg .b32 %gl<4>; shl.b32 %gl0, {g["step"]}, {g["s"]}; '
+                      f'add.s32 %gl1, {g["i"]}, %gl0; shr.s32 %gl2, %gl0, 1; '
+                      f'add.s32 %gl3, %gl1, %gl2; setp.lt.s32 {g["p"]}, %gl3, {g["bound"]};\n'
+                      f'{ind}min.s32 {g["j"]}, {g["bound"]}, %gl1; }}')
+        out[i + 8] = f'{ind}// (lim32)'
+        out[i + 9] = f'{ind}// (lim32)'
+        n += 1
+        i += len(LIM64)
+    return n
+
+
+def pace_edit(out, lo, hi, init, frozen):
+    """Paced segments of out[lo:hi]: start at s = init (PACE_INIT's `or 2`),
+    and with frozen keep s (the clamp after the clz update becomes a move of
+    the segment's s); returns how many lines it changed."""
+    n = 0
+    for i in range(lo, hi):
+        pi = PACE_INIT.match(out[i])
+        if pi and re.match(r'^\s*and\.b32\s+' + re.escape(pi.group(3)) + r',\s*%r\d+,\s*-64;', out[i - 1]):
+            out[i] = f'{pi.group(1)}or.b32 \t{pi.group(2)}, {pi.group(3)}, {init};'
+            n += 1
+        c = re.match(r'^\s*clz\.b32\s+(%r\d+),', out[i])
+        if frozen and c:
+            a = re.match(r'^\s*add\.s32\s+%r\d+,\s*(%r\d+),\s*' + re.escape(c.group(1)) + ';', out[i + 1])
+            for k in range(i + 2, min(i + 7, hi)):
+                pc = PACE_CLAMP.match(out[k])
+                if a and pc:
+                    out[k] = f'{pc.group(1)}mov.u32 \t{pc.group(2)}, {a.group(1)};'
+                    n += 1
+                    break
+    return n
+
+
 def make_variant(lines, sym, variant):
     if variant == 'nounroll':
         return nounroll_variant(lines, sym)
@@ -218,7 +291,13 @@ def make_variant(lines, sym, variant):
         return entry_variant(lines, sym, 'ld.relaxed.gpu.global.u32')
     if variant == 'entryweak':
         return entry_variant(lines, sym, 'ld.global.u32')
-    lo, hi = clone_span(lines, sym)
+    form = 'pre'
+    if variant.startswith('alt-'):  # the alternate form instead of the full clone
+        form, variant = 'pra', variant[len('alt-'):]
+    span = clone_span(lines, sym, form)
+    if span is None:
+        return None
+    lo, hi = span
     req = request_register(lines, lo, hi)
     loops = has_loop_checks(lines, lo, hi)
     if 'nobar' in variant and loops:
@@ -226,6 +305,12 @@ def make_variant(lines, sym, variant):
     out = list(lines)
     block = None
     changed = 0
+    if variant in ('init3', 'frozen3', 'lim32', 'frozen3lim32'):
+        if variant != 'lim32':
+            changed += pace_edit(out, lo, hi, 3, variant.startswith('frozen'))
+        if variant.endswith('lim32'):
+            changed += lim32_edit(out, lo, hi)
+        return out if changed else None
     if variant == 'landstart':
         land = [i for i in range(lo, hi) if LANDED.match(lines[i])]
         segs = [i for i in range(lo, hi) if (m := LABEL.match(lines[i])) and m.group(1) == 'gmem.ckpt.seg']
