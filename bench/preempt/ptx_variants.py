@@ -60,6 +60,7 @@ nothing preempted.
             steps ahead, in 64 bits so that nothing overflows) in 32 bits:
             wrong past 2^31, right at the table's sizes
   frozen3lim32  both
+  frozen2   s kept at its start value 2 (K = 4)
   alt-V     variant V (one of the above that edit the full clone) applied
             to the alternate form `__gmem_pra_<sym>` instead
   entrypred every form: those entry reads predicated on bit 28 of the
@@ -305,9 +306,10 @@ def make_variant(lines, sym, variant):
     out = list(lines)
     block = None
     changed = 0
-    if variant in ('init3', 'frozen3', 'lim32', 'frozen3lim32'):
+    if variant in ('init3', 'frozen3', 'lim32', 'frozen3lim32', 'frozen2'):
         if variant != 'lim32':
-            changed += pace_edit(out, lo, hi, 3, variant.startswith('frozen'))
+            changed += pace_edit(out, lo, hi, 2 if variant == 'frozen2' else 3,
+                                 variant.startswith('frozen'))
         if variant.endswith('lim32'):
             changed += lim32_edit(out, lo, hi)
         return out if changed else None
