@@ -1,7 +1,7 @@
 // The launch-time core of libgmemrt: resolve the kernel's descriptor, read
 // the arguments, evaluate the instance decision, record it. Driver-agnostic
-// (DriverApi), so unit tests drive it with a fake driver; Interpose.cpp
-// connects it to the real entry points.
+// (DriverApi), so unit tests drive it with a fake driver; Interpose*.cpp
+// connect it to the real entry points.
 #pragma once
 
 #include "AllocMap.h"
