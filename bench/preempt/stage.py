@@ -38,7 +38,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CUDA = "/usr/local/cuda"
-SOURCES = ["main.cpp", "harness.cpp", "part_correctness.cpp", "part_overhead.cpp", "part_aslaunched.cpp",
+SOURCES = ["main.cpp", "harness.cpp", "harness_manifest.cpp", "harness_device.cpp", "harness_clone.cpp",
+           "part_correctness.cpp", "part_overhead.cpp", "part_aslaunched.cpp",
            "part_latency.cpp", "part_stops.cpp"]
 
 
