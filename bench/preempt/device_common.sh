@@ -38,6 +38,10 @@
 #                          step NAME: forced preemption over STAGE's corpus
 #                          at PB_SEG_SCALE=SCALE (40 trials, budget 100); its
 #                          verdict lines to stdout and LOG
+#   variant_runs NAME      step overhead_NAME_rN for N = 1..ROUNDS (default
+#                          3): part overhead, PB_SPREAD_ALL=1, of S's
+#                          var_manifest.txt (bench/preempt/ptx_variants.py),
+#                          limit 150 s, budget 120
 #   device_archive NAME [FILE...]
 #                          gzips W's JSON and FILEs, tars W into OUT/NAME.tgz
 #   aslaunched_step NAME LIMIT STAGE BUDGET [ENV=VALUE...]
@@ -143,4 +147,13 @@ device_archive() {
   gzip -9 "$W"/*.json 2>/dev/null
   for f in "$@"; do gzip -9 "$W/$f" 2>/dev/null; done
   tar czf "$OUT/$name.tgz" -C "$W" . && echo "archived $OUT/$name.tgz" | tee -a "$LOG"
+}
+
+variant_runs() {
+  local r
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    step "overhead_$1_r$r" 150 env PB_SPREAD_ALL=1 "$S/preempt_bench" overhead \
+      --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 120 \
+      --json "$W/overhead_$1_r$r.json"
+  done
 }

@@ -9,6 +9,19 @@ bad() {
 }
 summary() { echo "# $((CHECKS - FAILS))/$CHECKS checks passed"; [ "$FAILS" = 0 ]; }
 
+# use_work_dir LABEL: WORK (the script's --work) emptied, or where it is
+# unset a new temporary directory named after LABEL, removed at exit unless
+# KEEP=1.
+use_work_dir() {
+  if [ -z "$WORK" ]; then
+    WORK="$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")"
+    [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+  else
+    rm -rf "$WORK"
+    mkdir -p "$WORK"
+  fi
+}
+
 # run_prog NAME EXE: a built program prints PASS (GPU) or exits 77 (no GPU).
 run_prog() {
   local out rc

@@ -20,14 +20,9 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--driver PATH] [--cmake PATH] [--work DIR]" >&2; exit 2 ;;
   esac
 done
-if [ -z "$WORK" ]; then
-  WORK="$(mktemp -d "${TMPDIR:-/tmp}/gmem cmake test.XXXXXX")"
-  trap 'rm -rf "$WORK"' EXIT
-else
-  rm -rf "$WORK"; mkdir -p "$WORK"
-fi
-LIST=(python3 "$HERE/fatbin_list.py")
 source "$HERE/common.sh"
+use_work_dir "gmem cmake test"
+LIST=(python3 "$HERE/fatbin_list.py")
 snapshot_plugin "$DRIVER" "$WORK/plugin snapshot" || exit 1
 
 B="$WORK/build dir"

@@ -20,13 +20,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--build DIR] [--cmake PATH] [--work DIR]" >&2; exit 2 ;;
   esac
 done
-if [ -z "$WORK" ]; then
-  WORK="$(mktemp -d "${TMPDIR:-/tmp}/gmem install test.XXXXXX")"
-  trap 'rm -rf "$WORK"' EXIT
-else
-  rm -rf "$WORK"; mkdir -p "$WORK"
-fi
 source "$HERE/common.sh"
+use_work_dir "gmem install test"
 unset GMEM_PLUGIN GMEM_RUNTIME_LIB
 P="$WORK/prefix dir"
 

@@ -38,13 +38,8 @@ if [ ! -x "$DRIVER" ]; then
   echo "FAIL: driver not found or not executable: $DRIVER (build gmem first)"
   exit 1
 fi
-if [ -z "$WORK" ]; then
-  WORK="$(mktemp -d "${TMPDIR:-/tmp}/gmem driver test.XXXXXX")"
-  [ "$KEEP" = 1 ] || trap 'rm -rf "$WORK"' EXIT
-else
-  rm -rf "$WORK"
-  mkdir -p "$WORK"
-fi
+source "$HERE/common.sh"
+use_work_dir "gmem driver test"
 
 PY="${PYTHON:-python3}"
 LIST=("$PY" "$HERE/fatbin_list.py")
@@ -55,7 +50,6 @@ if [ -z "$CUOBJDUMP" ]; then
   else CUOBJDUMP="$(command -v cuobjdump || true)"; fi
 fi
 
-source "$HERE/common.sh"
 check() { # check NAME COMMAND... : ok when the command succeeds
   local name="$1"; shift
   local out

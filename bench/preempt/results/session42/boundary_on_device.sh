@@ -10,9 +10,5 @@
 #   OUT=DIR bash bench/preempt/results/session42/boundary_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session boundary .stage/s42e.tgz
-for r in 1 2 3; do
-  step overhead_boundary_r$r 150 env PB_SPREAD_ALL=1 "$S/preempt_bench" overhead \
-    --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 120 \
-    --json "$W/overhead_boundary_r$r.json"
-done
+variant_runs boundary
 device_archive boundary
