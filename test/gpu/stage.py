@@ -52,6 +52,10 @@ RUN_RE = re.compile(
     r"\s+args=(?P<args>.*?)\s*$")
 RUN_START_RE = re.compile(r"^\s*//\s*GMEM-RUN:")
 
+# the runner's sources: run_twice.cpp and the files it is split into (run_twice.h)
+RUNNER_SOURCES = ("run_twice.cpp", "run_twice_util.cpp", "run_twice_manifest.cpp",
+                  "run_twice_results.cpp", "run_twice_worker.cpp", "run_twice_selftest.cpp")
+
 WARNINGS = []
 
 
@@ -451,9 +455,10 @@ def clean_value(s):
 
 def build_runner(opts):
     out = os.path.join(opts.out, "run_twice")
-    cmd = [opts.cxx, "-O2", "-std=c++17", "-I" + os.path.join(opts.cuda, "include"),
-           os.path.join(HERE, "run_twice.cpp"), "-L" + os.path.join(opts.cuda, "lib64", "stubs"),
-           "-lcuda", "-static-libstdc++", "-static-libgcc", "-o", out]
+    cmd = ([opts.cxx, "-O2", "-std=c++17", "-I" + os.path.join(opts.cuda, "include")] +
+           [os.path.join(HERE, src) for src in RUNNER_SOURCES] +
+           ["-L" + os.path.join(opts.cuda, "lib64", "stubs"),
+            "-lcuda", "-static-libstdc++", "-static-libgcc", "-o", out])
     info("building runner: " + " ".join(cmd))
     rc, so, se = run_cmd(cmd, 600)
     if rc != 0:
