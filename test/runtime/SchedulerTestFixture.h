@@ -1,5 +1,5 @@
-// The scheduler test fixture (SchedulerTest.cpp, SchedulerPersistentTest.cpp,
-// and the light, alternate and free form tests):
+// The scheduler test fixture (SchedulerTest.cpp, SchedulerPreemptionTest.cpp,
+// SchedulerPersistentTest.cpp, and the light, alternate and free form tests):
 // a scheduler over a simulated GPU (FakeSchedDriver.h) with a few kernels and
 // their clones (ordinary and persistent), a best-effort and a real-time
 // stream, launch helpers, and the check that every job ran every (virtual)
