@@ -42,6 +42,12 @@
 #                          3): part overhead, PB_SPREAD_ALL=1, of S's
 #                          var_manifest.txt (bench/preempt/ptx_variants.py),
 #                          limit 150 s, budget 120
+#   ncu_step LIMIT SYMBOL [SKIP COUNT]
+#                          bench/preempt/profile_on_device.sh SYMBOL of S's
+#                          overhead manifest into W/ncu (launches SKIP /
+#                          COUNT, default 3 / 3), at most LIMIT seconds; its
+#                          output in W/ncu.log, the reports dropped and the
+#                          CSV pages gzipped
 #   device_archive NAME [FILE...]
 #                          gzips W's JSON and FILEs, tars W into OUT/NAME.tgz
 #   aslaunched_step NAME LIMIT STAGE BUDGET [ENV=VALUE...]
@@ -156,4 +162,12 @@ variant_runs() {
       --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 120 \
       --json "$W/overhead_$1_r$r.json"
   done
+}
+
+ncu_step() {
+  OUT=$W PREEMPT_STAGE=$S NCU_SKIP=${3:-3} NCU_COUNT=${4:-3} timeout "$1" \
+    bash bench/preempt/profile_on_device.sh "$2" > "$W/ncu.log" 2>&1
+  echo "=== ncu exit $?" | tee -a "$LOG"
+  rm -f "$W"/ncu/*.ncu-rep
+  gzip -9 "$W"/ncu/*.csv 2>/dev/null
 }

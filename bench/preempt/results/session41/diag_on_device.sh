@@ -21,11 +21,6 @@ for r in 1; do
     --manifest "$S/overhead_sub.txt" --kernels "$S/kernels.ptx" --budget 110 \
     --json "$W/overhead_sall_r$r.json"
 done
-OUT_SAVE=$OUT
-OUT=$W PREEMPT_STAGE=$S timeout 200 bash bench/preempt/profile_on_device.sh \
-  _Z13kmeans_assignPKfS0_Piiii > "$W/ncu.log" 2>&1
-echo "=== ncu exit $?" | tee -a "$LOG"
-rm -f "$W"/ncu/*.ncu-rep
-OUT=$OUT_SAVE
-gzip -9 "$W"/sass/*.sass "$W"/ncu/*.csv 2>/dev/null
+ncu_step 200 _Z13kmeans_assignPKfS0_Piiii
+gzip -9 "$W"/sass/*.sass 2>/dev/null
 device_archive diag

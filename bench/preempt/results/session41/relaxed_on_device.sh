@@ -15,11 +15,5 @@ for r in 1 2; do
   step overhead_rel_r$r 170 "$S/preempt_bench" overhead --manifest "$S/var_manifest.txt" \
     --kernels "$S/kernels.ptx" --budget 130 --json "$W/overhead_rel_r$r.json"
 done
-OUT_SAVE=$OUT
-OUT=$W PREEMPT_STAGE=$S NCU_SKIP=0 NCU_COUNT=3 timeout 150 bash bench/preempt/profile_on_device.sh \
-  _Z13kmeans_assignPKfS0_Piiii > "$W/ncu.log" 2>&1
-echo "=== ncu exit $?" | tee -a "$LOG"
-rm -f "$W"/ncu/*.ncu-rep
-OUT=$OUT_SAVE
-gzip -9 "$W"/ncu/*.csv 2>/dev/null
+ncu_step 150 _Z13kmeans_assignPKfS0_Piiii 0 3
 device_archive relaxed

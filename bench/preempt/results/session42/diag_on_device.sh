@@ -17,11 +17,5 @@ for r in 1 2 3; do
     --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 90 \
     --json "$W/overhead_var_r$r.json"
 done
-OUT_SAVE=$OUT
-OUT=$W PREEMPT_STAGE=$S NCU_SKIP=0 NCU_COUNT=8 timeout 200 bash bench/preempt/profile_on_device.sh \
-  _Z12softmax_rowsPKfPfii > "$W/ncu.log" 2>&1
-echo "=== ncu exit $?" | tee -a "$LOG"
-rm -f "$W"/ncu/*.ncu-rep
-OUT=$OUT_SAVE
-gzip -9 "$W"/ncu/*.csv 2>/dev/null
+ncu_step 200 _Z12softmax_rowsPKfPfii 0 8
 device_archive diag
