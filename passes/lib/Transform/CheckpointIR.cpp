@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckpointInternal.h"
+#include "CheckpointLoopPace.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 

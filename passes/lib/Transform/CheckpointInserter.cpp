@@ -29,7 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmem/passes/CheckpointInserter.h"
-#include "CheckpointInternal.h"
+#include "CheckpointLoopPace.h"
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/ADT/SmallVector.h"

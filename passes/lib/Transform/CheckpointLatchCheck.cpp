@@ -9,8 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointLoopPace.h"
 #include "CheckpointLoopSite.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -120,6 +122,8 @@ bool LatchCheckBuilder::checkLatch(const Site &S, BasicBlock *Latch) {
   for (BasicBlock *P : predecessors(Header))
     if (P != Latch)
       Entries.push_back(P);
+  if (ByLimit && S.Paced && S.PacedInBody && Ctx.Landing)
+    return checkPacedInBody(S, Latch, Entries);
 
   // The check: reset the counter, read the request, stop or go on.
   BasicBlock *Check = BasicBlock::Create(LC, "gmem.ckpt", &F);
@@ -188,11 +192,22 @@ bool LatchCheckBuilder::checkLatch(const Site &S, BasicBlock *Latch) {
     Value *NotDue = B.CreateICmpSGE(Left, B.getInt32(0), "gmem.not.due");
     Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
   }
+  rewireLatch(Br, Cont, Header, Check);
+  finishCheck(ToHeaderBr, Stop, Resume);
+  return true;
+}
+
+/// Replaces the latch branch \p Br by one that goes on to \p Header while
+/// \p Cont holds; otherwise the real exit test, now off the hot path in a
+/// block `sel`, tells a real exit from a due check (\p Check).
+void LatchCheckBuilder::rewireLatch(BranchInst *Br, Value *Cont, BasicBlock *Header,
+                                    BasicBlock *Check) {
+  IRBuilder<> B(Br);
+  BasicBlock *Latch = Br->getParent();
   BranchInst *New;
   if (Br->isUnconditional()) {
     New = B.CreateCondBr(Cont, Header, Check);
   } else {
-    // sel: the real exit test, now off the hot path.
     bool HeaderOnTrue = Br->getSuccessor(0) == Header;
     BasicBlock *Out = Br->getSuccessor(HeaderOnTrue ? 1 : 0);
     BasicBlock *Sel = BasicBlock::Create(LC, "gmem.ckpt.sel", &F);
@@ -203,7 +218,74 @@ bool LatchCheckBuilder::checkLatch(const Site &S, BasicBlock *Latch) {
   }
   New->copyMetadata(*Br, {LLVMContext::MD_loop});
   Br->eraseFromParent();
-  finishCheck(ToHeaderBr, Stop, Resume);
+}
+
+/// A paced loop checked in its body (Site::PacedInBody): no strip-mining.
+/// Two header phis, `pace` (as stripMine's) and `left`, the trips left in
+/// the segment; the latch goes on while the loop does and `left - 1 != 0`
+/// (one subtract and one compare a trip, besides the loop's own), and the
+/// check, reached from the latch, updates the pace, sets `left` to 2^s,
+/// reads the landing area and stops or goes back to the header. What this
+/// is for: a strip-mined segment's end leaves the inner loop, runs the
+/// check and the next segment's limit as one dependent chain and enters
+/// the loop again, ~160 cycles of a warp's time on the H200 in loops that
+/// wait on memory every trip (bench/preempt/results/session42); here the
+/// trip's own compare stays and only the check's chain remains. Soundness
+/// is the latch check's: a due check that does not stop goes back to the
+/// header with every value the latch would have given it, so the loop runs
+/// exactly its trips; a stop leaves a request-2 (idempotent) launch's CTA
+/// through the abort path, to be re-run.
+bool LatchCheckBuilder::checkPacedInBody(const Site &S, BasicBlock *Latch,
+                                         ArrayRef<BasicBlock *> Entries) {
+  BasicBlock *Header = S.Header;
+  auto *Br = cast<BranchInst>(Latch->getTerminator());
+  Type *I32 = Type::getInt32Ty(LC);
+  SmallVector<PHINode *, 8> Original;
+  for (PHINode &PN : Header->phis())
+    Original.push_back(&PN);
+  PHINode *Pace = PHINode::Create(I32, Entries.size() + 2, "gmem.pace", Header->begin());
+  PHINode *Left = PHINode::Create(I32, Entries.size() + 2, "gmem.pace.left", Header->begin());
+  // Each entry edge starts a segment of at most min(K, 4) trips (one value
+  // per entry block, listed once per edge as the phis need).
+  DenseMap<BasicBlock *, Value *> StartOf;
+  for (BasicBlock *E : Entries) {
+    Value *&Start = StartOf[E];
+    if (!Start) {
+      IRBuilder<> EB(E->getTerminator());
+      Start = emitPaceAtEntry(EB, S.K);
+    }
+    Pace->addIncoming(Start, E);
+    Left->addIncoming(ConstantInt::get(I32, 1u << startShift(S.K)), E);
+  }
+  IRBuilder<> B(Br);
+  Value *LeftNext = B.CreateSub(Left, B.getInt32(1), "gmem.pace.left.next");
+  Pace->addIncoming(Pace, Latch);
+  Left->addIncoming(LeftNext, Latch);
+  Value *NotDue = B.CreateICmpNE(LeftNext, B.getInt32(0), "gmem.not.due");
+  Value *Cont = Br->isUnconditional() ? NotDue : B.CreateAnd(continueCond(B, Br, Header), NotDue);
+
+  BasicBlock *Check = BasicBlock::Create(LC, "gmem.ckpt", &F);
+  IRBuilder<> CB(Check);
+  BranchInst *ToHeaderBr = CB.CreateBr(Header);
+  CB.SetInsertPoint(ToHeaderBr);
+  Value *Landed = loadLanded(CB, Ctx);
+  Value *PaceNext = emitPaceUpdate(CB, Pace, S.PaceCycles, S.Scaled ? segScale(Ctx) : nullptr);
+  // A warp-vote site's lanes must reach the check on the same trip: lane
+  // 0's segment length for the whole warp (its entries start alike).
+  Value *SegPace = PaceNext;
+  if (S.WarpVote)
+    SegPace = CB.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                                 {CB.getInt32(-1), PaceNext, CB.getInt32(0), CB.getInt32(31)},
+                                 nullptr, "gmem.pace.warp");
+  Value *LeftNew = CB.CreateShl(CB.getInt32(1), paceShift(CB, SegPace), "gmem.pace.left.new");
+  Value *Stop = emitPacedBodyCheck(ToHeaderBr, Ctx, Landed, PaceNext);
+  BasicBlock *CheckEnd = ToHeaderBr->getParent();
+  for (PHINode *PN : Original)
+    PN->addIncoming(PN->getIncomingValueForBlock(Latch), CheckEnd);
+  Pace->addIncoming(PaceNext, CheckEnd);
+  Left->addIncoming(LeftNew, CheckEnd);
+  rewireLatch(Br, Cont, Header, Check);
+  finishCheck(ToHeaderBr, Stop, Header);
   return true;
 }
 

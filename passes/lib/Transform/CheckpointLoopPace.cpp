@@ -39,6 +39,12 @@
 // (landedRequest): their trips wait on dependent misses, behind which a
 // synchronous refresh waited as well.
 //
+// Where the loop touches memory (and the clone has a landing area) the
+// segment is not strip-mined but counted down in the loop's own header
+// (CheckpointLatchCheck.cpp, checkPacedInBody): the same pace, update and
+// landing read, without the inner loop's exit, limit and re-entry
+// (emitPacedBodyCheck).
+//
 // Soundness does not depend on any of this: the segment's limit is still
 // the nearer of the real bound and K steps ahead (limitFrom's argument), so
 // continuing on it implies continuing on the real test for any K >= 1; the
@@ -47,7 +53,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckpointInternal.h"
+#include "CheckpointLoopPace.h"
 
 #include "llvm/ADT/bit.h"
 #include "llvm/IR/IRBuilder.h"
@@ -268,6 +274,22 @@ Value *landedRequest(Instruction *Before, const CloneContext &Ctx) {
   IRBuilder<> AB(Before);
   return AB.CreateAlignedLoad(AB.getInt32Ty(), ctaStateWord(AB, Ctx.Landing, 0), Align(4),
                               /*isVolatile=*/true, "gmem.request.landed");
+}
+
+Value *loadLanded(IRBuilder<> &B, const CloneContext &Ctx) {
+  return B.CreateAlignedLoad(B.getInt32Ty(), ctaStateWord(B, Ctx.Landing, 0), Align(4),
+                             /*isVolatile=*/true, "gmem.request.landed");
+}
+
+Value *emitPacedBodyCheck(Instruction *Before, const CloneContext &Ctx, Value *Landed,
+                          Value *PaceNext) {
+  IRBuilder<> B(Before);
+  Value *Now = clockPart(B, PaceNext);
+  refreshIfDue(Before, Ctx, ctaStateWord(B, Ctx.Landing, LandingDeadline), Now,
+               [&](IRBuilder<> &) { return Now; });
+  Before->getParent()->setName("gmem.ckpt.stop");
+  IRBuilder<> AB(Before);
+  return AB.CreateICmpEQ(Landed, AB.getInt32(2), "gmem.pace.stop");
 }
 
 Value *emitPacedRequestTest(Instruction *Before, const CloneContext &Ctx, Value *Pending) {

@@ -48,6 +48,9 @@ struct Site {
   /// (CheckpointLoopPace.cpp); K is then the static model's, for the
   /// loop's first segment and the short-entry test only.
   bool Paced = false;
+  /// Paced, with a landing area: checked inside the body by a segment
+  /// counter instead of strip-mined (checkPacedInBody; pacedForm()).
+  bool PacedInBody = false;
   /// Limit kind of the static K, or paced: the segment follows the clone's
   /// segment scale (CloneContext::SegScaleWord): K << s iterations, or 2^s
   /// times the pace target.
@@ -94,6 +97,10 @@ private:
     llvm::Value *Pending = nullptr; ///< paced: the request read at the start
   };
   void finishCheck(llvm::BranchInst *ToHeaderBr, llvm::Value *Stop, llvm::BasicBlock *Header);
+  void rewireLatch(llvm::BranchInst *Br, llvm::Value *Cont, llvm::BasicBlock *Header,
+                   llvm::BasicBlock *Check);
+  bool checkPacedInBody(const Site &S, llvm::BasicBlock *Latch,
+                        llvm::ArrayRef<llvm::BasicBlock *> Entries);
   static llvm::Value *continueCond(llvm::IRBuilder<> &B, llvm::BranchInst *Br,
                                    llvm::BasicBlock *Header);
   llvm::Value *limitFrom(llvm::IRBuilder<> &B, const Site &S, llvm::Value *Start);

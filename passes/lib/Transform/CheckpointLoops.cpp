@@ -51,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckpointLoopPace.h"
 #include "CheckpointLoopSite.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -333,6 +334,14 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
                                               : Ctx.PaceCycles;
     if (!S.PaceCycles)
       S.Paced = false;
+    // A paced loop that touches memory checks inside its body: its trips
+    // wait on memory, beside which the counter's subtract and compare cost
+    // nothing, and it keeps the strip-mined segment's exit, limit and
+    // re-entry off the warp's path (H200, bench/preempt/results/session43:
+    // warp_reduce_sum +7.2% -> +4.0%). A memory-free loop keeps its
+    // segments, whose trips carry no instruction of the check.
+    S.PacedInBody = S.Paced && pacedForm() != PacedForm::Segment &&
+                    (pacedForm() == PacedForm::Body || !touchesNoMemory(*S.L));
     // The segment scale: strip-mined segments of the static K (not the
     // nest's K computed at the entry) and paced ones. Narrow IVs keep the
     // K the wrap rule above allowed.

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CheckpointInternal.h"
+#include "CheckpointLoopPace.h"
 #include "gmem/passes/CheckpointInserter.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -201,6 +201,24 @@ unsigned refreshCyclesFromEnv() {
 /// cost model gives it). Why: CheckpointLoopPace.cpp.
 unsigned paceCyclesFromEnv() {
   return unsignedFromEnv("GMEM_CHECKPOINT_PACE", 1u << 24, DefaultPaceCycles);
+}
+
+/// GMEM_CHECKPOINT_PACE_FORM: where a paced loop checks. `auto` (default):
+/// inside its body (a segment counter in a header phi) where the loop
+/// touches memory, strip-mined segments where it does not; `segment`: always
+/// strip-mined (as before session 43); `body`: always inside the body. Why:
+/// CheckpointLatchCheck.cpp, checkPacedInBody.
+PacedForm pacedForm() {
+  static const PacedForm Form = [] {
+    const char *V = std::getenv("GMEM_CHECKPOINT_PACE_FORM");
+    StringRef S = V ? StringRef(V).trim() : StringRef();
+    if (S.equals_insensitive("segment"))
+      return PacedForm::Segment;
+    if (S.equals_insensitive("body"))
+      return PacedForm::Body;
+    return PacedForm::Auto;
+  }();
+  return Form;
 }
 
 /// GMEM_CHECKPOINT_PREFETCH=load: paced loops read the request with a

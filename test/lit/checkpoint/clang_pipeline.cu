@@ -27,7 +27,7 @@
 // CHECK-DAG:   %gmem.P = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 // CHECK-DAG:   call i32 asm sideeffect "ld.relaxed.gpu.global.u32 $0, [$1];", "=r,l"(ptr addrspace(1) %gmem.ctl)
 // CHECK-DAG:   call i32 @llvm.nvvm.barrier0.or(
-// CHECK-DAG:   %gmem.ckpt.limit = select
+// CHECK-DAG:   %gmem.pace.left = phi i32
 // CHECK-DAG: define dso_local void @__gmem_prf__Z8saxpy_gsifPKfPf({{.*}}, ptr addrspace(1) noundef %gmem.ctl,
 // CHECK:     !{ptr @__gmem_pre__Z8saxpy_gsifPKfPf, !"kernel", i32 1}
 

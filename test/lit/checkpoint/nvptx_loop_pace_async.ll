@@ -6,12 +6,16 @@
 ; copies (cp.async.wait_all), so none lands after the CTA has left.
 ; GMEM_CHECKPOINT_PREFETCH=load, or a target below sm_80, issue a volatile
 ; load at the segment's start instead (nvptx_loop_pace.ll).
-; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; The strip-mined segments are what GMEM_CHECKPOINT_PACE_FORM=segment gives
+; a loop that touches memory (by default it is checked in its body,
+; nvptx_loop_pace_body.ll); the sm_75 kernel has no landing area and keeps
+; its segments in every form.
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_FORM=segment opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
 ; RUN:   -S %s | FileCheck %s
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PREFETCH=load opt -load-pass-plugin=%gmem_plugin \
 ; RUN:   -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=LOAD
-; RUN: env GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - \
-; RUN:   | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
+; RUN: env GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_FORM=segment opt -load-pass-plugin=%gmem_plugin \
+; RUN:   -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 | FileCheck %s --check-prefix=PTX
 
 ; CHECK: @__gmem_landing___gmem_pre__Z8scale_gsPfif = internal addrspace(3) global [8 x i32] undef, align 16
 ; CHECK-NOT: @__gmem_landing___gmem_pre__Z7old_gpuPfi
