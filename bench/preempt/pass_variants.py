@@ -33,13 +33,13 @@ FORMS = ('pre', 'pra', 'prf', 'prl')
 
 
 def clone_texts(text, sym):
-    """{form: body text} of the clones of `sym` in a PTX file."""
+    """{form: body text without comments} of the clones of `sym` in a PTX file."""
     out = {}
     for form in FORMS:
         m = re.search(r'^\.visible \.entry __gmem_' + form + '_' + re.escape(sym) + r'\((.*?)^\}',
                       text, re.S | re.M)
-        if m:
-            out[form] = m.group(1)
+        if m:  # comments (block names, which LLVM numbers) left out
+            out[form] = re.sub(r'//[^\n]*', '', m.group(1))
     return out
 
 
