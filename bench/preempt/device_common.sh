@@ -42,6 +42,15 @@
 #                          3): part overhead, PB_SPREAD_ALL=1, of S's
 #                          var_manifest.txt (bench/preempt/ptx_variants.py),
 #                          limit 150 s, budget 120
+#   variant_stops NAME LIMIT BUDGET
+#                          step NAME: part stops of S's var_manifest.txt (60
+#                          stops a form, segment scale 0), at most LIMIT
+#                          seconds, budget BUDGET
+#   manifest_correctness NAME MANIFEST LIMIT BUDGET
+#                          step NAME: forced preemption over MANIFEST (a
+#                          corpus manifest under S, segment scale 3, 40
+#                          trials an instance); its verdict lines to stdout
+#                          and LOG
 #   ncu_step LIMIT SYMBOL [SKIP COUNT]
 #                          bench/preempt/profile_on_device.sh SYMBOL of S's
 #                          overhead manifest into W/ncu (launches SKIP /
@@ -162,6 +171,18 @@ variant_runs() {
       --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 120 \
       --json "$W/overhead_$1_r$r.json"
   done
+}
+
+variant_stops() {
+  step "$1" "$2" env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
+    --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget "$3" \
+    --json "$W/$1.json"
+}
+
+manifest_correctness() {
+  step "$1" "$3" env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
+    --manifest "$2" --kernels "$S/kernels.ptx" --trials 40 --budget "$4" --json "$W/$1.json"
+  grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
 }
 
 ncu_step() {

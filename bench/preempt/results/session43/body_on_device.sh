@@ -20,11 +20,6 @@ for r in 1 2 3; do
     --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --budget 100 \
     --json "$W/overhead_body_r$r.json"
 done
-step stops_body 80 env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
-  --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 60 \
-  --json "$W/stops_body.json"
-step correctness_body 110 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
-  --manifest "$S/corpus/manifest_body.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 90 \
-  --json "$W/correctness_body.json"
-grep -E "correctness: wrote|mismatch" "$W/correctness_body.log" | tail -2 | tee -a "$LOG"
+variant_stops stops_body 80 60
+manifest_correctness correctness_body "$S/corpus/manifest_body.txt" 110 90
 device_archive body

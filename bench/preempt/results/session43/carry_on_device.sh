@@ -12,11 +12,6 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session carry .stage/s43e.tgz
 variant_runs carry
-step stops_carry 150 env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
-  --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 120 \
-  --json "$W/stops_carry.json"
-step correctness_carry 150 env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
-  --manifest "$S/corpus/manifest_carry.txt" --kernels "$S/kernels.ptx" --trials 40 --budget 120 \
-  --json "$W/correctness_carry.json"
-grep -E "correctness: wrote|mismatch" "$W/correctness_carry.log" | tail -2 | tee -a "$LOG"
+variant_stops stops_carry 150 120
+manifest_correctness correctness_carry "$S/corpus/manifest_carry.txt" 150 120
 device_archive carry

@@ -14,7 +14,5 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session static .stage/s43d.tgz
 variant_runs static
-step stops_static 150 env PB_SEG_SCALE=0 "$S/preempt_bench" stops \
-  --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" --trials 60 --budget 120 \
-  --json "$W/stops_static.json"
+variant_stops stops_static 150 120
 device_archive static
