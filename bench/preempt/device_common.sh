@@ -52,7 +52,8 @@
 #                          trials an instance); its verdict lines to stdout
 #                          and LOG
 #   ncu_step LIMIT SYMBOL [SKIP COUNT]
-#                          bench/preempt/profile_on_device.sh SYMBOL of S's
+#                          bench/preempt/profile_on_device.sh SYMBOL (one or
+#                          several, space-separated, in one word) of S's
 #                          overhead manifest into W/ncu (launches SKIP /
 #                          COUNT, default 3 / 3), at most LIMIT seconds; its
 #                          output in W/ncu.log, the reports dropped and the
@@ -187,7 +188,7 @@ manifest_correctness() {
 
 ncu_step() {
   OUT=$W PREEMPT_STAGE=$S NCU_SKIP=${3:-3} NCU_COUNT=${4:-3} timeout "$1" \
-    bash bench/preempt/profile_on_device.sh "$2" > "$W/ncu.log" 2>&1
+    bash bench/preempt/profile_on_device.sh $2 > "$W/ncu.log" 2>&1 # SYMBOL may list several
   echo "=== ncu exit $?" | tee -a "$LOG"
   rm -f "$W"/ncu/*.ncu-rep
   gzip -9 "$W"/ncu/*.csv 2>/dev/null
