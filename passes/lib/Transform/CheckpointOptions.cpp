@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -216,6 +217,9 @@ PacedForm pacedForm() {
       return PacedForm::Segment;
     if (S.equals_insensitive("body"))
       return PacedForm::Body;
+    if (!S.empty() && !S.equals_insensitive("auto"))
+      errs() << "gmem: warning: GMEM_CHECKPOINT_PACE_FORM=" << S
+             << " is not auto, segment or body; using auto\n";
     return PacedForm::Auto;
   }();
   return Form;

@@ -20,6 +20,9 @@
 ; RUN:   -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s --check-prefix=BODY
 ; RUN: env GMEM_CHECKPOINT_VERSION=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s \
 ; RUN:   | FileCheck %s --check-prefix=VOTE
+; An unknown setting is said and read as auto.
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 GMEM_CHECKPOINT_VERSION=0 GMEM_CHECKPOINT_PACE_FORM=bodies opt \
+; RUN:   -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s 2>&1 | FileCheck %s --check-prefix=BAD
 ; RUN: opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint %s -o - | llc -mcpu=sm_90 \
 ; RUN:   | FileCheck %s --check-prefix=PTX
 
@@ -78,6 +81,12 @@
 ; BODY:         %gmem.pace.left = phi i32
 ; BODY-LABEL: define void @__gmem_pre__Z7old_gpuPfi(
 ; BODY:       gmem.ckpt.seg:
+
+; BAD: gmem: warning: GMEM_CHECKPOINT_PACE_FORM=bodies is not auto, segment or body; using auto
+; BAD-LABEL: define void @__gmem_pre__Z8scale_gsPfif(
+; BAD:         %gmem.pace.left = phi i32
+; BAD-LABEL: define void @__gmem_pre__Z7computePfii(
+; BAD:       gmem.ckpt.seg:
 
 ; The persistent full clone of warp_rows: every lane of a warp reaches the
 ; vote on the same trip, so the next segment's length is lane 0's.
