@@ -11,7 +11,9 @@
 # SYMBOL.details.csv (ncu --page details) and SYMBOL.source.csv (--page
 # source --print-source sass); summarise with bench/preempt/ncu_summary.py.
 # NCU_SKIP / NCU_COUNT (default 3 / 3) choose the launches profiled;
-# NCU_EXTRA_SECTIONS adds sections (e.g. "--section MemoryWorkloadAnalysis").
+# NCU_EXTRA_SECTIONS adds sections (e.g. "--section MemoryWorkloadAnalysis");
+# NCU_SOURCE=0 leaves out SourceCounters, whose SASS patching slows a trip
+# (and so shortens paced segments): stall reasons of an unpatched run.
 # Needs `ncu` (Firecracker machines; gVisor ones cannot read the counters).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -33,13 +35,15 @@ for sym in "$@"; do
   timeout 120 "$NCU" --clock-control none --kernel-name-base mangled -k "regex:.*$sym" \
     --launch-skip ${NCU_SKIP:-3} --launch-count ${NCU_COUNT:-3} \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-    --section SchedulerStats --section SourceCounters ${NCU_EXTRA_SECTIONS:-} -f -o "$OUT/$sym" \
+    --section SchedulerStats $([ "${NCU_SOURCE:-1}" = 0 ] || echo --section SourceCounters) \
+    ${NCU_EXTRA_SECTIONS:-} -f -o "$OUT/$sym" \
     "$STAGE/preempt_bench" overhead --manifest "$OUT/$sym.manifest" \
     --kernels "$STAGE/kernels.ptx" --budget 1 --json "$OUT/$sym.json" > "$OUT/$sym.log" 2>&1
   rc=$?
   echo "ncu exit $rc"; grep "==PROF== Profiling" "$OUT/$sym.log" | sed 's/:.*//' | sort | uniq -c
   [ $rc = 0 ] || status=1
   "$NCU" -i "$OUT/$sym.ncu-rep" --page details --csv > "$OUT/$sym.details.csv" 2>&1
-  "$NCU" -i "$OUT/$sym.ncu-rep" --page source --csv --print-source sass > "$OUT/$sym.source.csv" 2>&1
+  [ "${NCU_SOURCE:-1}" = 0 ] ||
+    "$NCU" -i "$OUT/$sym.ncu-rep" --page source --csv --print-source sass > "$OUT/$sym.source.csv" 2>&1
 done
 exit $status
