@@ -51,6 +51,11 @@
 #                          corpus manifest under S, segment scale 3, 40
 #                          trials an instance); its verdict lines to stdout
 #                          and LOG
+#   variant_suite NAME MANIFEST
+#                          variant_runs NAME, variant_stops stops_NAME 150
+#                          120 and manifest_correctness correctness_NAME
+#                          MANIFEST 150 120: a pass variant's time, stops
+#                          and forced preemption in one call
 #   ncu_step LIMIT SYMBOL [SKIP COUNT]
 #                          bench/preempt/profile_on_device.sh SYMBOL (one or
 #                          several, space-separated, in one word) of S's
@@ -184,6 +189,12 @@ manifest_correctness() {
   step "$1" "$3" env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
     --manifest "$2" --kernels "$S/kernels.ptx" --trials 40 --budget "$4" --json "$W/$1.json"
   grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
+}
+
+variant_suite() {
+  variant_runs "$1"
+  variant_stops "stops_$1" 150 120
+  manifest_correctness "correctness_$1" "$2" 150 120
 }
 
 ncu_step() {

@@ -11,7 +11,5 @@
 #   OUT=DIR bash bench/preempt/results/session43/carry_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session carry .stage/s43e.tgz
-variant_runs carry
-variant_stops stops_carry 150 120
-manifest_correctness correctness_carry "$S/corpus/manifest_carry.txt" 150 120
+variant_suite carry "$S/corpus/manifest_carry.txt"
 device_archive carry

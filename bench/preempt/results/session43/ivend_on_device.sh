@@ -13,7 +13,5 @@
 #   OUT=DIR bash bench/preempt/results/session43/ivend_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session ivend .stage/s43f.tgz
-variant_runs ivend
-variant_stops stops_ivend 150 120
-manifest_correctness correctness_ivend "$S/corpus/manifest_ivend.txt" 150 120
+variant_suite ivend "$S/corpus/manifest_ivend.txt"
 device_archive ivend
