@@ -13,12 +13,39 @@
 #include "CheckpointLoopSite.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace llvm;
 
 namespace gmem::ckpt {
+
+namespace {
+/// A paced site's pace at each of the loop's entry edges: now, and a first
+/// segment of at most min(K, 4) trips; one value per entry block, added
+/// once per edge (\p Entries lists a block once per edge) as phis need.
+void addPaceStarts(PHINode *Pace, ArrayRef<BasicBlock *> Entries, const Site &S) {
+  DenseMap<BasicBlock *, Value *> StartOf;
+  for (BasicBlock *E : Entries) {
+    Value *&Start = StartOf[E];
+    if (!Start) {
+      IRBuilder<> EB(E->getTerminator());
+      Start = emitPaceAtEntry(EB, S.K);
+    }
+    Pace->addIncoming(Start, E);
+  }
+}
+
+/// The pace a segment's length comes from. Each lane times its segments on
+/// its own %clock; a warp-vote site needs one length for the whole warp
+/// (every lane at the vote on the same trip): lane 0's, by a shuffle.
+Value *segmentPace(IRBuilder<> &B, const Site &S, Value *Pace) {
+  if (!S.WarpVote)
+    return Pace;
+  return B.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
+                           {B.getInt32(-1), Pace, B.getInt32(0), B.getInt32(31)}, nullptr,
+                           "gmem.pace.warp");
+}
+} // namespace
 
 LatchCheckBuilder::LatchCheckBuilder(Function &F, CloneContext &Ctx)
     : F(F), Ctx(Ctx), LC(F.getContext()) {}
@@ -245,18 +272,10 @@ bool LatchCheckBuilder::checkPacedInBody(const Site &S, BasicBlock *Latch,
     Original.push_back(&PN);
   PHINode *Pace = PHINode::Create(I32, Entries.size() + 2, "gmem.pace", Header->begin());
   PHINode *Left = PHINode::Create(I32, Entries.size() + 2, "gmem.pace.left", Header->begin());
-  // Each entry edge starts a segment of at most min(K, 4) trips (one value
-  // per entry block, listed once per edge as the phis need).
-  DenseMap<BasicBlock *, Value *> StartOf;
-  for (BasicBlock *E : Entries) {
-    Value *&Start = StartOf[E];
-    if (!Start) {
-      IRBuilder<> EB(E->getTerminator());
-      Start = emitPaceAtEntry(EB, S.K);
-    }
-    Pace->addIncoming(Start, E);
+  // Each entry edge starts a segment of at most min(K, 4) trips.
+  addPaceStarts(Pace, Entries, S);
+  for (BasicBlock *E : Entries)
     Left->addIncoming(ConstantInt::get(I32, 1u << startShift(S.K)), E);
-  }
   IRBuilder<> B(Br);
   Value *LeftNext = B.CreateSub(Left, B.getInt32(1), "gmem.pace.left.next");
   Pace->addIncoming(Pace, Latch);
@@ -270,14 +289,10 @@ bool LatchCheckBuilder::checkPacedInBody(const Site &S, BasicBlock *Latch,
   CB.SetInsertPoint(ToHeaderBr);
   Value *Landed = loadLanded(CB, Ctx);
   Value *PaceNext = emitPaceUpdate(CB, Pace, S.PaceCycles, S.Scaled ? segScale(Ctx) : nullptr);
-  // A warp-vote site's lanes must reach the check on the same trip: lane
-  // 0's segment length for the whole warp (its entries start alike).
-  Value *SegPace = PaceNext;
-  if (S.WarpVote)
-    SegPace = CB.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                                 {CB.getInt32(-1), PaceNext, CB.getInt32(0), CB.getInt32(31)},
-                                 nullptr, "gmem.pace.warp");
-  Value *LeftNew = CB.CreateShl(CB.getInt32(1), paceShift(CB, SegPace), "gmem.pace.left.new");
+  // (A warp-vote site's entries start alike, and its checks take lane 0's
+  // length, so every lane reaches each check on the same trip.)
+  Value *LeftNew = CB.CreateShl(CB.getInt32(1), paceShift(CB, segmentPace(CB, S, PaceNext)),
+                                "gmem.pace.left.new");
   Value *Stop = emitPacedBodyCheck(ToHeaderBr, Ctx, Landed, PaceNext);
   BasicBlock *CheckEnd = ToHeaderBr->getParent();
   for (PHINode *PN : Original)
@@ -328,26 +343,12 @@ LatchCheckBuilder::Segment LatchCheckBuilder::stripMine(const Site &S,
   if (S.Paced) {
     // The segment's start time and length travel in one register.
     PHINode *Pace = SB.CreatePHI(SB.getInt32Ty(), Entries.size() + 1, "gmem.pace");
-    SmallPtrSet<BasicBlock *, 4> Seen;
-    for (BasicBlock *E : Entries) {
-      if (!Seen.insert(E).second)
-        continue;
-      IRBuilder<> EB(E->getTerminator());
-      Value *Start = emitPaceAtEntry(EB, S.K);
-      for (unsigned N = 0, Edges = count(successors(E), Seg); N < Edges; ++N)
-        Pace->addIncoming(Start, E);
-    }
+    addPaceStarts(Pace, Entries, S);
     IRBuilder<> UB(&*Check->getFirstInsertionPt());
     Pace->addIncoming(emitPaceUpdate(UB, Pace, S.PaceCycles, S.Scaled ? segScale(Ctx) : nullptr),
                       CheckEnd);
-    // Each lane times its segments on its own %clock; a warp-vote site
-    // needs one segment length for the whole warp (every lane at the vote
-    // on the same trip): lane 0's, by a shuffle at the segment's start.
-    Value *SegPace = Pace;
-    if (S.WarpVote)
-      SegPace = SB.CreateIntrinsic(Intrinsic::nvvm_shfl_sync_idx_i32, {},
-                                   {SB.getInt32(-1), Pace, SB.getInt32(0), SB.getInt32(31)},
-                                   nullptr, "gmem.pace.warp");
+    // A warp-vote site's segment length: lane 0's, at the segment's start.
+    Value *SegPace = segmentPace(SB, S, Pace);
     Limit = isMinMaxForm(S.Form)
                 ? emitPacedLimit(SB, IV0, S.Step, S.Bound, paceShift(SB, SegPace),
                                  nearerOf(S.Form), S.ContPred)
