@@ -19,7 +19,12 @@
 //    what a program that runs ahead of the GPU (most do) sees;
 //  * chain: eight launches back to back behind the delay kernel, timed
 //    together: what lies between a stream's kernels counts too (gate
-//    waits, which short launches take once per budget of work).
+//    waits, which short launches take once per budget of work);
+//  * queued with ops: the kernel as compiled on the legacy stream, queued,
+//    followed by the stream operations libgmemrt puts behind a clone (an
+//    event without timing, a wait for a zero device word, another such
+//    event): what those operations alone cost this kernel's launch, so that
+//    the scheduled launch's excess splits into operations and form.
 // A manifest line's vary=I:N gives scalar parameter I a new value on every
 // launch (Instance::vary_arg), as a program passing a step counter does;
 // vary_grid=N a new grid_x (Instance::vary_grid), as a request's size.
@@ -37,6 +42,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace pb {
 
@@ -81,10 +88,26 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
   bool counting = false;
   uint64_t forms[7] = {};
-  CUdeviceptr scratch = 0;
+  uint64_t gates[2] = {}; // ungated and timed clone launches
+  CUdeviceptr scratch = 0, zero_word = 0;
   CU(cuMemAlloc(&scratch, 4));
+  CU(cuMemAlloc(&zero_word, 4));
+  CU(cuMemsetD32(zero_word, 0, 1));
+  // What a clone launch's tracking puts behind it: PB_OPS, a sequence of
+  // 'e' (an event without timing) and 'w' (a wait for a zero device word);
+  // libgmemrt's is "ewe" (drain event, hold wait, done event).
+  const char *ops_env = getenv("PB_OPS");
+  const char *ops_seq = ops_env && *ops_env ? ops_env : "ewe";
+  if (strspn(ops_seq, "ew") != strlen(ops_seq)) {
+    fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e and w only; using ewe\n", ops_seq);
+    ops_seq = "ewe";
+  }
+  j.str("ops", ops_seq);
+  CUevent ops_drain, ops_done; // no timing, as libgmemrt's
+  CU(cuEventCreate(&ops_drain, CU_EVENT_DISABLE_TIMING));
+  CU(cuEventCreate(&ops_done, CU_EVENT_DISABLE_TIMING));
   unsigned step = 0;
-  auto run = [&](CUstream s, bool queued = false, int chain = 1) {
+  auto run = [&](CUstream s, bool queued = false, int chain = 1, bool ops = false) {
     if (queued) {
       unsigned value = 0;
       // A chain's launches must all be on the stream before it starts
@@ -103,6 +126,12 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       const unsigned k = step++;
       L.vary(in, k);
       launch(f, in, in.grid_x(k), L.params(false), s);
+      for (const char *o = ops ? ops_seq : ""; *o; ++o) {
+        if (*o == 'w')
+          CU(cuStreamWaitValue32(s, zero_word, 0, CU_STREAM_WAIT_VALUE_EQ));
+        else
+          CU(cuEventRecord(o == ops_seq ? ops_drain : ops_done, s));
+      }
     }
     if (count && clone_stats(stats, a)) {
       forms[0] += a.full_launches - b.full_launches;
@@ -112,6 +141,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       forms[4] += a.capped_launches - b.capped_launches;
       forms[5] += a.short_launches - b.short_launches;
       forms[6] += a.scale_probes - b.scale_probes;
+      gates[0] += a.ungated_launches - b.ungated_launches;
+      gates[1] += a.timed_launches - b.timed_launches;
     }
     CU(cuEventRecord(e1, s));
     CU(cuEventSynchronize(e1));
@@ -140,11 +171,15 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   // together (per launch): a program that queues a stream of kernels pays
   // what lies between them too (gate waits, holds), and short launches'
   // gates come once per budget of work, not per launch.
-  std::vector<double> t[6];
+  // 6 plain queued with the clone's stream operations after the kernel.
+  std::vector<double> t[7];
   for (int r = 0; r < rounds; ++r)
-    for (int k = 0; k < 6; ++k) {
-      const int v = (r + k) % 6;
-      t[v].push_back(run(v & 1 ? sched : plain, v >= 2, v >= 4 ? kChain : 1));
+    for (int k = 0; k < 7; ++k) {
+      const int v = (r + k) % 7;
+      if (v == 6)
+        t[v].push_back(run(plain, true, 1, true));
+      else
+        t[v].push_back(run(v & 1 ? sched : plain, v >= 2, v >= 4 ? kChain : 1));
     }
   auto &tp = t[0], &ts = t[1];
   if (counting) {
@@ -154,6 +189,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
         .integer("capped", (long long)forms[4]).integer("short", (long long)forms[5])
         .integer("scale_probes", (long long)forms[6]);
     j.raw("forms", fj.text());
+    j.integer("ungated", (long long)gates[0]).integer("timed", (long long)gates[1]);
   }
   if (whole && clone_stats(stats, w1))
     j.raw("scale", Json().integer("probes", (long long)(w1.scale_probes - w0.scale_probes))
@@ -167,11 +203,17 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   j.num("orig_queued_ms", qp).num("gmem_queued_ms", qs)
       .num("orig_queued_p99_ms", percentile(t[2], 99)).num("gmem_queued_p99_ms", percentile(t[3], 99))
       .num("overhead_queued", qs / qp - 1.0);
+  const double qo = percentile(t[6], 50);
+  j.num("orig_ops_queued_ms", qo).num("orig_ops_queued_p99_ms", percentile(t[6], 99))
+      .num("ops_queued", qo / qp - 1.0);
   const double cp = percentile(t[4], 50), cs = percentile(t[5], 50);
   j.integer("chain", kChain).num("orig_chain_ms", cp).num("gmem_chain_ms", cs)
       .num("orig_chain_p99_ms", percentile(t[4], 99)).num("gmem_chain_p99_ms", percentile(t[5], 99))
       .num("overhead_chain", cs / cp - 1.0);
   cuMemFree(scratch);
+  cuMemFree(zero_word);
+  cuEventDestroy(ops_drain);
+  cuEventDestroy(ops_done);
   cuEventDestroy(e0);
   cuEventDestroy(e1);
   return j.text();
