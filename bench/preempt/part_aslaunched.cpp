@@ -89,17 +89,20 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   bool counting = false;
   uint64_t forms[7] = {};
   uint64_t gates[2] = {}; // ungated and timed clone launches
-  CUdeviceptr scratch = 0, zero_word = 0;
+  CUdeviceptr scratch = 0, zero_word = 0, zero_word64 = 0;
   CU(cuMemAlloc(&scratch, 4));
   CU(cuMemAlloc(&zero_word, 4));
   CU(cuMemsetD32(zero_word, 0, 1));
+  CU(cuMemAlloc(&zero_word64, 8));
+  CU(cuMemsetD32(zero_word64, 0, 2));
   // What a clone launch's tracking puts behind it: PB_OPS, a sequence of
   // 'e' (an event without timing) and 'w' (a wait for a zero device word);
-  // libgmemrt's is "ewe" (drain event, hold wait, done event).
+  // libgmemrt's is "ewe" (drain event, hold wait, done event). Other forms
+  // of the wait: 'g' (>= 0), 'q' (64-bit), 'b' (in a cuStreamBatchMemOp).
   const char *ops_env = getenv("PB_OPS");
   const char *ops_seq = ops_env && *ops_env ? ops_env : "ewe";
-  if (strspn(ops_seq, "ew") != strlen(ops_seq)) {
-    fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e and w only; using ewe\n", ops_seq);
+  if (strspn(ops_seq, "ewgqb") != strlen(ops_seq)) {
+    fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e, w, g, q, b only; using ewe\n", ops_seq);
     ops_seq = "ewe";
   }
   j.str("ops", ops_seq);
@@ -129,7 +132,18 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       for (const char *o = ops ? ops_seq : ""; *o; ++o) {
         if (*o == 'w')
           CU(cuStreamWaitValue32(s, zero_word, 0, CU_STREAM_WAIT_VALUE_EQ));
-        else
+        else if (*o == 'g')
+          CU(cuStreamWaitValue32(s, zero_word, 0, CU_STREAM_WAIT_VALUE_GEQ));
+        else if (*o == 'q')
+          CU(cuStreamWaitValue64(s, zero_word64, 0, CU_STREAM_WAIT_VALUE_EQ));
+        else if (*o == 'b') {
+          CUstreamBatchMemOpParams bp = {};
+          bp.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+          bp.waitValue.address = zero_word;
+          bp.waitValue.value = 0;
+          bp.waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+          CU(cuStreamBatchMemOp(s, 1, &bp, 0));
+        } else
           CU(cuEventRecord(o == ops_seq ? ops_drain : ops_done, s));
       }
     }
@@ -212,6 +226,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
       .num("overhead_chain", cs / cp - 1.0);
   cuMemFree(scratch);
   cuMemFree(zero_word);
+  cuMemFree(zero_word64);
   cuEventDestroy(ops_drain);
   cuEventDestroy(ops_done);
   cuEventDestroy(e0);
