@@ -56,6 +56,25 @@ constexpr int kChain = 8; // launches per chain (variants 4 and 5)
 
 using CloneStatsFn = int (*)(gmemSchedCloneStats *);
 
+/// What the "queued with ops" launch puts behind the kernel: PB_OPS, a
+/// sequence of 'e' (an event without timing) and 'w' (a wait for a zero
+/// device word); libgmemrt's is "ewe" (drain event, hold wait, done
+/// event). Other forms of the wait: 'g' (>= 0), 'q' (64-bit), 'b' (in a
+/// cuStreamBatchMemOp). Read once per run.
+const char *ops_sequence() {
+  static const char *const seq = [] {
+    const char *v = getenv("PB_OPS");
+    if (!v || !*v)
+      return "ewe";
+    if (strspn(v, "ewgqb") != strlen(v)) {
+      fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e, w, g, q, b only; using ewe\n", v);
+      return "ewe";
+    }
+    return v;
+  }();
+  return seq;
+}
+
 bool clone_stats(CloneStatsFn f, gmemSchedCloneStats &s) {
   s = gmemSchedCloneStats();
   s.size = sizeof s;
@@ -95,16 +114,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuMemsetD32(zero_word, 0, 1));
   CU(cuMemAlloc(&zero_word64, 8));
   CU(cuMemsetD32(zero_word64, 0, 2));
-  // What a clone launch's tracking puts behind it: PB_OPS, a sequence of
-  // 'e' (an event without timing) and 'w' (a wait for a zero device word);
-  // libgmemrt's is "ewe" (drain event, hold wait, done event). Other forms
-  // of the wait: 'g' (>= 0), 'q' (64-bit), 'b' (in a cuStreamBatchMemOp).
-  const char *ops_env = getenv("PB_OPS");
-  const char *ops_seq = ops_env && *ops_env ? ops_env : "ewe";
-  if (strspn(ops_seq, "ewgqb") != strlen(ops_seq)) {
-    fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e, w, g, q, b only; using ewe\n", ops_seq);
-    ops_seq = "ewe";
-  }
+  const char *ops_seq = ops_sequence();
   j.str("ops", ops_seq);
   CUevent ops_drain, ops_done; // no timing, as libgmemrt's
   CU(cuEventCreate(&ops_drain, CU_EVENT_DISABLE_TIMING));
