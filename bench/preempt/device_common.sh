@@ -63,6 +63,11 @@
 #                          COUNT, default 3 / 3), at most LIMIT seconds; its
 #                          output in W/ncu.log, the reports dropped and the
 #                          CSV pages gzipped
+#   ops_runs MANIFEST OPS...
+#                          step ops_OPS per OPS (limit 80 s, budget 60): part
+#                          aslaunched of S's preempt_bench without libgmemrt
+#                          over MANIFEST (under S), PB_OPS=OPS: what the
+#                          stream operations behind a clone cost
 #   device_archive NAME [FILE...]
 #                          gzips W's JSON and FILEs, tars W into OUT/NAME.tgz
 #   aslaunched_step NAME LIMIT STAGE BUDGET [ENV=VALUE...]
@@ -160,6 +165,15 @@ correctness_step() {
     --manifest "$2/corpus/manifest.txt" --kernels "$2/kernels.ptx" --trials 40 --budget 100 \
     --json "$W/$1.json"
   grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
+}
+
+ops_runs() {
+  local man=$1 ops
+  shift
+  for ops in "$@"; do
+    step "ops_$ops" 80 env PB_OPS="$ops" "$S/preempt_bench" aslaunched \
+      --manifest "$S/$man" --kernels "$S/kernels.ptx" --budget 60 --json "$W/ops_$ops.json"
+  done
 }
 
 device_archive() {

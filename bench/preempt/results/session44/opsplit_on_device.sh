@@ -9,9 +9,5 @@
 #   OUT=DIR bash bench/preempt/results/session44/opsplit_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session opsplit .stage/s44b.tgz
-for ops in ewe we w e ee; do
-  step "ops_$ops" 80 env PB_OPS=$ops "$S/preempt_bench" aslaunched \
-    --manifest "$S/ops_manifest.txt" --kernels "$S/kernels.ptx" --budget 60 \
-    --json "$W/ops_$ops.json"
-done
+ops_runs ops_manifest.txt ewe we w e ee
 device_archive opsplit

@@ -7,9 +7,5 @@
 #   OUT=DIR bash bench/preempt/results/session44/waitforms_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session waitforms .stage/s44b.tgz
-for ops in w g q b ewe; do
-  step "ops_$ops" 80 env PB_OPS=$ops "$S/preempt_bench" aslaunched \
-    --manifest "$S/ops_manifest.txt" --kernels "$S/kernels.ptx" --budget 60 \
-    --json "$W/ops_$ops.json"
-done
+ops_runs ops_manifest.txt w g q b ewe
 device_archive waitforms
