@@ -24,6 +24,14 @@
 // same wait. Warp votes and other calls between the load and the exit test
 // (CUB leaves its look-back loop on `__any_sync` of the lanes' statuses)
 // are looked through.
+// So are branches: a value the exit test reads may be a phi whose incoming
+// value a branch on the wait load chooses, as in a loop that only steps
+// `k` once its predecessor has published (`while (k < n) { if (ready[k-1])
+// { ...; k += stride; } }`, ECL-BH's summarization) or that sets its
+// again-flag under such a branch and leaves on `__any_sync(again)` (ECL-GC's
+// colouring): the branches that decide which incoming value a phi in the
+// loop takes count as its operands (control dependence, from the
+// post-dominator tree).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +40,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -133,7 +142,28 @@ bool loopHasWaitLoad(const Loop &L, GpuArch Arch) {
 /// so is shared memory: a loop that waits in one thread and hands the value
 /// to the others through shared memory tests a shared load, so such a load
 /// in the exit test counts when the loop also holds a wait load.
-bool dependsOnWaitLoad(const Value *Cond, const Loop &L, GpuArch Arch) {
+/// The conditions of the branches (and switches) in \p L that \p BB is
+/// control dependent on: one successor of theirs leads to \p BB for sure,
+/// another may not.
+void controllingConditions(const BasicBlock *BB, const Loop &L, const PostDominatorTree &PDT,
+                           SmallVectorImpl<const Value *> &Out) {
+  for (const BasicBlock *Y : L.blocks()) {
+    const Instruction *T = Y->getTerminator();
+    if (T->getNumSuccessors() < 2 || PDT.properlyDominates(BB, Y))
+      continue;
+    if (none_of(successors(Y), [&](const BasicBlock *S) { return PDT.dominates(BB, S); }))
+      continue;
+    if (const auto *Br = dyn_cast<BranchInst>(T))
+      Out.push_back(Br->getCondition());
+    else if (const auto *SI = dyn_cast<SwitchInst>(T))
+      Out.push_back(SI->getCondition());
+    else
+      Out.push_back(T); // an invoke or callbr: looked at like any call
+  }
+}
+
+bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const PostDominatorTree &PDT,
+                       GpuArch Arch) {
   SmallVector<const Value *, 16> Work{Cond};
   SmallPtrSet<const Value *, 32> Seen;
   bool SharedRelay = false;
@@ -153,6 +183,10 @@ bool dependsOnWaitLoad(const Value *Cond, const Loop &L, GpuArch Arch) {
       continue;
     for (const Value *Op : I->operands())
       Work.push_back(Op);
+    if (const auto *Phi = dyn_cast<PHINode>(I))
+      for (const BasicBlock *In : Phi->blocks())
+        if (L.contains(In))
+          controllingConditions(In, L, PDT, Work);
   }
   return SharedRelay && loopHasWaitLoad(L, Arch);
 }
@@ -166,6 +200,7 @@ std::string where(const Loop &L) {
 std::string spinLoopIn(Function &F, GpuArch Arch) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
+  PostDominatorTree PDT(F);
   for (const Loop *L : LI.getLoopsInPreorder()) {
     SmallVector<BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);
@@ -174,10 +209,10 @@ std::string spinLoopIn(Function &F, GpuArch Arch) {
       const Value *Cond = Br && Br->isConditional() ? Br->getCondition() : nullptr;
       if (const auto *SI = dyn_cast<SwitchInst>(BB->getTerminator()))
         Cond = SI->getCondition();
-      if (Cond && dependsOnWaitLoad(Cond, *L, Arch))
+      if (Cond && dependsOnWaitLoad(Cond, *L, PDT, Arch))
         return "a loop" + where(*L) + " in '" + plainName(demangle(F.getName().str())) +
-               "' waits on memory other threads write (volatile, atomic or asm load in its exit "
-               "test): a CTA stopped before writing it would leave the waiters spinning";
+               "' waits on memory other threads write (a volatile, atomic or asm load decides its "
+               "exit test): a CTA stopped before writing it would leave the waiters spinning";
     }
   }
   return "";

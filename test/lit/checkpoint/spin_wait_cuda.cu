@@ -58,3 +58,54 @@ __global__ void converge_in_cta(const float *in, float *out, int n) {
   } while (err > 1e-6f && ++it < n && __any_sync(0xffffffffu, x > 0.f));
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+
+// The wait decides the loop's progress, not its exit test directly: the
+// index only moves on once the element before it is published (the shape of
+// a tree summarization that waits for its children), so the exit test
+// `i < n` depends on a phi that a branch on the volatile load chooses.
+// CHECK-LABEL: kernel publish_in_order(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void publish_in_order(volatile int *done, float *val, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  while (i < n) {
+    if (i == 0 || done[i - 1]) {
+      val[i] += 1.0f;
+      __threadfence();
+      done[i] = 1;
+      i += gridDim.x * blockDim.x;
+    }
+  }
+}
+
+// A retry flag set under a branch on a neighbour's volatile state, the loop
+// left on a vote over it (a colouring that waits for a neighbour in another
+// CTA to settle).
+// CHECK-LABEL: kernel retry_vote(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void retry_vote(volatile int *state, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool retry;
+  do {
+    retry = false;
+    if (i < n) {
+      int s = state[(i + 1) % n];
+      if (s < 0)
+        retry = true;
+      else
+        out[i] = s;
+    }
+  } while (__any_sync(0xffffffffu, retry));
+}
+
+// A branch on a volatile load that only decides what the loop counts, not
+// whether or how it goes on: a grid-stride count of published flags keeps
+// its clone.
+// CHECK-LABEL: kernel count_published(
+// CHECK:         preempt: in loops
+__global__ void count_published(volatile const int *flag, int *count, int n) {
+  int c = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (flag[i])
+      ++c;
+  atomicAdd(count, c);
+}
