@@ -12,8 +12,14 @@
 // compiled, gated by the scheduler and not preemptible, which the info
 // global and a remark say.
 //
-// Lock loops (an atomic exchange or compare-and-swap in the exit test) are
-// not counted: a lock's holder is a running CTA, which a stop lets finish.
+// Mutex loops are not counted: an exchange or compare-and-swap of constants
+// in the exit test on a word that the same code later releases (stores the
+// free value to), whose holder is a running CTA, which a stop between
+// virtual CTAs lets finish. Other atomics in an exit test wait like loads:
+// a compare-and-swap of the CTA count (a counting barrier) or an exchange
+// that consumes a token another CTA deposits (found by blind runs over
+// HeteroSync and ScoR, session 45). A token passed back and forth on one
+// word looks like a mutex and is not told apart.
 // An atomic that cannot change memory (`atomicAdd(p, 0)`, `atomicCAS(p, x,
 // x)`) is a coherent read, though, and counts as the wait it is.
 // Nor are non-coherent asm loads (`ld.global.nc`, `ldu`: CUB's LOAD_LDG in
@@ -24,6 +30,13 @@
 // same wait. Warp votes and other calls between the load and the exit test
 // (CUB leaves its look-back loop on `__any_sync` of the lanes' statuses)
 // are looked through.
+// So are calls to functions that hold a wait load (a poll in a noinline
+// helper). A plain load of global memory counts too where it polls: its
+// address does not change in the loop, the loop holds a fence, a sleep, a
+// barrier or an atomic, which make the compiler read it again every trip,
+// and the kernel writes that object (`while (flag[b] == 0)
+// __threadfence();` in a kernel that sets `flag[b + 1]`); a bound read from
+// an input the kernel never writes is not a poll.
 // So are branches: a value the exit test reads may be a phi whose incoming
 // value a branch on the wait load chooses, as in a loop that only steps
 // `k` once its predecessor has published (`while (k < n) { if (ready[k-1])
@@ -39,6 +52,7 @@
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -46,6 +60,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -104,9 +120,9 @@ bool isAtomicRead(const Instruction &I) {
 /// A load that sees other threads' writes while the loop runs.
 bool isWaitLoad(const Instruction &I, GpuArch Arch) {
   if (const auto *LI = dyn_cast<LoadInst>(&I))
-    return (LI->isVolatile() || LI->isAtomic()) && !ctaPrivate(LI->getPointerOperand());
+    return (LI->isVolatile() || LI->isAtomic()) && !inCtaPrivateObject(LI->getPointerOperand());
   if (isAtomicRead(I))
-    return !ctaPrivate(I.getOperand(0));
+    return !inCtaPrivateObject(I.getOperand(0));
   if (const auto *CB = dyn_cast<CallBase>(&I))
     if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
       return Arch == GpuArch::NVPTX ? asmHasCoherentGlobalLoad(IA->getAsmString())
@@ -128,20 +144,199 @@ bool isLockStep(const Instruction &I, GpuArch Arch) {
   return Callee && (Callee->getName().contains("atomic") || Callee->getName().contains("atom."));
 }
 
-bool loopHasWaitLoad(const Loop &L, GpuArch Arch) {
+/// Whether \p A and \p B address the same word for sure: one value through
+/// pointer casts, or GEPs of the same operands.
+bool samePointer(const Value *A, const Value *B) {
+  A = A->stripPointerCasts();
+  B = B->stripPointerCasts();
+  if (A == B)
+    return true;
+  const auto *GA = dyn_cast<GEPOperator>(A), *GB = dyn_cast<GEPOperator>(B);
+  if (!GA || !GB || GA->getNumOperands() != GB->getNumOperands() ||
+      GA->getSourceElementType() != GB->getSourceElementType() ||
+      !samePointer(GA->getPointerOperand(), GB->getPointerOperand()))
+    return false;
+  for (unsigned K = 1; K < GA->getNumOperands(); ++K)
+    if (GA->getOperand(K) != GB->getOperand(K))
+      return false;
+  return true;
+}
+
+/// A mutex acquire: `atomicCAS(lock, FREE, TAKEN)` or `atomicExch(lock,
+/// TAKEN)` of constants, on a word that a store, exchange or CAS reachable
+/// from it sets back to a constant free value (FREE; for an exchange, any
+/// other constant). Not a counting barrier's `atomicCAS(ctr, gridDim.x, 0)`
+/// (a count, and nothing releases), nor the consumer of a token that it
+/// passes on to another word.
+bool isMutexAcquire(const Instruction &I, const DominatorTree &DT, const LoopInfo &LI) {
+  const Value *Ptr;
+  const Constant *Free = nullptr, *Taken = nullptr;
+  if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    Free = dyn_cast<Constant>(CX->getCompareOperand());
+    Taken = dyn_cast<Constant>(CX->getNewValOperand());
+    Ptr = CX->getPointerOperand();
+    if (!Free || !Taken || Free == Taken)
+      return false;
+  } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    Taken = dyn_cast<Constant>(RMW->getValOperand());
+    Ptr = RMW->getPointerOperand();
+    if (RMW->getOperation() != AtomicRMWInst::Xchg || !Taken)
+      return false;
+  } else {
+    return false;
+  }
+  auto Releases = [&](const Value *P, const Value *V) {
+    const auto *C = dyn_cast<Constant>(V);
+    return C && samePointer(P, Ptr) && (Free ? C == Free : C != Taken);
+  };
+  for (const BasicBlock &BB : *I.getFunction())
+    for (const Instruction &R : BB) {
+      bool Release = false;
+      if (const auto *SI = dyn_cast<StoreInst>(&R))
+        Release = Releases(SI->getPointerOperand(), SI->getValueOperand());
+      else if (const auto *X = dyn_cast<AtomicRMWInst>(&R))
+        Release = X->getOperation() == AtomicRMWInst::Xchg &&
+                  Releases(X->getPointerOperand(), X->getValOperand());
+      else if (const auto *C = dyn_cast<AtomicCmpXchgInst>(&R))
+        Release = &R != &I && Releases(C->getPointerOperand(), C->getNewValOperand());
+      if (Release && isPotentiallyReachable(&I, &R, nullptr, &DT, &LI))
+        return true;
+    }
+  return false;
+}
+
+/// A lock-free retry: a compare-and-swap whose expected value was computed
+/// from what the kernel read of the same object (the word itself, as in a
+/// float atomicMax's `atomicCAS(p, old, f(old))` loop, or other words of it,
+/// as in a union-find's `atomicCAS(&parent[r], r, s)` with r found by
+/// reading `parent`): it fails only while another running thread changed
+/// the word. A counting barrier's expected value is a count (gridDim.x, a
+/// parameter), not something read.
+bool isRetryCas(const AtomicCmpXchgInst &CX) {
+  const Value *Obj = getUnderlyingObject(CX.getPointerOperand());
+  SmallVector<const Value *, 16> Work{CX.getCompareOperand()};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty() && Seen.size() < 64) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    const Value *Read = nullptr;
+    if (const auto *LI = dyn_cast<LoadInst>(I))
+      Read = LI->getPointerOperand();
+    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
+      Read = RMW->getPointerOperand();
+    else if (const auto *Prev = dyn_cast<AtomicCmpXchgInst>(I))
+      Read = Prev->getPointerOperand();
+    if (Read) {
+      if (getUnderlyingObject(Read) == Obj)
+        return true;
+      continue;
+    }
+    if (I->mayReadOrWriteMemory() && !isa<CallBase>(I))
+      continue;
+    append_range(Work, I->operands());
+  }
+  return false;
+}
+
+/// Whether an atomic the exit test depends on waits for other CTAs: an
+/// exchange or compare-and-swap of global memory that is neither a mutex
+/// acquire nor a lock-free retry (a counting barrier's CAS of the CTA
+/// count, a token's consumer). Counters (add, increment, ...) are not: their
+/// taker is the running CTA itself.
+bool atomicWaits(const Instruction &I, const DominatorTree &DT, const LoopInfo &LI) {
+  if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return !inCtaPrivateObject(CX->getPointerOperand()) && !isRetryCas(*CX) &&
+           !isMutexAcquire(I, DT, LI);
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->getOperation() == AtomicRMWInst::Xchg &&
+           !inCtaPrivateObject(RMW->getPointerOperand()) && !isMutexAcquire(I, DT, LI);
+  return false;
+}
+
+/// Whether \p F writes the object \p Ptr points into (a store or an
+/// atomic): a word its threads publish to, not a read-only input.
+bool writtenIn(const Value *Ptr, const Function &F) {
+  const Value *Obj = getUnderlyingObject(Ptr);
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const Value *P = nullptr;
+      if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        P = RMW->getPointerOperand();
+      else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        P = CX->getPointerOperand();
+      else if (const auto *SI = dyn_cast<StoreInst>(&I))
+        P = SI->getPointerOperand();
+      if (P && getUnderlyingObject(P) == Obj)
+        return true;
+    }
+  return false;
+}
+
+bool loopHasAtomic(const Loop &L) {
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB)
-      if (isWaitLoad(I, Arch))
+      if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
         return true;
   return false;
 }
 
-/// Whether the loop's exit test at \p Cond depends, through values computed
-/// in \p L, on a wait load. Calls are looked through (a warp vote or
-/// ballot over the loaded status is how CUB leaves its look-back loop), and
-/// so is shared memory: a loop that waits in one thread and hands the value
-/// to the others through shared memory tests a shared load, so such a load
-/// in the exit test counts when the loop also holds a wait load.
+/// Whether the loop makes the compiler read memory again every trip: a
+/// fence, a barrier or a sleep (intrinsics or asm).
+bool loopForcesReload(const Loop &L) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB) {
+      if (isa<FenceInst>(I))
+        return true;
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+        StringRef Asm = IA->getAsmString();
+        if (Asm.contains("membar") || Asm.contains("fence") || Asm.contains("nanosleep") ||
+            Asm.contains("bar.sync") || Asm.contains("barrier") || Asm.contains("s_sleep"))
+          return true;
+        continue;
+      }
+      const Function *Callee = CB->getCalledFunction();
+      if (!Callee || !Callee->isIntrinsic())
+        continue;
+      StringRef N = Callee->getName();
+      if (N.contains("barrier") || N.contains("membar") || N.contains("fence") ||
+          N.contains("nanosleep") || N.contains("s.sleep"))
+        return true;
+    }
+  return false;
+}
+
+/// Whether \p F or a function it calls (up to a few levels) holds a wait
+/// load.
+bool functionHasWaitLoad(const Function &F, GpuArch Arch, unsigned Depth = 4) {
+  if (F.isDeclaration() || Depth == 0)
+    return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (isWaitLoad(I, Arch))
+        return true;
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = CB->getCalledFunction())
+          if (Callee != &F && functionHasWaitLoad(*Callee, Arch, Depth - 1))
+            return true;
+    }
+  return false;
+}
+
+/// Whether the loop holds a wait load or an atomic that waits (a CTA's
+/// thread 0 trying a counting barrier's CAS and telling the others through
+/// shared memory).
+bool loopHasWait(const Loop &L, const DominatorTree &DT, const LoopInfo &LI, GpuArch Arch) {
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      if (isWaitLoad(I, Arch) || atomicWaits(I, DT, LI))
+        return true;
+  return false;
+}
+
 /// The conditions of the branches (and switches) in \p L that \p BB is
 /// control dependent on: one successor of theirs leads to \p BB for sure,
 /// another may not.
@@ -162,21 +357,41 @@ void controllingConditions(const BasicBlock *BB, const Loop &L, const PostDomina
   }
 }
 
-bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const PostDominatorTree &PDT,
-                       GpuArch Arch) {
+/// Whether the loop's exit test at \p Cond depends, through values computed
+/// in \p L, on a wait load. Calls are looked through (a warp vote or
+/// ballot over the loaded status is how CUB leaves its look-back loop; a
+/// call to a function holding a wait load is one), and so is shared memory:
+/// a loop that waits in one thread and hands the value to the others
+/// through shared memory tests a shared load, so such a load in the exit
+/// test counts when the loop also holds a wait load.
+bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const DominatorTree &DT,
+                       const LoopInfo &LInfo, const PostDominatorTree &PDT, GpuArch Arch) {
   SmallVector<const Value *, 16> Work{Cond};
   SmallPtrSet<const Value *, 32> Seen;
   bool SharedRelay = false;
+  const bool ForcesReload = loopForcesReload(L);
   while (!Work.empty()) {
     const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !L.contains(I) || !Seen.insert(I).second)
       continue;
     if (isWaitLoad(*I, Arch))
       return true;
-    if (isLockStep(*I, Arch))
+    if (isLockStep(*I, Arch)) {
+      if (atomicWaits(*I, DT, LInfo))
+        return true;
       continue;
+    }
+    if (const auto *CB = dyn_cast<CallBase>(I))
+      if (const Function *Callee = CB->getCalledFunction())
+        if (functionHasWaitLoad(*Callee, Arch))
+          return true;
     if (const auto *LI = dyn_cast<LoadInst>(I)) {
-      SharedRelay |= inCtaPrivateObject(LI->getPointerOperand());
+      const Value *Ptr = LI->getPointerOperand();
+      if (inCtaPrivateObject(Ptr))
+        SharedRelay = true;
+      else if (L.isLoopInvariant(Ptr) && (ForcesReload || loopHasAtomic(L)) &&
+               writtenIn(Ptr, *I->getFunction()))
+        return true; // a plain poll
       continue;
     }
     if (!isa<CallBase>(I) && I->mayWriteToMemory())
@@ -188,7 +403,7 @@ bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const PostDominatorTree
         if (L.contains(In))
           controllingConditions(In, L, PDT, Work);
   }
-  return SharedRelay && loopHasWaitLoad(L, Arch);
+  return SharedRelay && loopHasWait(L, DT, LInfo, Arch);
 }
 
 std::string where(const Loop &L) {
@@ -209,7 +424,7 @@ std::string spinLoopIn(Function &F, GpuArch Arch) {
       const Value *Cond = Br && Br->isConditional() ? Br->getCondition() : nullptr;
       if (const auto *SI = dyn_cast<SwitchInst>(BB->getTerminator()))
         Cond = SI->getCondition();
-      if (Cond && dependsOnWaitLoad(Cond, *L, PDT, Arch))
+      if (Cond && dependsOnWaitLoad(Cond, *L, DT, LI, PDT, Arch))
         return "a loop" + where(*L) + " in '" + plainName(demangle(F.getName().str())) +
                "' waits on memory other threads write (a volatile, atomic or asm load decides its "
                "exit test): a CTA stopped before writing it would leave the waiters spinning";

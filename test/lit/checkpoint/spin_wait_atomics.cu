@@ -1,0 +1,173 @@
+// Atomics and plain loads in a loop's exit test (CheckpointSpinWait.cpp):
+// which wait for other CTAs (no clone: a stop at CTA entry could leave a
+// started CTA spinning for one that never starts) and which do not (their
+// retry only depends on threads that are running).
+// RUN: %gmem-analyze %s | FileCheck %s
+
+// A counting barrier: arrive, then try to reset the count once every CTA
+// has arrived. The CAS expects the CTA count, which only others' arrivals
+// produce.
+// CHECK-LABEL: kernel count_barrier(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void count_barrier(unsigned *arrived, float *out) {
+  if (threadIdx.x == 0) {
+    atomicAdd(arrived, 1u);
+    while (atomicCAS(arrived, gridDim.x, 0u) != 0u) {
+    }
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
+}
+
+// The same barrier tried by thread 0 and told to the CTA through shared
+// memory.
+// CHECK-LABEL: kernel count_barrier_relay(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void count_barrier_relay(unsigned *arrived, float *out) {
+  __shared__ int passed;
+  if (threadIdx.x == 0) {
+    passed = 0;
+    atomicAdd(arrived, 1u);
+  }
+  __syncthreads();
+  while (!passed) {
+    if (threadIdx.x == 0 && atomicCAS(arrived, gridDim.x, 0u) == gridDim.x)
+      passed = 1;
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 2.0f;
+}
+
+// A token taken with an exchange and passed on to the next CTA's word: the
+// CTA waits for its predecessor, which may not have started.
+// CHECK-LABEL: kernel pass_token(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void pass_token(int *token, float *out) {
+  if (threadIdx.x == 0) {
+    if (blockIdx.x > 0)
+      while (atomicExch(&token[blockIdx.x], 0) == 0) {
+      }
+    atomicExch(&token[blockIdx.x + 1], 1);
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 3.0f;
+}
+
+// Plain loads polled in a loop that a fence keeps reading them, of a word
+// the kernel itself publishes.
+// CHECK-LABEL: kernel plain_poll_fence(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void plain_poll_fence(int *ready, float *out) {
+  if (threadIdx.x == 0) {
+    if (blockIdx.x > 0)
+      while (ready[blockIdx.x] == 0)
+        __threadfence();
+    ready[blockIdx.x + 1] = 1;
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 4.0f;
+}
+
+// The poll in a helper that is not inlined.
+// CHECK-LABEL: kernel poll_in_helper(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__noinline__ __device__ int peek_flag(volatile int *p) { return *p; }
+__global__ void poll_in_helper(int *ready, float *out) {
+  if (threadIdx.x == 0) {
+    if (blockIdx.x > 0)
+      while (!peek_flag(&ready[blockIdx.x])) {
+      }
+    ready[blockIdx.x + 1] = 1;
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 5.0f;
+}
+
+// A float maximum by compare-and-swap: the expected value is what the last
+// try read, so it retries only while running threads change the word.
+// CHECK-LABEL: kernel float_max(
+// CHECK:         preempt: in loops
+__global__ void float_max(const float *in, float *out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int *word = (int *)out;
+    int old = *word, seen;
+    do {
+      seen = old;
+      old = atomicCAS(word, seen, __float_as_int(fmaxf(in[i], __int_as_float(seen))));
+    } while (old != seen);
+  }
+}
+
+// Union-find hooking: the CAS expects a root found by reading the parent
+// array; it fails only where another running thread hooked that root first.
+// CHECK-LABEL: kernel hook_roots(
+// CHECK:         preempt: in loops
+__global__ void hook_roots(const int *edge_a, const int *edge_b, int *parent, int m) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= m)
+    return;
+  int a = edge_a[e], b = edge_b[e];
+  while (true) {
+    while (parent[a] != a)
+      a = parent[a];
+    while (parent[b] != b)
+      b = parent[b];
+    if (a == b)
+      break;
+    int hi = a > b ? a : b, lo = a > b ? b : a;
+    if (atomicCAS(&parent[hi], hi, lo) == hi)
+      break;
+    a = hi;
+    b = lo;
+  }
+}
+
+// A mutex: acquired by a CAS of constants, released by the same thread; the
+// holder is a running CTA.
+// CHECK-LABEL: kernel locked_sum(
+// CHECK:         preempt: {{in loops|between CTAs}}
+__global__ void locked_sum(int *lock, float *sum, const float *in) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    *sum += in[blockIdx.x];
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
+
+// A loop bound read from an input the kernel never writes, in a loop with
+// barriers: not a poll.
+// CHECK-LABEL: kernel bound_from_input(
+// CHECK:         preempt: in loops
+__global__ void bound_from_input(const int *count, const float *in, float *out) {
+  __shared__ float tile[256];
+  float acc = 0.f;
+  for (int k = 0; k < count[blockIdx.x]; ++k) {
+    tile[threadIdx.x] = in[k * blockDim.x + threadIdx.x];
+    __syncthreads();
+    acc += tile[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// A retry loop over a volatile __shared__ array (a tagged histogram update):
+// only the CTA's own threads write it.
+// CHECK-LABEL: kernel tagged_shared_hist(
+// CHECK:         preempt: in loops
+__global__ void tagged_shared_hist(const unsigned *in, unsigned *out, int n) {
+  volatile __shared__ unsigned hist[256];
+  hist[threadIdx.x % 256] = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    unsigned bin = in[i] & 255u, tag = threadIdx.x << 27, c;
+    do {
+      c = tag | ((hist[bin] & 0x07FFFFFFu) + 1);
+      hist[bin] = c;
+    } while (hist[bin] != c);
+  }
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x % 256] = hist[threadIdx.x % 256];
+}
