@@ -33,9 +33,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 
@@ -226,6 +228,104 @@ BasicBlock *DeferredStops::abortTarget(DeferredStopPoint Where, Function &F,
   return Jump;
 }
 
+/// What a jump carries for \p I instead of poison. Any value will do (the
+/// jump's path leaves at the meeting point without using it), and for a
+/// generic pointer the cast it is addressed from keeps its address space:
+/// LLVM 19's InferAddressSpaces joins a poison incoming value to the flat
+/// space, so a poison-fed phi of `&red[tid]` made softmax_rows' clones
+/// reduce through generic loads and stores (ld.f32) where the kernel uses
+/// ld.shared. The cast (found through the address's GEPs) must be a
+/// constant or defined where the jump starts.
+static Value *jumpValue(Instruction *I, BasicBlock *Jump, const DominatorTree &DT) {
+  Value *Poison = PoisonValue::get(I->getType());
+  if (!I->getType()->isPointerTy() || jumpsCarryPoison())
+    return Poison;
+  Value *V = I;
+  while (auto *GEP = dyn_cast<GEPOperator>(V))
+    V = GEP->getPointerOperand();
+  auto *Cast = dyn_cast<AddrSpaceCastOperator>(V);
+  if (!Cast || Cast->getType() != I->getType())
+    return Poison;
+  if (auto *CI = dyn_cast<Instruction>(Cast))
+    return DT.dominates(CI, Jump->getTerminator()) ? Cast : Poison;
+  return Cast; // a constant expression
+}
+
+/// \p V computed again right before \p At from values available there, by
+/// at most \p Budget pure instructions (casts, GEPs, arithmetic, compares,
+/// selects: no loads, nothing that may trap); null where it cannot be.
+/// \p Made keeps what was made there so far (shared by the values of one
+/// meeting point), \p New what this chain added to it.
+static Value *recompute(Value *V, Instruction *At, const DominatorTree &DT, unsigned &Budget,
+                        DenseMap<Value *, Value *> &Made, SmallVectorImpl<Value *> &New) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, At))
+    return V;
+  if (Value *Done = Made.lookup(I))
+    return Done;
+  if (Budget == 0 || isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      !isSafeToSpeculativelyExecute(I) ||
+      !(isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<BinaryOperator>(I) ||
+        isa<CmpInst>(I) || isa<SelectInst>(I)))
+    return nullptr;
+  --Budget;
+  SmallVector<Value *, 4> Ops;
+  for (Value *Op : I->operands())
+    if (Value *R = recompute(Op, At, DT, Budget, Made, New))
+      Ops.push_back(R);
+    else
+      return nullptr;
+  Instruction *C = I->clone();
+  for (unsigned K = 0; K < Ops.size(); ++K)
+    C->setOperand(K, Ops[K]);
+  C->setName(I->getName() + ".meet");
+  C->insertBefore(At);
+  Made[I] = C;
+  New.push_back(I);
+  return C;
+}
+
+/// Gives \p I's uses that it no longer dominates a copy of its computation
+/// at the meeting point they all follow, where one is and \p I's operands
+/// are available there. Then nothing is carried past the meeting point: no
+/// phi, no register live across the code the jumps skip, and for a pointer
+/// into shared memory no poison joined with it, which LLVM 19's
+/// InferAddressSpaces turns into a generic pointer (softmax_rows' clones
+/// reduced through generic ld.f32/st.f32 where the kernel uses ld.shared).
+static bool recomputeAtMeet(Instruction *I, ArrayRef<Use *> Uses, ArrayRef<BasicBlock *> Jumps,
+                            const DominatorTree &DT,
+                            DenseMap<BasicBlock *, DenseMap<Value *, Value *>> &MadeAt,
+                            DenseMap<BasicBlock *, Instruction *> &AnchorAt) {
+  if (jumpsCarryPoison() || jumpsCarryCast())
+    return false;
+  for (BasicBlock *J : Jumps) {
+    BasicBlock *Meet = J->getSingleSuccessor();
+    if (!Meet)
+      continue;
+    // Copies go before the meeting point's first instruction of its own,
+    // after the copies made there before (which they may use).
+    Instruction *&At = AnchorAt[Meet];
+    if (!At)
+      At = &*Meet->getFirstInsertionPt();
+    if (!all_of(Uses, [&](Use *U) { return DT.dominates(At, *U); }))
+      continue;
+    unsigned Budget = 8;
+    DenseMap<Value *, Value *> &Made = MadeAt[Meet];
+    SmallVector<Value *, 8> New;
+    Value *R = recompute(I, At, DT, Budget, Made, New);
+    if (!R) {
+      // Undo what the failed chain made, last first (nothing else uses it).
+      for (Value *From : reverse(New))
+        cast<Instruction>(Made.lookup(From))->eraseFromParent(), Made.erase(From);
+      return false;
+    }
+    for (Use *U : Uses)
+      U->set(R);
+    return true;
+  }
+  return false;
+}
+
 void DeferredStops::finish(Function &F) {
   for (auto &[Meet, P] : Points)
     if (P.Replaced)
@@ -235,7 +335,8 @@ void DeferredStops::finish(Function &F) {
     return;
   // The jumps bypass the code between a loop and its meeting point: values
   // defined there no longer dominate their uses after it. Give them phis
-  // with poison on the jumps' paths (which leave at the meeting point).
+  // with poison on the jumps' paths (which leave at the meeting point; for
+  // pointers, what jumpValue gives).
   DominatorTree DT(F);
   SmallVector<Instruction *, 16> Broken;
   for (BasicBlock &BB : F)
@@ -245,16 +346,20 @@ void DeferredStops::finish(Function &F) {
           Broken.push_back(&I);
           break;
         }
+  DenseMap<BasicBlock *, DenseMap<Value *, Value *>> MadeAt;
+  DenseMap<BasicBlock *, Instruction *> AnchorAt;
   for (Instruction *I : Broken) {
     SmallVector<Use *, 8> Uses;
     for (Use &U : I->uses())
       if (!DT.dominates(I, U))
         Uses.push_back(&U);
+    if (recomputeAtMeet(I, Uses, Jumps, DT, MadeAt, AnchorAt))
+      continue;
     SSAUpdater SSA;
     SSA.Initialize(I->getType(), I->getName());
     SSA.AddAvailableValue(I->getParent(), I);
     for (BasicBlock *J : Jumps)
-      SSA.AddAvailableValue(J, PoisonValue::get(I->getType()));
+      SSA.AddAvailableValue(J, jumpValue(I, J, DT));
     for (Use *U : Uses)
       SSA.RewriteUse(*U);
   }

@@ -444,6 +444,8 @@ bool deferredStopsPaced();
 enum class RefreshOrder { Before, After, Sparse };
 RefreshOrder refreshOrder();
 bool meetingPointsRead();
+bool jumpsCarryPoison();
+bool jumpsCarryCast();
 /// GMEM_CHECKPOINT_CHAIN_REFRESH=sync: every-trip checks of loops with
 /// chained loads refresh the request cache synchronously like the others.
 bool chainedChecksLanded();

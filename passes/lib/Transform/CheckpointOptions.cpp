@@ -43,6 +43,23 @@ bool deferredStopsPaced() {
 /// GMEM_CHECKPOINT_MEET_READ=0: a meeting point decides on the jumps alone,
 /// without reading the request itself.
 bool meetingPointsRead() { return !envSaysOff("GMEM_CHECKPOINT_MEET_READ"); }
+/// GMEM_CHECKPOINT_JUMP_VALUE (experiments; CheckpointDeferredStop.cpp): by
+/// default a value a deferred stop's jump skips is computed again at the
+/// meeting point where it can be (pure instructions from values available
+/// there), else it gets a phi with poison from the jump (a pointer: the
+/// constant cast its address comes from, where there is one). `poison`: every
+/// such value gets a phi with poison, as before session 45 (a shared pointer's
+/// loads and stores then became generic); `cast`: phis only, with the casts.
+bool jumpsCarryPoison() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_JUMP_VALUE");
+  return V && StringRef(V).trim().lower() == "poison";
+}
+/// GMEM_CHECKPOINT_JUMP_VALUE=cast (experiments): no value is computed again
+/// at the meeting point; pointers carry their cast through a phi.
+bool jumpsCarryCast() {
+  const char *V = std::getenv("GMEM_CHECKPOINT_JUMP_VALUE");
+  return V && StringRef(V).trim().lower() == "cast";
+}
 /// GMEM_CHECKPOINT_CHAIN_REFRESH=sync (default `landed`): how an every-trip
 /// check of a loop with chained loads refreshes the request cache. Such a
 /// trip waits on dependent misses, and a warp whose check refreshes waits
