@@ -51,6 +51,18 @@
 #                          corpus manifest under S, segment scale 3, 40
 #                          trials an instance); its verdict lines to stdout
 #                          and LOG
+#   variant_aslaunched NAME LIMIT BUDGET
+#                          step aslaunched_NAME_rN for N = 1..ROUNDS (default
+#                          3): part aslaunched of S's var_manifest.txt under
+#                          S's libgmemrt (GMEM_SCHED=1), at most LIMIT
+#                          seconds, budget BUDGET
+#   variant_suite_launched NAME MANIFEST AL AB CL CB
+#                          ROUNDS=3 variant_runs NAME, variant_stops
+#                          stops_NAME 150 120, ROUNDS=3 variant_aslaunched
+#                          NAME AL AB and manifest_correctness
+#                          correctness_NAME MANIFEST CL CB: a pass variant's
+#                          time, stops, launches through libgmemrt and forced
+#                          preemption in one call
 #   variant_suite NAME MANIFEST
 #                          variant_runs NAME, variant_stops stops_NAME 150
 #                          120 and manifest_correctness correctness_NAME
@@ -203,6 +215,22 @@ manifest_correctness() {
   step "$1" "$3" env PB_SEG_SCALE=3 "$S/preempt_bench" correctness \
     --manifest "$2" --kernels "$S/kernels.ptx" --trials 40 --budget "$4" --json "$W/$1.json"
   grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
+}
+
+variant_aslaunched() {
+  local r
+  for r in $(seq 1 "${ROUNDS:-3}"); do
+    step "aslaunched_$1_r$r" "$2" env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
+      "$S/preempt_bench" aslaunched --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" \
+      --budget "$3" --json "$W/aslaunched_$1_r$r.json"
+  done
+}
+
+variant_suite_launched() {
+  ROUNDS=3 variant_runs "$1"
+  variant_stops "stops_$1" 150 120
+  ROUNDS=3 variant_aslaunched "$1" "$3" "$4"
+  manifest_correctness "correctness_$1" "$2" "$5" "$6"
 }
 
 variant_suite() {

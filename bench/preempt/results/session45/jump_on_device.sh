@@ -12,12 +12,5 @@
 #   OUT=DIR bash bench/preempt/results/session45/jump_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session jump .stage/s45a.tgz
-ROUNDS=3 variant_runs jump
-variant_stops stops_jump 150 120
-for r in 1 2 3; do
-  step "aslaunched_jump_r$r" 100 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
-    "$S/preempt_bench" aslaunched --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" \
-    --budget 80 --json "$W/aslaunched_jump_r$r.json"
-done
-manifest_correctness correctness_jump "$S/corpus/changed_manifest.txt" 200 170
+variant_suite_launched jump "$S/corpus/changed_manifest.txt" 100 80 200 170
 device_archive jump

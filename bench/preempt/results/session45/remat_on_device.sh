@@ -12,12 +12,5 @@
 #   OUT=DIR bash bench/preempt/results/session45/remat_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session remat .stage/s45b.tgz
-ROUNDS=3 variant_runs remat
-variant_stops stops_remat 150 120
-for r in 1 2 3; do
-  step "aslaunched_remat_r$r" 120 env GMEM_SCHED=1 LD_PRELOAD="$PWD/$S/lib/libgmemrt.so" \
-    "$S/preempt_bench" aslaunched --manifest "$S/var_manifest.txt" --kernels "$S/kernels.ptx" \
-    --budget 100 --json "$W/aslaunched_remat_r$r.json"
-done
-manifest_correctness correctness_remat "$S/corpus/changed_manifest.txt" 240 200
+variant_suite_launched remat "$S/corpus/changed_manifest.txt" 120 100 240 200
 device_archive remat
