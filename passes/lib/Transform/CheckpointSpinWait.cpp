@@ -31,12 +31,14 @@
 // (CUB leaves its look-back loop on `__any_sync` of the lanes' statuses)
 // are looked through.
 // So are calls to functions that hold a wait load (a poll in a noinline
-// helper). A plain load of global memory counts too where it polls: its
-// address does not change in the loop, the loop holds a fence, a sleep, a
-// barrier or an atomic, which make the compiler read it again every trip,
-// and the kernel writes that object (`while (flag[b] == 0)
-// __threadfence();` in a kernel that sets `flag[b + 1]`); a bound read from
-// an input the kernel never writes is not a poll.
+// helper). A plain load of global memory counts too where it polls: in a
+// loop that holds a fence, a sleep or a call that may write memory (which
+// make the compiler read it again every trip: `while (flag[b] == 0)
+// __threadfence();`, also when the flag is published through another,
+// aliasing pointer, or a hand-written look-back walking back over flags),
+// or, at an address the loop does not change, of an object the kernel
+// writes, in a loop with a barrier or an atomic. A bound read from an input
+// the kernel never writes, in a tiled loop's barriers, is not a poll.
 // So are branches: a value the exit test reads may be a phi whose incoming
 // value a branch on the wait load chooses, as in a loop that only steps
 // `k` once its predecessor has published (`while (k < n) { if (ready[k-1])
@@ -281,32 +283,45 @@ bool loopHasAtomic(const Loop &L) {
   return false;
 }
 
-/// Whether the loop makes the compiler read memory again every trip: a
-/// fence, a barrier or a sleep (intrinsics or asm).
-bool loopForcesReload(const Loop &L) {
+/// What in the loop makes the compiler read memory again every trip.
+/// Strong: a fence, a sleep or a call to a function that may write memory,
+/// the tools of a poll (a plain load the exit test depends on then counts
+/// wherever it reads). Weak: a barrier (also what a tiled loop holds: only
+/// a word the kernel itself writes, read at one address, counts).
+enum class Reload { None, Weak, Strong };
+
+Reload loopReload(const Loop &L) {
+  Reload R = Reload::None;
   for (const BasicBlock *BB : L.blocks())
     for (const Instruction &I : *BB) {
       if (isa<FenceInst>(I))
-        return true;
+        return Reload::Strong;
       const auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
       if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
         StringRef Asm = IA->getAsmString();
         if (Asm.contains("membar") || Asm.contains("fence") || Asm.contains("nanosleep") ||
-            Asm.contains("bar.sync") || Asm.contains("barrier") || Asm.contains("s_sleep"))
-          return true;
+            Asm.contains("s_sleep"))
+          return Reload::Strong;
+        if (Asm.contains("bar.sync") || Asm.contains("barrier"))
+          R = Reload::Weak;
         continue;
       }
       const Function *Callee = CB->getCalledFunction();
-      if (!Callee || !Callee->isIntrinsic())
+      if (!Callee || !Callee->isIntrinsic()) {
+        if (CB->mayWriteToMemory())
+          return Reload::Strong;
         continue;
+      }
       StringRef N = Callee->getName();
-      if (N.contains("barrier") || N.contains("membar") || N.contains("fence") ||
-          N.contains("nanosleep") || N.contains("s.sleep"))
-        return true;
+      if (N.contains("membar") || N.contains("fence") || N.contains("nanosleep") ||
+          N.contains("s.sleep"))
+        return Reload::Strong;
+      if (N.contains("barrier"))
+        R = Reload::Weak;
     }
-  return false;
+  return R;
 }
 
 /// Whether \p F or a function it calls (up to a few levels) holds a wait
@@ -369,7 +384,7 @@ bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const DominatorTree &DT
   SmallVector<const Value *, 16> Work{Cond};
   SmallPtrSet<const Value *, 32> Seen;
   bool SharedRelay = false;
-  const bool ForcesReload = loopForcesReload(L);
+  const Reload Reloads = loopReload(L);
   while (!Work.empty()) {
     const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !L.contains(I) || !Seen.insert(I).second)
@@ -389,8 +404,9 @@ bool dependsOnWaitLoad(const Value *Cond, const Loop &L, const DominatorTree &DT
       const Value *Ptr = LI->getPointerOperand();
       if (inCtaPrivateObject(Ptr))
         SharedRelay = true;
-      else if (L.isLoopInvariant(Ptr) && (ForcesReload || loopHasAtomic(L)) &&
-               writtenIn(Ptr, *I->getFunction()))
+      else if (Reloads == Reload::Strong ||
+               (L.isLoopInvariant(Ptr) && (Reloads == Reload::Weak || loopHasAtomic(L)) &&
+                writtenIn(Ptr, *I->getFunction())))
         return true; // a plain poll
       continue;
     }

@@ -171,3 +171,54 @@ __global__ void tagged_shared_hist(const unsigned *in, unsigned *out, int n) {
   __syncthreads();
   out[blockIdx.x * 256 + threadIdx.x % 256] = hist[threadIdx.x % 256];
 }
+
+// A fence makes any plain load the exit test depends on a poll: here the
+// flag is published through a second pointer that may alias the first.
+// CHECK-LABEL: kernel poll_other_pointer(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void poll_other_pointer(const int *seen, int *publish, float *out) {
+  if (threadIdx.x == 0 && blockIdx.x > 0)
+    while (seen[blockIdx.x - 1] == 0)
+      __threadfence();
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 6.0f;
+  if (threadIdx.x == 0)
+    publish[blockIdx.x] = 1;
+}
+
+// A call that writes memory keeps the plain load in the loop, as a fence
+// would.
+// CHECK-LABEL: kernel poll_with_call(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__noinline__ __device__ void count_spin(int *spins) { spins[threadIdx.x] += 1; }
+__global__ void poll_with_call(int *ready, int *spins, float *out) {
+  if (threadIdx.x == 0 && blockIdx.x > 0)
+    while (ready[blockIdx.x - 1] == 0)
+      count_spin(spins);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 7.0f;
+  if (threadIdx.x == 0)
+    ready[blockIdx.x] = 1;
+}
+
+// A look-back written with plain loads: thread 0 walks back over its
+// predecessors' flags, waiting at each until it is set.
+// CHECK-LABEL: kernel plain_lookback(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void plain_lookback(int *ready, float *total, const float *in) {
+  if (threadIdx.x == 0) {
+    float prefix = 0.f;
+    int k = blockIdx.x - 1;
+    while (k >= 0) {
+      if (ready[k] == 0) {
+        __threadfence();
+        continue;
+      }
+      prefix += total[k];
+      --k;
+    }
+    total[blockIdx.x] = prefix + in[blockIdx.x];
+    __threadfence();
+    ready[blockIdx.x] = 1;
+  }
+}
