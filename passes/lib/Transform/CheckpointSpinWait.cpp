@@ -146,6 +146,19 @@ bool isLockStep(const Instruction &I, GpuArch Arch) {
   return Callee && (Callee->getName().contains("atomic") || Callee->getName().contains("atom."));
 }
 
+/// The word a load, store or atomic accesses; null for anything else.
+const Value *accessedPointer(const Instruction &I) {
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    return LI->getPointerOperand();
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    return SI->getPointerOperand();
+  if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->getPointerOperand();
+  if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return CX->getPointerOperand();
+  return nullptr;
+}
+
 /// Whether \p A and \p B address the same word for sure: one value through
 /// pointer casts, or GEPs of the same operands.
 bool samePointer(const Value *A, const Value *B) {
@@ -222,13 +235,7 @@ bool isRetryCas(const AtomicCmpXchgInst &CX) {
     const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !Seen.insert(I).second)
       continue;
-    const Value *Read = nullptr;
-    if (const auto *LI = dyn_cast<LoadInst>(I))
-      Read = LI->getPointerOperand();
-    else if (const auto *RMW = dyn_cast<AtomicRMWInst>(I))
-      Read = RMW->getPointerOperand();
-    else if (const auto *Prev = dyn_cast<AtomicCmpXchgInst>(I))
-      Read = Prev->getPointerOperand();
+    const Value *Read = isa<StoreInst>(I) ? nullptr : accessedPointer(*I);
     if (Read) {
       if (getUnderlyingObject(Read) == Obj)
         return true;
@@ -262,13 +269,7 @@ bool writtenIn(const Value *Ptr, const Function &F) {
   const Value *Obj = getUnderlyingObject(Ptr);
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
-      const Value *P = nullptr;
-      if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-        P = RMW->getPointerOperand();
-      else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-        P = CX->getPointerOperand();
-      else if (const auto *SI = dyn_cast<StoreInst>(&I))
-        P = SI->getPointerOperand();
+      const Value *P = isa<LoadInst>(I) ? nullptr : accessedPointer(I);
       if (P && getUnderlyingObject(P) == Obj)
         return true;
     }
