@@ -443,8 +443,9 @@ std::string spinLoopIn(Function &F, GpuArch Arch) {
         Cond = SI->getCondition();
       if (Cond && dependsOnWaitLoad(Cond, *L, DT, LI, PDT, Arch))
         return "a loop" + where(*L) + " in '" + plainName(demangle(F.getName().str())) +
-               "' waits on memory other threads write (a volatile, atomic or asm load decides its "
-               "exit test): a CTA stopped before writing it would leave the waiters spinning";
+               "' waits on memory other threads write (a load or atomic that sees other CTAs' "
+               "writes decides its exit test): a CTA stopped before writing it would leave the "
+               "waiters spinning";
     }
   }
   return "";
