@@ -2,8 +2,9 @@
 ; (CheckpointSpinWait.cpp): a stop at a CTA's entry could leave the waiters
 ; spinning for a CTA that never runs (CUB's decoupled look-back, flag
 ; handoffs). The wait is a loop whose exit test depends on a volatile or
-; atomic load of global memory, or on a coherent inline-asm load. Lock loops
-; (compare-and-swap), waits on shared memory, non-coherent asm loads
+; atomic load of global memory, or on a coherent inline-asm load. Mutex loops
+; (a compare-and-swap of constants, released later; more in
+; spin_wait_atomics.cu), waits on shared memory, non-coherent asm loads
 ; (ld.global.nc) and volatile loads that do not decide the exit keep their
 ; clones. A warp vote between the load and the exit test (CUB's
 ; `__any_sync` over the lanes' statuses, or a ballot in inline asm) is
