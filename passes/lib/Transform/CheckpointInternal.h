@@ -181,10 +181,19 @@ struct ShortEntryTest {
   llvm::Value *Bound = nullptr;
   llvm::ConstantInt *Step = nullptr;
   uint64_t Steps = 0;
+  /// Where the test is computed once for many entries (placeShortEntryTest):
+  /// the preheader of the outermost enclosing loop in which the bound and
+  /// the IV's one start value \c Start do not change. Null: in the guard,
+  /// at every entry.
+  llvm::BasicBlock *HoistTo = nullptr;
+  llvm::Value *Start = nullptr;
   /// A step that moves towards the bound (<: up, >: down), and Steps steps
   /// far from wrapping.
   bool usable() const;
 };
+/// Sets T.HoistTo and T.Start for \p L's test where they can be (LI and DT
+/// current; call before any loop is versioned).
+void placeShortEntryTest(ShortEntryTest &T, llvm::Loop &L, llvm::PHINode *IV);
 /// Whether \p L can get an untouched copy: innermost (or, with \p Nest,
 /// with its subloops), one latch, branches only, no tokens.
 bool canVersionLoop(llvm::Loop &L, bool Nest = false);

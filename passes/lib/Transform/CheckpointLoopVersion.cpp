@@ -18,6 +18,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -148,10 +149,61 @@ bool prepareLoopVersion(Loop &L, DominatorTree &DT, LoopInfo &LI, bool Nest) {
   return true;
 }
 
+void placeShortEntryTest(ShortEntryTest &T, Loop &L, PHINode *IV) {
+  T.HoistTo = nullptr;
+  T.Start = nullptr;
+  if (envSaysOff("GMEM_CHECKPOINT_VERSION_HOIST"))
+    return;
+  // The test depends on the bound and the IV's start only. Where every
+  // entry starts the IV at one value and neither changes in an enclosing
+  // loop, the test is the same for every entry of L in that loop: computed
+  // in the guard, it ran again at each of them (kmeans' feature loop: eight
+  // instructions every cluster, which ptxas did not hoist). A value defined
+  // outside loop A that dominates L's entry or latch dominates A's header,
+  // so A's preheader's end sees it; the test's instructions (arithmetic,
+  // compares, a remainder by a nonzero constant) may run where L is not
+  // entered.
+  Value *Start = nullptr;
+  for (unsigned I = 0; I < IV->getNumIncomingValues(); ++I) {
+    if (L.contains(IV->getIncomingBlock(I)))
+      continue;
+    Value *V = IV->getIncomingValue(I);
+    if (Start && V != Start)
+      return;
+    Start = V;
+  }
+  if (!Start)
+    return;
+  auto InvariantIn = [](const Loop *A, const Value *V) {
+    const auto *I = dyn_cast<Instruction>(V);
+    return !I || !A->contains(I->getParent());
+  };
+  Loop *Best = nullptr;
+  for (Loop *A = L.getParentLoop(); A; A = A->getParentLoop()) {
+    if (!InvariantIn(A, Start) || !InvariantIn(A, T.Bound))
+      break;
+    if (A->getLoopPreheader())
+      Best = A;
+  }
+  if (!Best)
+    return;
+  T.HoistTo = Best->getLoopPreheader();
+  T.Start = Start;
+}
+
 BasicBlock *versionShortEntries(Function &F, Loop &L, PHINode *IV, const ShortEntryTest &T) {
-  return versionLoop(F, L, [&](IRBuilder<> &GB, const DenseMap<PHINode *, PHINode *> &AtEntry) {
-    return emitShortEntry(GB, T, AtEntry.lookup(IV));
-  });
+  Value *Hoisted = nullptr;
+  if (T.HoistTo) {
+    IRBuilder<> HB(T.HoistTo->getTerminator());
+    Hoisted = emitShortEntry(HB, T, T.Start);
+  }
+  BasicBlock *Guard =
+      versionLoop(F, L, [&](IRBuilder<> &GB, const DenseMap<PHINode *, PHINode *> &AtEntry) {
+        return Hoisted ? Hoisted : emitShortEntry(GB, T, AtEntry.lookup(IV));
+      });
+  if (!Guard && Hoisted)
+    RecursivelyDeleteTriviallyDeadInstructions(Hoisted);
+  return Guard;
 }
 
 BasicBlock *versionLoop(Function &F, Loop &L, GuardCondition Cond) {

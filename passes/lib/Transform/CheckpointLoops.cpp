@@ -430,6 +430,8 @@ LoopCheckpointStats insertLoopCheckpoints(Function &F, CloneContext &Ctx) {
       if (ShortEntryTest T = shortEntryTest(S, Ctx.Budget);
           T.usable() && prepareLoopVersion(*S.L, DT, LI))
         ToVersion.push_back({&S, T});
+  for (auto &[S, T] : ToVersion)
+    placeShortEntryTest(T, *S->L, S->IV);
   for (auto &[L, Short] : Nests)
     if (Short)
       versionLoop(F, *L, [&](IRBuilder<> &, const auto &) { return Short; });
