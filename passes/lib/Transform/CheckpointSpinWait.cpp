@@ -77,10 +77,26 @@ bool ctaPrivate(const Value *Ptr) {
   return AS == 3 || AS == 5;
 }
 
+/// A thread's own object: a stack slot, or its copy of a by-value kernel
+/// parameter (a struct the kernel writes, as CUB's radix sort upsweep does
+/// with its GridEvenShare before testing `block_end` in a tile loop that
+/// holds barriers; NVPTX gives every thread a local copy of a written
+/// parameter). Generic pointers in the IR, so the address space misses them.
+bool threadPrivate(const Value *Obj) {
+  if (isa<AllocaInst>(Obj))
+    return true;
+  const auto *A = dyn_cast<Argument>(Obj);
+  return A && A->hasByValAttr();
+}
+
 /// Whether \p Ptr points into shared or local memory, also through a cast
-/// to a generic pointer (clang's `__shared__ int flag` read as `flag`).
+/// to a generic pointer (clang's `__shared__ int flag` read as `flag`), or
+/// into an object of the thread's own: only the CTA's threads write it.
 bool inCtaPrivateObject(const Value *Ptr) {
-  return ctaPrivate(Ptr) || ctaPrivate(getUnderlyingObject(Ptr));
+  if (ctaPrivate(Ptr))
+    return true;
+  const Value *Obj = getUnderlyingObject(Ptr);
+  return ctaPrivate(Obj) || threadPrivate(Obj);
 }
 
 /// An atomic that leaves memory as it was: `atomicAdd(p, 0)`,

@@ -25,6 +25,7 @@
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_vote_lookback(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_asm_ballot_lookback(
 ; NO-NOT: define {{.*}}@__gmem_{{pr.}}_shared_relay(
+; NO-NOT: define {{.*}}@__gmem_{{pr.}}_global_tile_bound(
 ; NO: !nvvm.annotations
 ; CHECK-DAG: define void @__gmem_pre_cas_lock(
 ; CHECK-DAG: define void @__gmem_pre_shared_flag(
@@ -32,6 +33,8 @@
 ; CHECK-DAG: define void @__gmem_pre_nc_search(
 ; CHECK-DAG: define void @__gmem_pre_add1_counter(
 ; CHECK-DAG: define void @__gmem_pre_vote_bounds(
+; CHECK-DAG: define void @__gmem_pre_byval_tile_bound(
+; CHECK-DAG: define void @__gmem_pre_alloca_tile_bound(
 
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'volatile_flag' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'acquire_lookback' waits on memory other threads write
@@ -42,6 +45,7 @@
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'vote_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'asm_ballot_lookback' waits on memory other threads write
 ; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'shared_relay' waits on memory other threads write
+; REMARK-DAG: remark: {{.*}}no preemptible clone: a loop{{.*}}in 'global_tile_bound' waits on memory other threads write
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -365,6 +369,91 @@ done:
   ret void
 }
 
+; A tile loop with barriers whose exit test reads a bound the kernel wrote
+; into its by-value struct parameter (CUB's radix sort upsweep: GridEvenShare's
+; BlockInit, then `while (block_end - block_offset >= TILE)` through
+; references, a load LLVM left in the loop). The parameter is the thread's
+; own copy: no other thread writes it, so this is no wait and the clone
+; stays. The same load from a stack slot too. Through a pointer to global
+; memory the kernel writes, the same loop is a plain poll (no clone).
+%struct.share = type { i32, i32 }
+
+define void @byval_tile_bound(ptr %in, ptr %out, i32 %n, ptr byval(%struct.share) align 4 %s) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %off = mul i32 %b, 4096
+  %end.p = getelementptr inbounds i8, ptr %s, i64 4
+  %lim = call i32 @llvm.smin.i32(i32 %n, i32 %off)
+  store i32 %lim, ptr %end.p, align 4
+  br label %loop
+loop:
+  %o = phi i32 [ %off, %entry ], [ %o.next, %loop ]
+  %oe = zext i32 %o to i64
+  %p = getelementptr inbounds float, ptr %in, i64 %oe
+  %v = load float, ptr %p, align 4
+  call void @llvm.nvvm.barrier0()
+  %q = getelementptr inbounds float, ptr %out, i64 %oe
+  store float %v, ptr %q, align 4
+  %o.next = add i32 %o, 256
+  %end = load i32, ptr %end.p, align 4
+  %left = sub i32 %end, %o.next
+  %more = icmp sgt i32 %left, 255
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+
+define void @alloca_tile_bound(ptr %in, ptr %out, i32 %n) #0 {
+entry:
+  %slot = alloca i32, align 4
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %off = mul i32 %b, 4096
+  %lim = call i32 @llvm.smin.i32(i32 %n, i32 %off)
+  store i32 %lim, ptr %slot, align 4
+  br label %loop
+loop:
+  %o = phi i32 [ %off, %entry ], [ %o.next, %loop ]
+  %oe = zext i32 %o to i64
+  %p = getelementptr inbounds float, ptr %in, i64 %oe
+  %v = load float, ptr %p, align 4
+  call void @llvm.nvvm.barrier0()
+  %q = getelementptr inbounds float, ptr %out, i64 %oe
+  store float %v, ptr %q, align 4
+  %o.next = add i32 %o, 256
+  %end = load i32, ptr %slot, align 4
+  %left = sub i32 %end, %o.next
+  %more = icmp sgt i32 %left, 255
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+
+define void @global_tile_bound(ptr %in, ptr %out, i32 %n, ptr %s) #0 {
+entry:
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %off = mul i32 %b, 4096
+  %end.p = getelementptr inbounds i8, ptr %s, i64 4
+  %lim = call i32 @llvm.smin.i32(i32 %n, i32 %off)
+  store i32 %lim, ptr %end.p, align 4
+  br label %loop
+loop:
+  %o = phi i32 [ %off, %entry ], [ %o.next, %loop ]
+  %oe = zext i32 %o to i64
+  %p = getelementptr inbounds float, ptr %in, i64 %oe
+  %v = load float, ptr %p, align 4
+  call void @llvm.nvvm.barrier0()
+  %q = getelementptr inbounds float, ptr %out, i64 %oe
+  store float %v, ptr %q, align 4
+  %o.next = add i32 %o, 256
+  %end = load i32, ptr %end.p, align 4
+  %left = sub i32 %end, %o.next
+  %more = icmp sgt i32 %left, 255
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+
+declare i32 @llvm.smin.i32(i32, i32)
 declare i1 @llvm.nvvm.vote.any.sync(i32, i1)
 declare void @llvm.nvvm.barrier0()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -372,7 +461,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 attributes #0 = { "target-cpu"="sm_90" }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15, !16, !17}
 !0 = !{ptr @volatile_flag, !"kernel", i32 1}
 !1 = !{ptr @acquire_lookback, !"kernel", i32 1}
 !2 = !{ptr @asm_lookback, !"kernel", i32 1}
@@ -388,3 +477,6 @@ attributes #0 = { "target-cpu"="sm_90" }
 !12 = !{ptr @asm_ballot_lookback, !"kernel", i32 1}
 !13 = !{ptr @shared_relay, !"kernel", i32 1}
 !14 = !{ptr @vote_bounds, !"kernel", i32 1}
+!15 = !{ptr @byval_tile_bound, !"kernel", i32 1}
+!16 = !{ptr @alloca_tile_bound, !"kernel", i32 1}
+!17 = !{ptr @global_tile_bound, !"kernel", i32 1}
