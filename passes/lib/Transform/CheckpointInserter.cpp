@@ -379,11 +379,13 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
       NoCloneWhy = spinWaitBlocker(*K, Arch);
     if (!Sync.Unsupported && NoCloneWhy.empty())
       NoCloneWhy = cloneBudgetBlocker(*K, Arch);
-    if (!NoCloneWhy.empty()) {
+    // Every kernel left without a clone says why (a construct the pass
+    // cannot see through as much as a spin wait or the budget).
+    if (Sync.Unsupported || !NoCloneWhy.empty()) {
       auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*K);
       ORE.emit([&] {
         return OptimizationRemarkAnalysis("gmem-checkpoint", "NoClone", K)
-               << "no preemptible clone: " << NoCloneWhy;
+               << "no preemptible clone: " << (Sync.Unsupported ? Sync.Why : NoCloneWhy);
       });
     }
     if (Sync.Unsupported || !NoCloneWhy.empty()) {

@@ -200,11 +200,12 @@ SyncKind classifyImpl(const Instruction &I, GpuArch Arch, std::string *Why,
   }
   StringRef Name = Callee->getName();
   if (Callee->isIntrinsic()) {
-    if (Name.starts_with("llvm.nvvm."))
-      return classifyNVVMIntrinsic(*CB, Name);
-    if (Name.starts_with("llvm.amdgcn."))
-      return classifyAMDGCNIntrinsic(Name);
-    return SyncKind::None;
+    SyncKind K = Name.starts_with("llvm.nvvm.")     ? classifyNVVMIntrinsic(*CB, Name)
+                 : Name.starts_with("llvm.amdgcn.") ? classifyAMDGCNIntrinsic(Name)
+                                                    : SyncKind::None;
+    if (K == SyncKind::Unsupported && Why)
+      *Why = ("intrinsic '" + Name + "'").str();
+    return K;
   }
   if (Name.contains("grid_sync") || Name.contains("cudaCG") || Name.contains("__ockl_gws")) {
     if (Why)

@@ -9,6 +9,13 @@
 ;  opaque_call: a call to an external function that might synchronise: a
 ;    clone with the entry checkpoint only, no loop checkpoint (flags 2).
 ; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint -S %s | FileCheck %s
+; Each kernel left without a clone says why in a remark (CUB's onesweep
+; radix sort, with its asm `exit`, said nothing before):
+; RUN: env GMEM_CHECKPOINT_PERSISTENT=0 opt -load-pass-plugin=%gmem_plugin -passes=gmem-checkpoint \
+; RUN:   -pass-remarks-analysis=gmem-checkpoint -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; REMARK-DAG: remark: {{.*}}no preemptible clone: inline asm '%envreg (cooperative groups grid sync)'
+; REMARK-DAG: remark: {{.*}}no preemptible clone: intrinsic 'llvm.nvvm.barrier.cluster.arrive'
+; REMARK-DAG: remark: {{.*}}no preemptible clone: inline asm 'exit'
 
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
