@@ -61,6 +61,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
@@ -196,9 +197,15 @@ bool samePointer(const Value *A, const Value *B) {
 /// A mutex acquire: `atomicCAS(lock, FREE, TAKEN)` or `atomicExch(lock,
 /// TAKEN)` of constants, on a word that a store, exchange or CAS reachable
 /// from it sets back to a constant free value (FREE; for an exchange, any
-/// other constant). Not a counting barrier's `atomicCAS(ctr, gridDim.x, 0)`
-/// (a count, and nothing releases), nor the consumer of a token that it
-/// passes on to another word.
+/// other constant), and that only a thread that acquired it sets back:
+/// every such release follows an acquire of the same word (it is dominated
+/// by one). Not a counting barrier's `atomicCAS(ctr, gridDim.x, 0)` (a
+/// count, and nothing releases), nor the consumer of a token that it passes
+/// on to another word, nor a hand-off that looks like a lock: a word the
+/// host leaves taken, which one CTA sets free without acquiring it for the
+/// others to take (two blind runs of session 46 found it cloned; a CTA
+/// stopped at its entry before the hand-off would leave the takers
+/// spinning).
 bool isMutexAcquire(const Instruction &I, const DominatorTree &DT, const LoopInfo &LI) {
   const Value *Ptr;
   const Constant *Free = nullptr, *Taken = nullptr;
@@ -220,6 +227,22 @@ bool isMutexAcquire(const Instruction &I, const DominatorTree &DT, const LoopInf
     const auto *C = dyn_cast<Constant>(V);
     return C && samePointer(P, Ptr) && (Free ? C == Free : C != Taken);
   };
+  // Acquires of the same word with the same constants (the loop's own, or a
+  // try-lock's `if (atomicCAS(lock, 0, 1) == 0)` elsewhere in the kernel).
+  SmallVector<const Instruction *, 4> Acquires;
+  for (const BasicBlock &BB : *I.getFunction())
+    for (const Instruction &A : BB) {
+      if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&A)) {
+        if (samePointer(CX->getPointerOperand(), Ptr) && CX->getCompareOperand() == Free &&
+            CX->getNewValOperand() == Taken)
+          Acquires.push_back(&A);
+      } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&A)) {
+        if (!Free && RMW->getOperation() == AtomicRMWInst::Xchg &&
+            samePointer(RMW->getPointerOperand(), Ptr) && RMW->getValOperand() == Taken)
+          Acquires.push_back(&A);
+      }
+    }
+  bool Reached = false;
   for (const BasicBlock &BB : *I.getFunction())
     for (const Instruction &R : BB) {
       bool Release = false;
@@ -230,10 +253,13 @@ bool isMutexAcquire(const Instruction &I, const DominatorTree &DT, const LoopInf
                   Releases(X->getPointerOperand(), X->getValOperand());
       else if (const auto *C = dyn_cast<AtomicCmpXchgInst>(&R))
         Release = &R != &I && Releases(C->getPointerOperand(), C->getNewValOperand());
-      if (Release && isPotentiallyReachable(&I, &R, nullptr, &DT, &LI))
-        return true;
+      if (!Release)
+        continue;
+      if (none_of(Acquires, [&](const Instruction *A) { return DT.dominates(A, &R); }))
+        return false; // set free by a thread that never took it: a hand-off
+      Reached |= isPotentiallyReachable(&I, &R, nullptr, &DT, &LI);
     }
-  return false;
+  return Reached;
 }
 
 /// A lock-free retry: a compare-and-swap whose expected value was computed
@@ -445,7 +471,40 @@ std::string where(const Loop &L) {
   return "";
 }
 
+/// Inline asm that branches and reads global memory coherently (or with an
+/// atomic): a wait loop inside one asm statement (`W: ld.acquire.gpu ...;
+/// setp ...; @p bra W;`), which the IR's loops do not show. Also taken: an
+/// asm statement that only branches forward around such a load.
+bool asmLoopsOnMemory(StringRef Text, GpuArch Arch) {
+  if (Arch == GpuArch::NVPTX) {
+    bool Branches = false, Reads = asmHasCoherentGlobalLoad(Text);
+    forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
+      if (Op == "bra" || Op == "brx")
+        Branches = true;
+      if (Op == "atom" && !Word.contains(".shared"))
+        Reads = true;
+    });
+    return Branches && Reads;
+  }
+  std::string Lower = Text.lower();
+  return StringRef(Lower).contains("s_cbranch") || StringRef(Lower).contains("s_branch")
+             ? scanAsmMemoryUse(Text, Arch).Reads
+             : false;
+}
+
 std::string spinLoopIn(Function &F, GpuArch Arch) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I))
+      if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+        if (asmLoopsOnMemory(IA->getAsmString(), Arch)) {
+          std::string Line;
+          if (const DebugLoc &DL = I.getDebugLoc())
+            Line = (" at line " + Twine(DL.getLine())).str();
+          return "inline asm" + Line + " in '" + plainName(demangle(F.getName().str())) +
+                 "' branches around a load of global memory (a wait loop inside the asm, which "
+                 "the pass cannot see into): a CTA stopped before writing what it waits for "
+                 "would leave it spinning";
+        }
   DominatorTree DT(F);
   LoopInfo LI(DT);
   PostDominatorTree PDT(F);

@@ -222,3 +222,78 @@ __global__ void plain_lookback(int *ready, float *total, const float *in) {
     ready[blockIdx.x] = 1;
   }
 }
+
+// A hand-off in a lock's shape (found by a blind run): the host leaves the
+// word taken, CTA 0 publishes and sets it free without ever taking it, the
+// others take it with atomicCAS(lock, 0, 1) and give it back. The takers
+// wait for CTA 0: a release that no acquire of the word dominates makes the
+// loop a wait, not a mutex.
+// CHECK-LABEL: kernel lock_shaped_handoff(
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void lock_shaped_handoff(int *lock, float *data, float *out) {
+  if (threadIdx.x != 0)
+    return;
+  if (blockIdx.x == 0) {
+    data[0] = 42.0f;
+    __threadfence();
+    atomicExch(lock, 0);
+  } else {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    out[blockIdx.x] = data[0];
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+}
+
+// A try-lock retried around its critical section: the release follows the
+// successful acquire, so it stays a mutex and keeps its clone.
+// CHECK-LABEL: kernel try_lock_sum(
+// CHECK:         preempt: in loops
+__global__ void try_lock_sum(int *lock, float *sum, const float *x) {
+  if (threadIdx.x != 0)
+    return;
+  bool done = false;
+  while (!done) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      *sum += x[blockIdx.x];
+      __threadfence();
+      atomicExch(lock, 0);
+      done = true;
+    }
+  }
+}
+
+// A wait written inside one inline-asm statement: the loop is in the asm,
+// not in the IR. Inline asm that branches and reads global memory
+// coherently is taken for a wait.
+// CHECK-LABEL: kernel asm_internal_wait(
+// CHECK:         preempt: not preemptible (no clone{{.*}}inline asm{{.*}}branches around a load of global memory
+__global__ void asm_internal_wait(int *flag, float *out) {
+  if (threadIdx.x == 0 && blockIdx.x > 0) {
+    int *p = &flag[blockIdx.x - 1];
+    asm volatile("{\n .reg .pred P1;\n .reg .b32 r;\n WAIT_%=:\n ld.acquire.gpu.global.b32 r, [%0];\n"
+                 " setp.eq.u32 P1, r, 0;\n @P1 bra WAIT_%=;\n}\n" ::"l"(p)
+                 : "memory");
+  }
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicExch(&flag[blockIdx.x], 1);
+  }
+}
+
+// Register-only asm with a branch (a software clamp) is no wait.
+// CHECK-LABEL: kernel asm_branch_no_load(
+// CHECK:         preempt: {{in loops|between CTAs}}
+__global__ void asm_branch_no_load(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v;
+  asm("{\n .reg .pred p;\n mov.u32 %0, %1;\n setp.lt.s32 p, %0, 0;\n @!p bra DONE_%=;\n mov.u32 %0, 0;\n"
+      " DONE_%=:\n}\n"
+      : "=r"(v)
+      : "r"(i));
+  if (i < n)
+    out[i] = (float)v;
+}
