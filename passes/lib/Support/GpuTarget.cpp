@@ -278,6 +278,19 @@ bool isMemoryNeutralCall(const CallBase &CB) {
     case Intrinsic::nvvm_cp_async_mbarrier_arrive_noinc:
     case Intrinsic::nvvm_cp_async_mbarrier_arrive_noinc_shared:
     case Intrinsic::amdgcn_s_barrier:
+    // Scheduling and waiting: LLVM 19 gives these no memory attribute (they
+    // have side effects), but they touch no memory. s_sleep is the backoff
+    // of every AMD spin loop; as "any memory" it made a plain copy kernel
+    // unknown (a blind run over HIP code, session 46).
+    case Intrinsic::amdgcn_s_sleep:
+    case Intrinsic::amdgcn_s_sleep_var:
+    case Intrinsic::amdgcn_s_nop:
+    case Intrinsic::amdgcn_s_setprio:
+    case Intrinsic::amdgcn_s_waitcnt:
+    case Intrinsic::amdgcn_wave_barrier:
+    case Intrinsic::amdgcn_sched_barrier:
+    case Intrinsic::amdgcn_sched_group_barrier:
+    case Intrinsic::amdgcn_iglp_opt:
     case Intrinsic::amdgcn_dispatch_ptr:
     case Intrinsic::amdgcn_implicitarg_ptr:
     case Intrinsic::amdgcn_kernarg_segment_ptr:

@@ -52,3 +52,32 @@ __global__ void locked_sum(int *lock, float *sum, const float *x) {
     atomicExch(lock, 0);
   }
 }
+
+// s_sleep and friends touch no memory (LLVM 19 gives them no memory
+// attribute): a copy that sleeps stays conditional, not unknown...
+// CHECK-LABEL: kernel copy_sleep(float const*, float*, int)  [amdgpu]
+// CHECK:         class:  conditional
+// CHECK-NOT:     unknown memory
+// CHECK:         preempt:
+__global__ void copy_sleep(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  __builtin_amdgcn_s_sleep(1);
+  __builtin_amdgcn_s_setprio(1);
+  if (i < n)
+    out[i] = in[i];
+}
+
+// ... and a plain load polled with an s_sleep backoff is still a wait.
+// CHECK-LABEL: kernel sleep_poll(int*, float*)  [amdgpu]
+// CHECK:         preempt: not preemptible (no clone{{.*}}waits on memory other threads write
+__global__ void sleep_poll(int *flag, float *out) {
+  if (threadIdx.x == 0 && blockIdx.x > 0)
+    while (flag[blockIdx.x - 1] == 0)
+      __builtin_amdgcn_s_sleep(2);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    flag[blockIdx.x] = 1;
+  }
+}
