@@ -522,6 +522,35 @@ void SymbolicRange::maskedEqualityFacts(const ICmpInst *Cmp, CmpInst::Predicate 
   Out.push_back({Hi, CmpInst::ICMP_SGE, SX});
 }
 
+void SymbolicRange::orOperandFacts(const ICmpInst *Cmp, CmpInst::Predicate P,
+                                   std::vector<GuardFact> &Out) {
+  using namespace PatternMatch;
+  if (P != CmpInst::ICMP_ULT && P != CmpInst::ICMP_ULE)
+    return;
+  // Only unsigned bounds: a signed `(x | y) < C` says nothing about a
+  // negative x's magnitude. Nested `or`s (three or more conditions) too.
+  SmallVector<Value *, 4> Work{Cmp->getOperand(0)}, Leaves;
+  while (!Work.empty() && Leaves.size() + Work.size() <= 8) {
+    Value *V = Work.pop_back_val(), *X, *Y;
+    if (match(V, m_Or(m_Value(X), m_Value(Y)))) {
+      Work.push_back(X);
+      Work.push_back(Y);
+    } else if (V != Cmp->getOperand(0)) {
+      Leaves.push_back(V);
+    }
+  }
+  if (!Work.empty() || Leaves.empty())
+    return;
+  const SCEV *B = SE.getSCEV(Cmp->getOperand(1));
+  for (Value *X : Leaves) {
+    if (!SE.isSCEVable(X->getType()) || X->getType() != Cmp->getOperand(1)->getType())
+      continue;
+    const SCEV *SX = SE.getSCEV(X);
+    Out.push_back({SX, P, B});
+    Out.push_back({B, CmpInst::getSwappedPredicate(P), SX});
+  }
+}
+
 void SymbolicRange::conditionFacts(Value *Cond, bool Holds, std::vector<GuardFact> &Out,
                                    unsigned Depth) {
   using namespace PatternMatch;
@@ -546,6 +575,7 @@ void SymbolicRange::conditionFacts(Value *Cond, bool Holds, std::vector<GuardFac
     Push(A, P, B);
     Push(B, CmpInst::getSwappedPredicate(P), A);
     maskedEqualityFacts(Cmp, P, Out);
+    orOperandFacts(Cmp, P, Out);
   } else if (Holds && match(Cond, m_LogicalAnd(m_Value(L), m_Value(R)))) {
     conditionFacts(L, true, Out, Depth + 1);
     conditionFacts(R, true, Out, Depth + 1);

@@ -71,6 +71,11 @@ public:
   /// Bounds on x from `(x & M) == K` (P the comparison as it holds).
   void maskedEqualityFacts(const llvm::ICmpInst *Cmp, llvm::CmpInst::Predicate P,
                            std::vector<GuardFact> &Out);
+  /// `(x | y) <u C` (or `<=u`): InstCombine's form of `x < C && y < C` for
+  /// a power of two C. x|y is at least x and at least y (unsigned), so each
+  /// operand of the `or` holds the same bound.
+  void orOperandFacts(const llvm::ICmpInst *Cmp, llvm::CmpInst::Predicate P,
+                      std::vector<GuardFact> &Out);
 
   /// A part of a sum that is Scale * Ext(Guarded) + Offset for a guarded
   /// Guarded, as SCEV flattened it (`c` in `r*N + c`; sext(b*d + t)
