@@ -20,6 +20,42 @@ using namespace llvm;
 namespace gmem {
 namespace {
 
+/// Whether the address \p Ptr is computed from the integer value of a
+/// pointer into another object than \p Obj: `b + (a - b)`, `a + (b - a) *
+/// flag`, `(char *)b + ((uintptr_t)a - (uintptr_t)b)`. LLVM keeps b's
+/// provenance for such an address, but the hardware reaches a's memory
+/// (an adversarial corpus on the H200, session 46: writes outside the
+/// predicted regions, and in-place updates called idempotent). The address
+/// of Obj itself may take part (alignment arithmetic on the same pointer).
+/// A slice too large to walk counts as such an address.
+bool addressUsesOtherPointer(const Value *Ptr, const Value *Obj) {
+  SmallVector<const Value *, 16> Work{Ptr};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 1024)
+      return true;
+    if (const auto *PI = dyn_cast<PtrToIntOperator>(V)) {
+      SmallVector<const Value *, 4> Objs;
+      getUnderlyingObjects(PI->getPointerOperand(), Objs, /*LI=*/nullptr, /*MaxLookup=*/0);
+      if (any_of(Objs, [&](const Value *O) { return O != Obj; }))
+        return true;
+      continue;
+    }
+    // Values read from memory or returned by calls are data; a pointer
+    // laundered through memory reaches the access as a loaded or
+    // integer-made pointer, which resolve() already calls unknown.
+    if (isa<LoadInst>(V) || isa<CallBase>(V) || isa<GlobalValue>(V) || isa<Argument>(V))
+      continue;
+    if (isa<Instruction>(V) || isa<ConstantExpr>(V))
+      for (const Value *Op : cast<User>(V)->operands())
+        Work.push_back(Op);
+  }
+  return false;
+}
+
 // Address spaces that never hold global memory, on both NVPTX and AMDGPU:
 // 3 is shared/LDS, 5 is local/private.
 bool isNonGlobalAddrSpace(unsigned AS) { return AS == 3 || AS == 5; }
@@ -236,6 +272,11 @@ private:
       return false; // already recorded
     }
     const Value *Obj = Global.front();
+    if (addressUsesOtherPointer(Ptr, Obj)) {
+      A.Target = AccessTarget::Unknown;
+      A.WidenReason = "address computed from another pointer's value (a pointer difference)";
+      return true;
+    }
     if (auto *Arg = dyn_cast<Argument>(Obj)) {
       A.Target = AccessTarget::Param;
       A.ParamIndex = Arg->getArgNo();
