@@ -120,16 +120,36 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuEventCreate(&ops_drain, CU_EVENT_DISABLE_TIMING));
   CU(cuEventCreate(&ops_done, CU_EVENT_DISABLE_TIMING));
   unsigned step = 0;
+  // PB_FLUSH_START=1: a stream query right after the start mark, so that
+  // the driver submits the mark before the launch call in both kinds of
+  // launch (diagnostics: does a driver call inside libgmemrt's hook submit
+  // the mark early, so that the hook's host time shows in the sync column
+  // while the plain launch call's does not?).
+  static const bool flush_start = [] {
+    const char *v = getenv("PB_FLUSH_START");
+    return v && *v == '1';
+  }();
+  double host_ms = 0; // the last run's host time, mark to synchronised end
+  double call_us = 0; // the last run's launch calls (all of a chain), host time
   auto run = [&](CUstream s, bool queued = false, int chain = 1, bool ops = false) {
     if (queued) {
       unsigned value = 0;
       // A chain's launches must all be on the stream before it starts
       // (a scheduled clone launch takes ~12 us of host time).
-      unsigned long long delay_ns = chain > 1 ? 400000 : 100000;
+      // PB_QUEUE_DELAY_US (diagnostics): another delay for single launches.
+      static const unsigned long long single_ns = [] {
+        const char *v = getenv("PB_QUEUE_DELAY_US");
+        return v && *v ? strtoull(v, nullptr, 10) * 1000ull : 100000ull;
+      }();
+      unsigned long long delay_ns = chain > 1 ? 400000 : single_ns;
       void *args[] = {&scratch, &value, &delay_ns};
       CU(cuLaunchKernel(h.trigger, 1, 1, 1, 1, 1, 1, 0, s, args, nullptr));
     }
+    const double h0 = now_s();
+    call_us = 0;
     CU(cuEventRecord(e0, s));
+    if (flush_start)
+      (void)cuStreamQuery(s);
     // Forms counted around the kernel's own launch only (the delay kernel
     // is scheduled too).
     gmemSchedCloneStats b, a;
@@ -138,7 +158,9 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     for (int c = 0; c < chain; ++c) {
       const unsigned k = step++;
       L.vary(in, k);
+      const double c0 = now_s();
       launch(f, in, in.grid_x(k), L.params(false), s);
+      call_us += (now_s() - c0) * 1e6;
       for (const char *o = ops ? ops_seq : ""; *o; ++o) {
         if (*o == 'w')
           CU(cuStreamWaitValue32(s, zero_word, 0, CU_STREAM_WAIT_VALUE_EQ));
@@ -170,6 +192,7 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
     }
     CU(cuEventRecord(e1, s));
     CU(cuEventSynchronize(e1));
+    host_ms = (now_s() - h0) * 1e3;
     float ms = 0;
     CU(cuEventElapsedTime(&ms, e0, e1));
     return (double)ms / chain;
@@ -196,14 +219,37 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   // what lies between them too (gate waits, holds), and short launches'
   // gates come once per budget of work, not per launch.
   // 6 plain queued with the clone's stream operations after the kernel.
-  std::vector<double> t[7];
+  // 7 plain sync with the clone's stream operations after the kernel.
+  std::vector<double> t[8];
+  std::vector<double> host[2]; // variants 0 and 1: what the host waited
+  std::vector<double> call[4]; // variants 0-3: the launch call's host time
+  // PB_VARIANTS=digits (diagnostics): run only these variants (the
+  // others report null), e.g. "01" for the sync pair alone, so that a
+  // profile of libgmemrt's launch path sees one kind of launch.
+  // A launch-profile build of libgmemrt (-DGMEMRT_LAUNCH_PROFILE=ON)
+  // keeps one profile per variant.
+  static const auto tag = reinterpret_cast<void (*)(unsigned)>(dlsym(RTLD_DEFAULT, "gmemProfileTag"));
+  static const std::string only = [] {
+    const char *v = getenv("PB_VARIANTS");
+    return std::string(v ? v : "");
+  }();
   for (int r = 0; r < rounds; ++r)
-    for (int k = 0; k < 7; ++k) {
-      const int v = (r + k) % 7;
+    for (int k = 0; k < 8; ++k) {
+      const int v = (r + k) % 8;
+      if (!only.empty() && only.find(char('0' + v)) == std::string::npos)
+        continue;
+      if (tag)
+        tag(unsigned(v));
       if (v == 6)
         t[v].push_back(run(plain, true, 1, true));
+      else if (v == 7)
+        t[v].push_back(run(plain, false, 1, true));
       else
         t[v].push_back(run(v & 1 ? sched : plain, v >= 2, v >= 4 ? kChain : 1));
+      if (v < 2)
+        host[v].push_back(host_ms);
+      if (v < 4)
+        call[v].push_back(call_us);
     }
   auto &tp = t[0], &ts = t[1];
   if (counting) {
@@ -223,6 +269,21 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   j.integer("rounds", rounds).num("orig_ms", mp).num("gmem_ms", ms)
       .num("orig_p99_ms", percentile(tp, 99)).num("gmem_p99_ms", percentile(ts, 99))
       .num("overhead", ms / mp - 1.0);
+  // The same sync launches by the host's clock: from before the start
+  // mark to the end mark's synchronisation returning, as a program that
+  // waits for each kernel sees them (the GPU events start at whatever
+  // moment the driver submits the mark).
+  const double hp = percentile(host[0], 50), hs = percentile(host[1], 50);
+  j.num("orig_host_ms", hp).num("gmem_host_ms", hs)
+      .num("orig_host_p99_ms", percentile(host[0], 99)).num("gmem_host_p99_ms", percentile(host[1], 99))
+      .num("overhead_host", hs / hp - 1.0);
+  // How long the launch call itself held the host (libgmemrt's hook with
+  // the driver's call in it), sync and queued.
+  j.num("orig_call_us", percentile(call[0], 50)).num("gmem_call_us", percentile(call[1], 50))
+      .num("orig_call_p99_us", percentile(call[0], 99)).num("gmem_call_p99_us", percentile(call[1], 99))
+      .num("orig_queued_call_us", percentile(call[2], 50))
+      .num("gmem_queued_call_us", percentile(call[3], 50))
+      .num("gmem_queued_call_p99_us", percentile(call[3], 99));
   const double qp = percentile(t[2], 50), qs = percentile(t[3], 50);
   j.num("orig_queued_ms", qp).num("gmem_queued_ms", qs)
       .num("orig_queued_p99_ms", percentile(t[2], 99)).num("gmem_queued_p99_ms", percentile(t[3], 99))
@@ -230,6 +291,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   const double qo = percentile(t[6], 50);
   j.num("orig_ops_queued_ms", qo).num("orig_ops_queued_p99_ms", percentile(t[6], 99))
       .num("ops_queued", qo / qp - 1.0);
+  const double so = percentile(t[7], 50);
+  j.num("orig_ops_sync_ms", so).num("ops_sync", so / mp - 1.0);
   const double cp = percentile(t[4], 50), cs = percentile(t[5], 50);
   j.integer("chain", kChain).num("orig_chain_ms", cp).num("gmem_chain_ms", cs)
       .num("orig_chain_p99_ms", percentile(t[4], 99)).num("gmem_chain_p99_ms", percentile(t[5], 99))
