@@ -230,6 +230,16 @@ Slot *SlotPool::acquire(uint64_t Words) {
   std::deque<Slot *> &F = Free[Class];
   if (!F.empty() && (zeroed(*F.front()) || All.size() >= MaxSlots)) {
     Slot *S = F.front();
+    // A full pool reuses a block whose zeroing is still queued: with an
+    // event the launch's stream waits for it; a counter has no such wait
+    // that survives its wrap-around, so the host waits for the zeroing
+    // stream here (it holds only memsets and counter writes). If it cannot,
+    // no block: the memset could still land on the launch's words.
+    if (S->ZeroQueued && ZeroCounter >= 0) {
+      if (!ZeroStream || D.streamSynchronize(ZeroStream) != CUDA_SUCCESS)
+        return nullptr;
+      S->ZeroQueued = S->NeedsZero = false;
+    }
     F.pop_front();
     ++InUse;
     return S;
@@ -266,7 +276,8 @@ Slot *SlotPool::acquire(uint64_t Words) {
 }
 
 bool SlotPool::zeroed(Slot &S) {
-  if (S.ZeroQueued && D.eventQuery(S.EvZero) == CUDA_SUCCESS) {
+  if (S.ZeroQueued && (ZeroCounter >= 0 ? Counters->passed(ZeroCounter, S.ZeroSeq)
+                                        : D.eventQuery(S.EvZero) == CUDA_SUCCESS)) {
     S.ZeroQueued = false;
     S.NeedsZero = false;
   }
@@ -278,8 +289,19 @@ void SlotPool::release(Slot *S, CUstream ZeroOn) {
   // the acquirer found it: ZeroQueued stays as it was (a pending side
   // memset must still be waited for).
   S->NeedsZero = true;
-  if (ZeroOn && (S->EvZero || D.eventCreate(&S->EvZero, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
-      D.memsetD32Async(S->Mem, 0, S->words(), ZeroOn) == CUDA_SUCCESS) {
+  if (ZeroOn && ZeroCounter >= 0) {
+    if (D.memsetD32Async(S->Mem, 0, S->words(), ZeroOn) == CUDA_SUCCESS) {
+      ZeroStream = ZeroOn;
+      const uint32_t Seq = ZeroIssued + 1;
+      S->ZeroQueued = D.streamWrite(ZeroOn, Counters->dev(ZeroCounter), Seq) == CUDA_SUCCESS;
+      if (S->ZeroQueued)
+        S->ZeroSeq = ZeroIssued = Seq;
+      else // a memset nothing tells the end of must be over before the block is used
+        D.streamSynchronize(ZeroOn);
+    }
+  } else if (ZeroOn &&
+             (S->EvZero || D.eventCreate(&S->EvZero, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) &&
+             D.memsetD32Async(S->Mem, 0, S->words(), ZeroOn) == CUDA_SUCCESS) {
     S->ZeroQueued = D.eventRecord(S->EvZero, ZeroOn) == CUDA_SUCCESS;
     // A memset nothing can wait for must be over before the block is used.
     if (!S->ZeroQueued)

@@ -52,6 +52,7 @@
 
 #include "CloneChoice.h"
 #include "KernelCache.h"
+#include "HostCounters.h"
 #include "SchedDriver.h"
 #include "VaryingShapes.h"
 
@@ -222,8 +223,10 @@ struct Slot {
   /// (SchedOptions::DrainSampleEvery) needs its timestamp.
   CUevent EvDrain = nullptr, EvDone = nullptr, EvReq = nullptr, EvCtl = nullptr;
   CUevent EvDrainTimed = nullptr, EvDrainPlain = nullptr;
-  /// EvZero: after the side stream's memset of a released slot.
+  /// EvZero: after the side stream's memset of a released slot (where the
+  /// pool has no host counter; else ZeroSeq: the counter's value after it).
   CUevent EvZero = nullptr;
+  uint32_t ZeroSeq = 0;
   /// That memset was issued and nothing has touched the block since: a
   /// launch's stream waits for EvZero instead of zeroing it.
   bool ZeroQueued = false;
@@ -314,11 +317,22 @@ public:
   void release(Slot *S, CUstream ZeroOn = nullptr);
   unsigned inUse() const { return InUse; }
   unsigned capacity() const { return MaxSlots; }
+  /// Zeroing is tracked by a host counter of HC (raised on the zeroing
+  /// stream after each memset) instead of an event per slot, where HC has
+  /// one left: whether a block is zeroed is then a load, not a query.
+  void useCounters(HostCounters *HC) {
+    Counters = HC;
+    ZeroCounter = HC ? HC->take() : -1;
+  }
 
 private:
   SchedDriver &D;
   unsigned MaxSlots;
   unsigned InUse = 0;
+  HostCounters *Counters = nullptr;
+  int ZeroCounter = -1;
+  uint32_t ZeroIssued = 0;
+  CUstream ZeroStream = nullptr; ///< the latest release's (a full pool waits for it)
   std::vector<std::unique_ptr<Slot>> All;
   std::vector<std::deque<Slot *>> Free; ///< per size class, oldest release first
   /// Whether S's side-stream zeroing has finished (then NeedsZero is off).

@@ -40,6 +40,14 @@ bool Scheduler::initContext(Context &C) {
       log("context %llu: no timing latch (pinned host memory or a wait on it refused)", C.Id);
   }
   C.Pool.reset(new SlotPool(D, Opts.MaxSlots));
+  // Blocks' zeroing told by a host counter, not events (HostCounters.h);
+  // events where the driver refuses it.
+  if (C.Counters.init(D, C.Ctrl))
+    C.Pool->useCounters(&C.Counters);
+  else
+    log("context %llu: no host counters (mapped pinned memory or a stream write to it refused); "
+        "events instead",
+        C.Id);
   C.View.ResumeLingerNs = Opts.ResumeLingerNs;
   C.View.ShareWindowNs = Opts.ShareWindowNs;
   log("context %llu ready: control stream priority %d, relaunch priority %d", C.Id, C.PrioGreatest,

@@ -21,6 +21,7 @@
 // SchedOptions.h.
 #pragma once
 
+#include "HostCounters.h"
 #include "PreemptControl.h"
 #include "SchedDriver.h"
 #include "SchedLaunch.h"
@@ -192,6 +193,9 @@ private:
     std::unordered_set<uint64_t> LoadsSeen;
     int PrioLeast = 0, PrioGreatest = 0;
     std::unique_ptr<SlotPool> Pool;
+    /// The pool's zeroing counter (HostCounters.h; none where the driver
+    /// refused it: events then).
+    HostCounters Counters;
     /// Finished launches found by recycle(), whose blocks go back to Pool
     /// (zeroed on Zero) only once the launch in progress is on its stream
     /// (releaseFinished): the side memset and its event are two driver

@@ -312,7 +312,10 @@ public:
     return wait(S, Op::WaitGeq, ">=", A, V);
   }
   CUresult streamWrite(CUstream S, CUdeviceptr A, uint32_t V) override {
-    logCall("write " + name(S) + " " + hex(A) + "=" + std::to_string(V));
+    // Writes to mapped host memory (the scheduler's host counters) are
+    // logged apart from control-word writes.
+    logCall((hostWord(A) ? "hostwrite " : "write ") + name(S) + " " + hex(A) + "=" +
+            std::to_string(V));
     if (refuse(S))
       return CUDA_ERROR_UNKNOWN;
     Op O;
@@ -376,7 +379,7 @@ public:
     if (RefuseHostAlloc)
       return CUDA_ERROR_OUT_OF_MEMORY;
     *Dev = NextAddr;
-    NextAddr += 0x2000;
+    NextAddr += std::max<uint64_t>(0x2000, (Bytes + 0xfff) / 0x1000 * 0x1000 + 0x1000);
     std::vector<uint32_t> &W = HostMapped[*Dev];
     W.assign((Bytes + 3) / 4, 0xDEADBEEF); // (not zeroed: the caller must)
     *Host = W.data();

@@ -116,23 +116,68 @@ TEST_F(SchedTest, AFullPoolReusesABlockWhoseZeroingIsStillQueuedAfterIt) {
   make();
   ASSERT_EQ(train(BE), CUDA_SUCCESS);
   finish();
-  // The one block's side memset is queued, not run: the launch's stream
-  // waits for it (else that memset could land on the clone's words).
+  // The one block's side memset is queued, not run: with the zeroing told
+  // by a host counter the host waits for the side stream before reusing
+  // it (else that memset could land on the clone's words); the launch's
+  // stream neither waits nor zeroes.
+  const size_t Memsets = D.count("memset ");
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  EXPECT_EQ(D.count("memset ") - Memsets, 1u); // the side memset of the first launch's block
+  finish();
+  EXPECT_EQ(D.Jobs.at(1).Ctl, D.Jobs.at(0).Ctl);
+  EXPECT_EQ(D.count("waitEvent BE"), 0u);
+  EXPECT_EQ(D.count("memset BE"), 1u);
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, WithoutHostCountersAFullPoolsReuseWaitsForTheZeroingEvent) {
+  D.RefuseHostAlloc = true; // no host counters: events, as before them
+  O.MaxSlots = 1;
+  make();
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  // The launch's stream waits for the queued side memset's event.
   ASSERT_EQ(train(BE), CUDA_SUCCESS);
   EXPECT_EQ(D.Jobs.size(), 1u); // not started yet: behind the wait
   finish();
   EXPECT_EQ(D.Jobs.at(1).Ctl, D.Jobs.at(0).Ctl);
   EXPECT_EQ(D.count("waitEvent BE"), 1u);
   EXPECT_EQ(D.count("memset BE"), 1u);
+  EXPECT_EQ(D.count("hostwrite"), 0u);
   expectExactlyOnce();
 }
 
-// Slots finish in their stream's order, so recycle() finds the finished
-// ones by bisection, not one event query each: after a burst of eight
-// launches, the next launch asks two events (the oldest and the newest)
-// before its clone instead of eight (~1.4 us each on the H200's host, on
-// the way to the kernel of a program that waits for each one).
+// What a launch learns about earlier ones before its clone costs few
+// driver calls (an event query costs ~1.4 us of the H200 VM's host, on the
+// way to the kernel of a program that waits for each one): slots finish in
+// their stream's order, so recycle() asks the oldest and newest done
+// events of a finished burst, not each; and whether a block's zeroing is
+// over is the pool's host counter (HostCounters.h), raised on the side
+// stream, not an event query.
+TEST_F(SchedTest, ALaunchAfterAFinishedBurstAsksTwoEvents) {
+  for (int I = 0; I < 8; ++I)
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  finish();
+  const unsigned Before = D.Queries;
+  ASSERT_EQ(train(BE), CUDA_SUCCESS);
+  EXPECT_EQ(D.Queries - Before, 2u);
+  EXPECT_EQ(D.count("hostwrite BE"), 0u); // the program's stream pays no counter write
+  EXPECT_GT(D.count("hostwrite "), 0u);   // (the side stream raises the zeroing counter)
+  finish();
+  const unsigned Allocs = D.Allocs;
+  for (int I = 0; I < 8; ++I) {
+    ASSERT_EQ(train(BE), CUDA_SUCCESS);
+    finish();
+  }
+  EXPECT_EQ(D.Allocs, Allocs); // the burst's blocks were recycled and reused
+  expectExactlyOnce();
+}
+
+// The same without the host counter: the oldest and newest done events
+// and the zeroing event of the block taken.
 TEST_F(SchedTest, RecycleAsksTheOldestAndNewestOfAFinishedBurst) {
+  D.RefuseHostAlloc = true;
+  make();
   for (int I = 0; I < 8; ++I)
     ASSERT_EQ(train(BE), CUDA_SUCCESS);
   finish();
@@ -158,6 +203,8 @@ TEST_F(SchedTest, RecycleAsksTheOldestAndNewestOfAFinishedBurst) {
 // finished prefix in a logarithmic number of queries and leaves the rest
 // tracked, so that a stop still finds them and every CTA runs once.
 TEST_F(SchedTest, RecycleFindsAPartlyFinishedBurstByBisection) {
+  D.RefuseHostAlloc = true;
+  make();
   for (int I = 0; I < 8; ++I)
     ASSERT_EQ(train(BE), CUDA_SUCCESS);
   auto Complete = [&] {
