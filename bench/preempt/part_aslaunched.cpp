@@ -57,17 +57,19 @@ constexpr int kChain = 8; // launches per chain (variants 4 and 5)
 using CloneStatsFn = int (*)(gmemSchedCloneStats *);
 
 /// What the "queued with ops" launch puts behind the kernel: PB_OPS, a
-/// sequence of 'e' (an event without timing) and 'w' (a wait for a zero
-/// device word); libgmemrt's is "ewe" (drain event, hold wait, done
-/// event). Other forms of the wait: 'g' (>= 0), 'q' (64-bit), 'b' (in a
+/// sequence of 'e' (an event without timing), 'w' (a wait for a zero
+/// device word) and 'h' (a write of a word in mapped host memory, ~1.3 us
+/// more of the stream than an event on the H200: bench/preempt/results/
+/// session47); libgmemrt's is "ewe" (drain event, hold wait, done event).
+/// Other forms of the wait: 'g' (>= 0), 'q' (64-bit), 'b' (in a
 /// cuStreamBatchMemOp). Read once per run.
 const char *ops_sequence() {
   static const char *const seq = [] {
     const char *v = getenv("PB_OPS");
     if (!v || !*v)
       return "ewe";
-    if (strspn(v, "ewgqb") != strlen(v)) {
-      fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e, w, g, q, b only; using ewe\n", v);
+    if (strspn(v, "ewgqbh") != strlen(v)) {
+      fprintf(stderr, "aslaunched: PB_OPS=%s: want letters e, w, g, q, b, h only; using ewe\n", v);
       return "ewe";
     }
     return v;
@@ -114,6 +116,12 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   CU(cuMemsetD32(zero_word, 0, 1));
   CU(cuMemAlloc(&zero_word64, 8));
   CU(cuMemsetD32(zero_word64, 0, 2));
+  // 'h': a counter in mapped pinned memory, as libgmemrt's done counters.
+  void *host_word = nullptr;
+  CUdeviceptr host_word_dev = 0;
+  uint32_t host_seq = 0;
+  CU(cuMemHostAlloc(&host_word, 4, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+  CU(cuMemHostGetDevicePointer(&host_word_dev, host_word, 0));
   const char *ops_seq = ops_sequence();
   j.str("ops", ops_seq);
   CUevent ops_drain, ops_done; // no timing, as libgmemrt's
@@ -168,6 +176,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
           CU(cuStreamWaitValue32(s, zero_word, 0, CU_STREAM_WAIT_VALUE_GEQ));
         else if (*o == 'q')
           CU(cuStreamWaitValue64(s, zero_word64, 0, CU_STREAM_WAIT_VALUE_EQ));
+        else if (*o == 'h')
+          CU(cuStreamWriteValue32(s, host_word_dev, ++host_seq, CU_STREAM_WRITE_VALUE_DEFAULT));
         else if (*o == 'b') {
           CUstreamBatchMemOpParams bp = {};
           bp.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
@@ -300,6 +310,8 @@ std::string measure(const Instance &in, Gpu &gpu, const Helpers &h,
   cuMemFree(scratch);
   cuMemFree(zero_word);
   cuMemFree(zero_word64);
+  cuCtxSynchronize();
+  cuMemFreeHost(host_word);
   cuEventDestroy(ops_drain);
   cuEventDestroy(ops_done);
   cuEventDestroy(e0);
