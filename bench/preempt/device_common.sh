@@ -86,6 +86,9 @@
 #                          step NAME: part aslaunched of STAGE's preempt_bench
 #                          (its overhead manifest) under STAGE's libgmemrt,
 #                          GMEM_SCHED=1 and ENV, into W/NAME.json
+#   six_kernels_manifest   S/sync_manifest.txt: the overhead manifest's relu,
+#                          vec_add, iota_i32, gemv_warp, tile_sum_async and
+#                          im2col (session 47's launch-path calls)
 unpack_stage() {
   mkdir -p "$2" "$W" && tar xzf "$1" -C "$2" && tar xzf .stage/rt.tgz -C .stage || exit 2
   S=$2/preempt
@@ -177,6 +180,11 @@ correctness_step() {
     --manifest "$2/corpus/manifest.txt" --kernels "$2/kernels.ptx" --trials 40 --budget 100 \
     --json "$W/$1.json"
   grep -E "correctness: wrote|mismatch" "$W/$1.log" | tail -2 | tee -a "$LOG"
+}
+
+six_kernels_manifest() {
+  grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
+    "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
 }
 
 ops_runs() {

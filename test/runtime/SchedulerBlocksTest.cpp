@@ -154,49 +154,46 @@ TEST_F(SchedTest, WithoutHostCountersAFullPoolsReuseWaitsForTheZeroingEvent) {
 // events of a finished burst, not each; and whether a block's zeroing is
 // over is the pool's host counter (HostCounters.h), raised on the side
 // stream, not an event query.
-TEST_F(SchedTest, ALaunchAfterAFinishedBurstAsksTwoEvents) {
-  for (int I = 0; I < 8; ++I)
-    ASSERT_EQ(train(BE), CUDA_SUCCESS);
-  finish();
-  const unsigned Before = D.Queries;
-  ASSERT_EQ(train(BE), CUDA_SUCCESS);
-  EXPECT_EQ(D.Queries - Before, 2u);
+struct BurstTest : SchedTest {
+  /// Eight launches run to their end, then one more: the event queries
+  /// that one made (before its clone: nothing else asks during the call).
+  unsigned queriesOfALaunchAfterABurst() {
+    for (int I = 0; I < 8; ++I)
+      EXPECT_EQ(train(BE), CUDA_SUCCESS);
+    finish();
+    const unsigned Before = D.Queries;
+    EXPECT_EQ(train(BE), CUDA_SUCCESS);
+    return D.Queries - Before;
+  }
+  /// The burst's blocks all went back to the pool (two per launch, zeroed
+  /// on the side stream): later launches reuse them, every CTA ran once.
+  void expectTheBurstsBlocksReused() {
+    finish();
+    const unsigned Allocs = D.Allocs;
+    for (int I = 0; I < 8; ++I) {
+      ASSERT_EQ(train(BE), CUDA_SUCCESS);
+      finish();
+    }
+    EXPECT_EQ(D.Allocs, Allocs);
+    expectExactlyOnce();
+  }
+};
+
+TEST_F(BurstTest, ALaunchAfterAFinishedBurstAsksTwoEvents) {
+  EXPECT_EQ(queriesOfALaunchAfterABurst(), 2u);
   EXPECT_EQ(D.count("hostwrite BE"), 0u); // the program's stream pays no counter write
   EXPECT_GT(D.count("hostwrite "), 0u);   // (the side stream raises the zeroing counter)
-  finish();
-  const unsigned Allocs = D.Allocs;
-  for (int I = 0; I < 8; ++I) {
-    ASSERT_EQ(train(BE), CUDA_SUCCESS);
-    finish();
-  }
-  EXPECT_EQ(D.Allocs, Allocs); // the burst's blocks were recycled and reused
-  expectExactlyOnce();
+  expectTheBurstsBlocksReused();
 }
 
 // The same without the host counter: the oldest and newest done events
 // and the zeroing event of the block taken.
-TEST_F(SchedTest, RecycleAsksTheOldestAndNewestOfAFinishedBurst) {
+TEST_F(BurstTest, RecycleAsksTheOldestAndNewestOfAFinishedBurst) {
   D.RefuseHostAlloc = true;
   make();
-  for (int I = 0; I < 8; ++I)
-    ASSERT_EQ(train(BE), CUDA_SUCCESS);
-  finish();
-  D.Calls.clear();
-  const unsigned Before = D.Queries;
-  ASSERT_EQ(train(BE), CUDA_SUCCESS);
-  // Queries made before the clone's launch call: the recycle's and the
-  // pool's look at a block's zeroing.
-  EXPECT_LE(D.Queries - Before, 3u);
-  finish();
-  // All eight were recycled: the burst's blocks went back to the pool (two
-  // per launch, zeroed on the side stream) and later launches reuse them.
-  const unsigned Allocs = D.Allocs;
-  for (int I = 0; I < 8; ++I) {
-    ASSERT_EQ(train(BE), CUDA_SUCCESS);
-    finish();
-  }
-  EXPECT_EQ(D.Allocs, Allocs);
-  expectExactlyOnce();
+  EXPECT_LE(queriesOfALaunchAfterABurst(), 3u);
+  EXPECT_EQ(D.count("hostwrite"), 0u);
+  expectTheBurstsBlocksReused();
 }
 
 // Bisection: with part of a burst finished, the next launch finds the

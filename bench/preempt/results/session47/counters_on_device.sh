@@ -13,8 +13,7 @@ runtime_suite 240 | tee -a "$LOG"
 rm -rf .stage/preempt_old && cp -r .stage/preempt .stage/preempt_old
 cp .stage/preempt/lib/libgmemrt_old.so .stage/preempt_old/lib/libgmemrt.so
 ROUNDS=1 ab_rounds new .stage/preempt old .stage/preempt_old
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 for ops in ewe ewh; do
   echo "=== ops $ops" | tee -a "$LOG"
   PB_OPS=$ops PB_VARIANTS=0267 timeout 100 "$S/preempt_bench" aslaunched --manifest "$S/sync_manifest.txt" \

@@ -7,8 +7,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/final_on_device.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session final .stage/s47c.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 cp "$S/lib/libgmemrt_old.so" "$S/lib/libgmemrt_b.so"
 for r in 1 2; do
   BUDGET=20 aslaunched "new_r$r" libgmemrt.so sync_manifest.txt PB_VARIANTS=0123 | tee -a "$LOG"

@@ -7,8 +7,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/syncdelay_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session syncdelay .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 for d in 2 5 10 15 20 30 50 100; do
   BUDGET=40 aslaunched "d$d" libgmemrt.so sync_manifest.txt PB_VARIANTS=0123 PB_QUEUE_DELAY_US=$d | tee -a "$LOG"
 done

@@ -7,8 +7,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/synchost_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session synchost .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 nolib() {
   echo "=== aslaunched nolib_$1"
   env "${@:2}" timeout 200 "$S/preempt_bench" aslaunched --manifest "$S/sync_manifest.txt" \

@@ -7,11 +7,11 @@
 #         stream behind each launch (does that memset delay the clone?)
 # and the harness's new orig_ops_sync_ms: the kernel as compiled with the
 # clone's stream operations behind it, on an idle stream.
+# (The GMEM_SCHED_* knobs were a diagnostics build: diag_knobs.patch.)
 #   OUT=DIR bash bench/preempt/results/session47/synckick_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session synckick .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 for r in 1 2; do
   BUDGET=40 aslaunched "base_r$r" libgmemrt.so sync_manifest.txt | tee -a "$LOG"
   BUDGET=40 aslaunched "kick_r$r" libgmemrt.so sync_manifest.txt GMEM_SCHED_KICK=1 | tee -a "$LOG"

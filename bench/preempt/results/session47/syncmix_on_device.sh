@@ -6,8 +6,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/syncmix_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session syncmix .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 for r in 1 2; do
   for v in 0123 012345 012367 01234567; do
     BUDGET=40 aslaunched "v${v}_r$r" libgmemrt.so sync_manifest.txt PB_VARIANTS=$v | tee -a "$LOG"

@@ -6,8 +6,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/syncpath_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session syncpath .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 wc -l "$S/sync_manifest.txt" | tee -a "$LOG"
 # Control: no libgmemrt at all, so both columns launch the kernel as
 # compiled, on the legacy stream and on the harness's best-effort stream:

@@ -7,11 +7,11 @@
 #           queued on the side stream) before the clone's launch call
 #   high:   GMEM_SCHED_ZERO_PRIO=high, that side stream at the greatest
 #           priority instead of the least
+# (The GMEM_SCHED_* knobs were a diagnostics build: diag_knobs.patch.)
 #   OUT=DIR bash bench/preempt/results/session47/syncrel_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session syncrel .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 for r in 1 2; do
   BUDGET=40 aslaunched "base_r$r" libgmemrt.so sync_manifest.txt | tee -a "$LOG"
   BUDGET=40 aslaunched "before_r$r" libgmemrt.so sync_manifest.txt GMEM_SCHED_RELEASE_BEFORE=1 | tee -a "$LOG"

@@ -5,8 +5,7 @@
 #   OUT=DIR bash bench/preempt/results/session47/syncsplit_on_device.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../device_common.sh"
 device_session syncsplit .stage/s47.tgz
-grep -E " name=(im2col.cu:im2col|activations.cu:relu|iota.cu:iota_i32|vector_add.cu:vec_add|gemv.cu:gemv_warp|async_copy.cu:tile_sum_async) " \
-  "$S/overhead_manifest.txt" > "$S/sync_manifest.txt"
+six_kernels_manifest
 BUDGET=40 aslaunched "sync" libgmemrt_prof.so sync_manifest.txt PB_VARIANTS=01 | tee -a "$LOG"
 BUDGET=40 aslaunched "queued" libgmemrt_prof.so sync_manifest.txt PB_VARIANTS=23 | tee -a "$LOG"
 for m in sync queued; do
