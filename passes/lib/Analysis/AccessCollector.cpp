@@ -21,14 +21,15 @@ namespace gmem {
 namespace {
 
 /// Whether the address \p Ptr is computed from the integer value of a
-/// pointer into another object than \p Obj: `b + (a - b)`, `a + (b - a) *
-/// flag`, `(char *)b + ((uintptr_t)a - (uintptr_t)b)`. LLVM keeps b's
-/// provenance for such an address, but the hardware reaches a's memory
+/// pointer into another object than those of \p Objs: `b + (a - b)`, `a +
+/// (b - a) * flag`, `(char *)b + ((uintptr_t)a - (uintptr_t)b)`. LLVM keeps
+/// b's provenance for such an address, but the hardware reaches a's memory
 /// (an adversarial corpus on the H200, session 46: writes outside the
-/// predicted regions, and in-place updates called idempotent). The address
-/// of Obj itself may take part (alignment arithmetic on the same pointer).
-/// A slice too large to walk counts as such an address.
-bool addressUsesOtherPointer(const Value *Ptr, const Value *Obj) {
+/// predicted regions, and in-place updates called idempotent). The
+/// addresses of Objs themselves may take part (alignment arithmetic on the
+/// same pointer); with Objs empty, any pointer's value counts. A slice too
+/// large to walk counts as such an address.
+bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs) {
   SmallVector<const Value *, 16> Work{Ptr};
   SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty()) {
@@ -38,9 +39,9 @@ bool addressUsesOtherPointer(const Value *Ptr, const Value *Obj) {
     if (Seen.size() > 1024)
       return true;
     if (const auto *PI = dyn_cast<PtrToIntOperator>(V)) {
-      SmallVector<const Value *, 4> Objs;
-      getUnderlyingObjects(PI->getPointerOperand(), Objs, /*LI=*/nullptr, /*MaxLookup=*/0);
-      if (any_of(Objs, [&](const Value *O) { return O != Obj; }))
+      SmallVector<const Value *, 4> Found;
+      getUnderlyingObjects(PI->getPointerOperand(), Found, /*LI=*/nullptr, /*MaxLookup=*/0);
+      if (any_of(Found, [&](const Value *O) { return !is_contained(Objs, O); }))
         return true;
       continue;
     }
@@ -263,7 +264,15 @@ private:
     }
     if (Global.empty())
       return false;
+    if (addressUsesOtherPointer(Ptr, Global)) {
+      // (With several candidates too: `(flag ? a : b) + (c - p)` reaches c.)
+      A.Target = AccessTarget::Unknown;
+      A.WidenReason = "address computed from another pointer's value (a pointer difference)";
+      return true;
+    }
     if (Global.size() > 1) {
+      if (recordSharedOffset(Ptr, Global, A))
+        return false; // one access per candidate, already recorded
       A.Target = AccessTarget::Unknown;
       A.WidenReason = "pointer may point into one of several objects";
       // Record each candidate object as wholly accessed.
@@ -272,11 +281,6 @@ private:
       return false; // already recorded
     }
     const Value *Obj = Global.front();
-    if (addressUsesOtherPointer(Ptr, Obj)) {
-      A.Target = AccessTarget::Unknown;
-      A.WidenReason = "address computed from another pointer's value (a pointer difference)";
-      return true;
-    }
     if (auto *Arg = dyn_cast<Argument>(Obj)) {
       A.Target = AccessTarget::Param;
       A.ParamIndex = Arg->getArgNo();
@@ -329,6 +333,81 @@ private:
     }
     if (!A.Offset)
       A.WidenReason = "pointer arithmetic the analysis cannot follow";
+    return true;
+  }
+
+  /// `(flag ? a : b)[i]`, a phi of bases alike: where the pointer is one
+  /// offset from a select or phi whose every incoming value is one of the
+  /// candidate objects itself (no offset of its own), the access lies at
+  /// that offset from whichever object was chosen, so each candidate gets
+  /// the offset's region instead of its whole allocation. The address must
+  /// use no pointer's integer value at all (resolve() has ruled out other
+  /// objects' already). False: nothing recorded.
+  bool recordSharedOffset(Value *Ptr, ArrayRef<const Value *> Objs, const MemAccess &Proto) {
+    if (addressUsesOtherPointer(Ptr, {}))
+      return false;
+    const SCEV *P = SE.getSCEV(Ptr);
+    const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(P));
+    if (!Base)
+      return false;
+    // The web of selects and phis the base is chosen by (ping-pong buffers
+    // swapped in a loop are phis of phis): every value that enters it from
+    // outside must be one of the objects.
+    const Value *Choice = Base->getValue()->stripPointerCasts();
+    if (!isa<SelectInst>(Choice) && !isa<PHINode>(Choice))
+      return false;
+    SmallVector<const Value *, 8> Work{Choice};
+    SmallPtrSet<const Value *, 8> Web, Covered;
+    while (!Work.empty()) {
+      const Value *V = Work.pop_back_val()->stripPointerCasts();
+      if (const auto *Sel = dyn_cast<SelectInst>(V)) {
+        if (Web.insert(V).second)
+          Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+      } else if (const auto *Phi = dyn_cast<PHINode>(V)) {
+        if (Web.insert(V).second)
+          Work.append(Phi->op_begin(), Phi->op_end());
+      } else if (is_contained(Objs, V)) {
+        Covered.insert(V);
+      } else {
+        return false;
+      }
+      if (Web.size() > 32)
+        return false;
+    }
+    if (Covered.size() != Objs.size())
+      return false;
+    const SCEV *Off = SE.getMinusSCEV(P, Base);
+    if (isa<SCEVCouldNotCompute>(Off) || SE.getPointerBase(Off)->getType()->isPointerTy())
+      return false;
+    SmallVector<MemAccess, 4> Each;
+    for (const Value *O : Objs) {
+      MemAccess A = Proto;
+      if (!setTarget(A, O))
+        return false;
+      A.Offset = Off;
+      A.WidenReason.clear();
+      Each.push_back(A);
+    }
+    append_range(Result.Accesses, Each);
+    return true;
+  }
+
+  /// A's target for object O (a parameter, a module global or a pointer
+  /// field of a by-value parameter); false for anything else.
+  static bool setTarget(MemAccess &A, const Value *O) {
+    if (auto *Arg = dyn_cast<Argument>(O)) {
+      A.Target = AccessTarget::Param;
+      A.ParamIndex = Arg->getArgNo();
+    } else if (auto *GV = dyn_cast<GlobalVariable>(O)) {
+      A.Target = AccessTarget::Global;
+      A.Global = const_cast<GlobalVariable *>(GV);
+    } else if (auto F = matchParamField(O); F && F->IsPointer) {
+      A.Target = AccessTarget::Field;
+      A.ParamIndex = F->Param;
+      A.FieldOffset = F->Offset;
+    } else {
+      return false;
+    }
     return true;
   }
 

@@ -20,9 +20,18 @@
 // CHECK:       read:  whole allocation (index wraps around
 // CHECK-LABEL: kernel size_t_index
 // CHECK:       write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
+// A pointer selected between two parameters, then offset: each gets the
+// offset's region (regions/select_base.cu); within each, the reads [n, 2n)
+// and the writes [0, n) are disjoint, so only the two parameters' overlap
+// at a launch decides.
 // CHECK-LABEL: kernel select_ptr
-// CHECK:       class:  unknown
-// CHECK:       read:  whole allocation (pointer may point into one of several objects)
+// CHECK:       class:  conditional
+// CHECK:       #0 a : ptr  RW
+// CHECK-NEXT:    read:  [4*max(1, n), 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4*n + 4)
+// CHECK-NEXT:    write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
+// CHECK:       #1 b : ptr  RW
+// CHECK-NEXT:    read:  [4*max(1, n), 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4*n + 4)
+// CHECK-NEXT:    write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
 // CHECK-LABEL: kernel data_while
 // CHECK:       write: [0, 8589934592)
 // CHECK-LABEL: kernel vec4
