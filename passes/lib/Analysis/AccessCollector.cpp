@@ -281,17 +281,7 @@ private:
       return false; // already recorded
     }
     const Value *Obj = Global.front();
-    if (auto *Arg = dyn_cast<Argument>(Obj)) {
-      A.Target = AccessTarget::Param;
-      A.ParamIndex = Arg->getArgNo();
-    } else if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
-      A.Target = AccessTarget::Global;
-      A.Global = const_cast<GlobalVariable *>(GV);
-    } else if (auto F = matchParamField(Obj); F && F->IsPointer) {
-      A.Target = AccessTarget::Field;
-      A.ParamIndex = F->Param;
-      A.FieldOffset = F->Offset;
-    } else {
+    if (!setTarget(A, Obj)) {
       A.Target = AccessTarget::Unknown;
       A.WidenReason = isa<LoadInst>(Obj) ? "pointer loaded from memory"
                       : isa<CallBase>(Obj) ? "pointer returned by a call"
@@ -414,19 +404,8 @@ private:
   void recordWholeObject(const MemAccess &Proto, const Value *O) {
     MemAccess A = Proto;
     A.Offset = nullptr;
-    if (auto *Arg = dyn_cast<Argument>(O)) {
-      A.Target = AccessTarget::Param;
-      A.ParamIndex = Arg->getArgNo();
-    } else if (auto *GV = dyn_cast<GlobalVariable>(O)) {
-      A.Target = AccessTarget::Global;
-      A.Global = const_cast<GlobalVariable *>(GV);
-    } else if (auto F = matchParamField(O); F && F->IsPointer) {
-      A.Target = AccessTarget::Field;
-      A.ParamIndex = F->Param;
-      A.FieldOffset = F->Offset;
-    } else {
+    if (!setTarget(A, O))
       A.Target = AccessTarget::Unknown;
-    }
     Result.Accesses.push_back(A);
   }
 
