@@ -6,6 +6,28 @@
 // the whole allocation, and an address that also uses another pointer's
 // value (`p + (c - p)` reaches c) is unknown memory, as with one object.
 // RUN: %gmem-analyze %s | FileCheck %s
+//
+// Concrete launches against the bytes the kernels touch (n = 100 floats,
+// 128 threads: whichever object is chosen, thread i < 100 writes bytes
+// [4i, 4i + 4) of it, so the truth is within [base, base + 0x190) of a or
+// of b, or of both when chosen per thread; ping_pong reads and writes
+// [0, 0x190) of both over its steps). Each region must cover that.
+// RUN: %gmem-analyze %s --kernel select_ptr --grid 2 --block 64 --alloc 0x100000:0x1000 \
+// RUN:   --alloc 0x200000:0x1000 --alloc 0x300000:0x1000 --arg ptr:0x100000 --arg ptr:0x200000 \
+// RUN:   --arg ptr:0x300000 --arg i32:100 --arg i32:1 | FileCheck %s --check-prefix=SEL
+// SEL: #0 a  write [0x100000, 0x100190){{$}}
+// SEL: #1 b  write [0x200000, 0x200190){{$}}
+// RUN: %gmem-analyze %s --kernel select_per_thread --grid 2 --block 64 --alloc 0x100000:0x1000 \
+// RUN:   --alloc 0x200000:0x1000 --alloc 0x300000:0x1000 --arg ptr:0x100000 --arg ptr:0x200000 \
+// RUN:   --arg ptr:0x300000 --arg i32:100 | FileCheck %s --check-prefix=TID
+// TID: #0 a  write [0x100000, 0x100190){{$}}
+// TID: #1 b  write [0x200000, 0x200190){{$}}
+// RUN: %gmem-analyze %s --kernel ping_pong --grid 1 --block 128 --alloc 0x100000:0x1000 \
+// RUN:   --alloc 0x200000:0x1000 --arg ptr:0x100000 --arg ptr:0x200000 --arg i32:100 --arg i32:3 \
+// RUN:   | FileCheck %s --check-prefix=PING
+// PING: #0 a  read [0x100000, 0x100190)  write [0x100000, 0x100190)
+// PING: #1 b  read [0x200000, 0x200190)  write [0x200000, 0x200190)
+// PING: idempotent: no
 
 // CHECK-LABEL: kernel select_ptr(float*, float*, float const*, int, int)
 // CHECK:         #0 a : ptr  W
