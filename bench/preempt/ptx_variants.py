@@ -63,6 +63,11 @@ nothing preempted.
   frozen2   s kept at its start value 2 (K = 4)
   alt-V     variant V (one of the above that edit the full clone) applied
             to the alternate form `__gmem_pra_<sym>` instead
+  nocheck   paced loop checks (a `%clock` deadline test, then the cached
+            or refreshed request) jump straight to the block that reads
+            the request, which then never stops: no clock, no shared or
+            L2 read, no compare; the loop's own increments, which the
+            pass puts in that block, stay (with alt-: the alternate form)
   entrypred every form: those entry reads predicated on bit 28 of the
             form's last parameter (grid_z), which no launch sets: skipped
             at run time as a first launch could skip them, but not known
@@ -277,6 +282,52 @@ def pace_edit(out, lo, hi, init, frozen):
     return n
 
 
+BLOCK_LABEL = re.compile(r'^(\$L__BB\S+):\s*//\s*%(\S+)')
+ANON_BLOCK = re.compile(r'^// %bb\.\d+:\s*//\s*%(\S+)')
+SEEN_TEST = re.compile(r'^(\s*)setp\.eq\.s32\s+(%p\d+),\s*%r\d+,\s*2;')
+
+
+def nocheck_edit(out, lo, hi):
+    """Paced checks in out[lo:hi] skip to their seen block, which never
+    stops. Returns the number of checks changed."""
+    blocks = []  # (start line, label or None, name)
+    for i in range(lo, hi):
+        m, a = BLOCK_LABEL.match(out[i]), ANON_BLOCK.match(out[i])
+        if m:
+            blocks.append((i, m.group(1), m.group(2)))
+        elif a:
+            blocks.append((i, None, a.group(1)))
+    blocks.append((hi, None, ''))
+    changed = 0
+    for k, (start, _, name) in enumerate(blocks[:-1]):
+        if not re.fullmatch(r'gmem\.ckpt\d*', name):
+            continue
+        body = range(start + 1, blocks[k + 1][0])
+        if not any('%clock' in out[i] for i in body):
+            continue
+        # the refresh block after it ends with `bra.uni SEEN;`
+        ref = blocks[k + 1]
+        seen = None
+        for i in range(ref[0] + 1, blocks[k + 2][0]):
+            b = re.match(r'^\s*bra\.uni\s+(\$L__BB\S+);', out[i])
+            if b:
+                seen = b.group(1)
+        if not ref[2].startswith('gmem.cache.refresh') or seen is None:
+            continue
+        for i in body:
+            if not out[i].lstrip().startswith('//'):
+                out[i] = ''
+        out[body[-1]] = f'\tbra.uni \t{seen};'
+        for j, (s2, lab, n2) in enumerate(blocks[:-1]):
+            if lab == seen:
+                for i in range(s2 + 1, blocks[j + 1][0]):
+                    t = SEEN_TEST.match(out[i])
+                    if t:
+                        out[i] = f'{t.group(1)}mov.pred \t{t.group(2)}, 0;'
+        changed += 1
+    return changed
+
+
 def make_variant(lines, sym, variant):
     if variant == 'nounroll':
         return nounroll_variant(lines, sym)
@@ -313,6 +364,8 @@ def make_variant(lines, sym, variant):
         if variant.endswith('lim32'):
             changed += lim32_edit(out, lo, hi)
         return out if changed else None
+    if variant == 'nocheck':
+        return out if nocheck_edit(out, lo, hi) else None
     if variant == 'landstart':
         land = [i for i in range(lo, hi) if LANDED.match(lines[i])]
         segs = [i for i in range(lo, hi) if (m := LABEL.match(lines[i])) and m.group(1) == 'gmem.ckpt.seg']
