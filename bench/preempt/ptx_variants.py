@@ -287,9 +287,10 @@ ANON_BLOCK = re.compile(r'^// %bb\.\d+:\s*//\s*%(\S+)')
 SEEN_TEST = re.compile(r'^(\s*)setp\.eq\.s32\s+(%p\d+),\s*%r\d+,\s*2;')
 
 
-def nocheck_edit(out, lo, hi):
+def nocheck_edit(out, lo, hi, keep_cached=False):
     """Paced checks in out[lo:hi] skip to their seen block, which never
-    stops. Returns the number of checks changed."""
+    stops; with keep_cached, to their hit block (the cached request is
+    still read and tested). Returns the number of checks changed."""
     blocks = []  # (start line, label or None, name)
     for i in range(lo, hi):
         m, a = BLOCK_LABEL.match(out[i]), ANON_BLOCK.match(out[i])
@@ -314,10 +315,20 @@ def nocheck_edit(out, lo, hi):
                 seen = b.group(1)
         if not ref[2].startswith('gmem.cache.refresh') or seen is None:
             continue
+        hit = None
+        for i in body:
+            h = re.match(r'^\s*@%p\d+\s+bra\s+(\$L__BB\S+);', out[i])
+            if h:
+                hit = h.group(1)
+        if keep_cached and hit is None:
+            continue
         for i in body:
             if not out[i].lstrip().startswith('//'):
                 out[i] = ''
-        out[body[-1]] = f'\tbra.uni \t{seen};'
+        out[body[-1]] = f'\tbra.uni \t{hit if keep_cached else seen};'
+        if keep_cached:
+            changed += 1
+            continue
         for j, (s2, lab, n2) in enumerate(blocks[:-1]):
             if lab == seen:
                 for i in range(s2 + 1, blocks[j + 1][0]):
@@ -364,8 +375,8 @@ def make_variant(lines, sym, variant):
         if variant.endswith('lim32'):
             changed += lim32_edit(out, lo, hi)
         return out if changed else None
-    if variant == 'nocheck':
-        return out if nocheck_edit(out, lo, hi) else None
+    if variant in ('nocheck', 'nodeadline'):
+        return out if nocheck_edit(out, lo, hi, keep_cached=variant == 'nodeadline') else None
     if variant == 'landstart':
         land = [i for i in range(lo, hi) if LANDED.match(lines[i])]
         segs = [i for i in range(lo, hi) if (m := LABEL.match(lines[i])) and m.group(1) == 'gmem.ckpt.seg']
