@@ -4,7 +4,9 @@
 #include "gmem/passes/GpuTarget.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 
 #include <algorithm>
 #include <climits>
@@ -118,14 +120,48 @@ void SymbolicRange::addCheck(Ctx &C, const ExprRef &E, int64_t Min, int64_t Max,
   C.Checks.push_back({E, Min, Max, Assumed});
 }
 
-void SymbolicRange::requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C) {
-  // A wrap of a 32/64-bit signed value is C's signed overflow (UB); a wrap
-  // of an unsigned or narrower value is something a correct program may do.
-  bool Assumed = Signed && Bits >= 32;
+void SymbolicRange::requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C,
+                                  bool WrapIsUB) {
+  // A wrap of a 32/64-bit value computed in signed arithmetic is C's signed
+  // overflow (UB); a wrap of an unsigned or narrower value, of unsigned
+  // arithmetic read as signed (`(int)(ua + ub)`), or a truncation is
+  // something a correct program may do, and must be checked.
+  bool Assumed = Signed && Bits >= 32 && WrapIsUB;
   if (B.Lo)
     addCheck(C, B.Lo, typeMin(Bits, Signed), INT64_MAX, Assumed);
   if (B.Hi)
     addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, Signed), Assumed);
+}
+
+bool SymbolicRange::wrapIsUB(const SCEV *S) {
+  if (!NswScanned) {
+    NswScanned = true;
+    auto Note = [&](const Instruction &I, bool Nsw) {
+      auto [It, New] = NswComputed.try_emplace(SE.getSCEV(const_cast<Instruction *>(&I)), Nsw);
+      if (!New)
+        It->second = It->second && Nsw;
+    };
+    for (const Instruction &I : instructions(F)) {
+      if (!I.getType()->isIntegerTy() || !SE.isSCEVable(I.getType()))
+        continue;
+      if (const auto *O = dyn_cast<OverflowingBinaryOperator>(&I)) {
+        Note(I, O->hasNoSignedWrap());
+      } else if (const auto *Phi = dyn_cast<PHINode>(&I)) {
+        // An induction variable: its values past the start are the latch's
+        // increment.
+        const Loop *L = LI.getLoopFor(Phi->getParent());
+        const BasicBlock *Latch =
+            L && L->getHeader() == Phi->getParent() ? L->getLoopLatch() : nullptr;
+        if (!Latch || !isa<SCEVAddRecExpr>(SE.getSCEV(const_cast<PHINode *>(Phi))))
+          continue;
+        auto *Inc = dyn_cast<OverflowingBinaryOperator>(
+            const_cast<PHINode *>(Phi)->getIncomingValueForBlock(Latch));
+        Note(I, Inc && Inc->hasNoSignedWrap());
+      }
+    }
+  }
+  auto It = NswComputed.find(S);
+  return It != NswComputed.end() && It->second;
 }
 
 Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
@@ -162,13 +198,13 @@ Bounds SymbolicRange::inType(const SCEV *S, bool Signed, Ctx &C) {
     // `x < 0 ? 0 : min(x, w - 1)` of an x loaded from memory) is that bound.
     if (!B.bounded() && (B.Lo || B.Hi)) {
       if (!Signed)
-        requireInType(B, Bits, Signed, C);
+        requireInType(B, Bits, Signed, C, /*WrapIsUB=*/false);
       return B;
     }
   }
   if (B.bounded()) {
     if (!NoWrap && !(Machine && Signed))
-      requireInType(B, Bits, Signed, C);
+      requireInType(B, Bits, Signed, C, Signed && wrapIsUB(S));
     return B;
   }
   // A recurrence whose later values passed its loop's latch test (`int i`
@@ -269,7 +305,8 @@ Bounds SymbolicRange::natural(const SCEV *S, Ctx &C) {
   case scTruncate: {
     auto *T = cast<SCEVTruncateExpr>(S);
     Bounds B = walk(T->getOperand(), C);
-    requireInType(B, SE.getTypeSizeInBits(T->getType()), /*Signed=*/true, C);
+    requireInType(B, SE.getTypeSizeInBits(T->getType()), /*Signed=*/true, C,
+                  /*WrapIsUB=*/false); // a truncation is no overflow
     return B;
   }
   case scZeroExtend:

@@ -298,10 +298,12 @@ bool SymbolicRange::floatNonNegative(const Value *V, bool Strict, Ctx &C, unsign
     return true;
   case Instruction::SIToFP: {
     // Integer 0 converts to +0.0: an integer >= 0 gives a clear sign bit.
+    // The machine value's sign: its signed reading (a wrapped `(int)(2u * t
+    // * u)` is negative where its mathematical value is not).
     Value *X = I->getOperand(0);
     if (!SE.isSCEVable(X->getType()))
       return false;
-    Bounds B = walk(SE.getSCEV(X), C);
+    Bounds B = inType(SE.getSCEV(X), /*Signed=*/true, C);
     if (!B.Lo)
       return false;
     if (!nonNeg(B.Lo))

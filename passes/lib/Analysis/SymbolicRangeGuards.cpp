@@ -299,7 +299,7 @@ std::optional<Bounds> SymbolicRange::factBounds(const SCEV *S, const Bounds &B,
     addCheck(C, B.Lo, typeMin(Bits, true), INT64_MAX, /*Assumed=*/false);
     addCheck(C, B.Hi, INT64_MIN, typeMax(Bits, true), /*Assumed=*/false);
   } else if (!Machine && !NoWrap) {
-    requireInType(B, Bits, Signed, C);
+    requireInType(B, Bits, Signed, C, Signed && wrapIsUB(S));
   }
   // A value compared unsigned: its signed reading equals the unsigned one
   // only below 2^(N-1), which a bound on Y guarantees.

@@ -148,7 +148,7 @@ Bounds SymbolicRange::narrowRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
   Bounds B = splitRecurrence(Inner, C);
   if (!B.bounded())
     return {};
-  requireInType(B, Form.Bits, Form.Signed, C);
+  requireInType(B, Form.Bits, Form.Signed, C, Form.Signed && wrapIsUB(Inner));
   return mulBounds({cst(Form.F), cst(Form.F)}, B);
 }
 
@@ -217,7 +217,7 @@ Bounds SymbolicRange::narrowLatchBounds(const SCEVAddRecExpr *AR, Ctx &C) {
   }
   if (!ByTest || !B.bounded())
     return {};
-  requireInType(B, Form.Bits, Form.Signed, Sub);
+  requireInType(B, Form.Bits, Form.Signed, Sub, Form.Signed && wrapIsUB(Inner));
   Bounds Off{cst(0), cst(0)};
   if (D)
     Off = walk(D, Sub);
@@ -545,7 +545,7 @@ Bounds SymbolicRange::viaLatchRecurrence(const SCEVAddRecExpr *AR, Ctx &C) {
     if (!BX.bounded())
       return false;
     if (X != XW) // XW(k) is X(k) extended so: X(k) must read the same that way
-      requireInType(BX, SE.getTypeSizeInBits(X->getType()), Signed, C);
+      requireInType(BX, SE.getTypeSizeInBits(X->getType()), Signed, C, Signed && wrapIsUB(X));
     Out = addBounds(productBounds(walk(Factor, C), BX, C), walk(D, C));
     return true;
   };

@@ -273,6 +273,11 @@ std::optional<Bounds> SymbolicRange::signedDivision(const BinaryOperator *BO, Ct
     if (launchInvariant(SX) && launchInvariant(SD))
       if (ExprRef X = invariantExpr(SX))
         if (ExprRef Dx = invariantExpr(SD)) {
+          // The operands' mathematical values are the machine's only while
+          // they lie in the type: `(int)(ua + ub)` wraps on the GPU.
+          const unsigned Bits = BO->getType()->getIntegerBitWidth();
+          requireInType({X, X}, Bits, /*Signed=*/true, C, wrapIsUB(SX));
+          requireInType({Dx, Dx}, Bits, /*Signed=*/true, C, wrapIsUB(SD));
           ExprRef Q = Expr::sdiv(X, Dx);
           ExprRef R = Op == Instruction::SDiv ? Q : Expr::sub(X, Expr::mul(Q, Dx));
           return Bounds{R, R};

@@ -249,7 +249,17 @@ private:
   /// Bounds of S whose math value must equal its machine value read as
   /// signed (or unsigned) N-bit: adds the checks saying so.
   Bounds inType(const llvm::SCEV *S, bool Signed, Ctx &C);
-  void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C);
+  /// The checks that B lies in the N-bit type. Assumed (not checked for
+  /// the static class) only where a wrap would be C's signed overflow:
+  /// WrapIsUB says the value is computed by signed arithmetic (wrapIsUB).
+  void requireInType(const Bounds &B, unsigned Bits, bool Signed, Ctx &C, bool WrapIsUB);
+  /// Whether S's value leaving its signed type is UB in the kernel: every
+  /// instruction of F whose SCEV is S is an add, sub, mul or shl with nsw
+  /// (or a loop header phi whose value from the latch is one), and there is
+  /// one. A wrap of unsigned arithmetic read as signed, or of a truncation,
+  /// is defined behaviour, and SCEV folds that build S anew leave it
+  /// without an instruction: neither is assumed away.
+  bool wrapIsUB(const llvm::SCEV *S);
   /// A * B: mulBounds, except under CheckFactorSigns, where a factor that
   /// is one launch value of unknown sign (a parameter, a product of them)
   /// is checked >= 0 at launch instead of taking min/max over both signs.
@@ -264,6 +274,9 @@ private:
 
   llvm::Function &F;
   llvm::ScalarEvolution &SE;
+  /// wrapIsUB's verdict per SCEV of an integer instruction (built once).
+  llvm::DenseMap<const llvm::SCEV *, bool> NswComputed;
+  bool NswScanned = false;
   llvm::DominatorTree &DT;
   llvm::LoopInfo &LI;
   std::vector<unsigned> ArgBits;
