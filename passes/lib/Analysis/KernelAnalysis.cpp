@@ -5,6 +5,7 @@
 #include "gmem/passes/AccessCollector.h"
 #include "gmem/passes/DisjointnessProver.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/NondeterministicOutput.h"
 #include "gmem/passes/SymbolicRange.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -188,6 +189,10 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   // stop only where no block runs twice).
   if (Accesses.Prints)
     Cls.nonIdempotent("prints (printf): a block run again prints again");
+  // So is what a clock or hardware id decides: a second run writes another
+  // value (NondeterministicOutput.h).
+  if (std::string Nondet = nondeterministicOutput(F); !Nondet.empty())
+    Cls.nonIdempotent(Nondet);
 
   bool AnyRead = K.UnknownRead.accessed(), AnyWrite = K.UnknownWrite.accessed();
   for (auto &[Key, O] : Objects) {

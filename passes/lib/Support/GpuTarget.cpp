@@ -291,6 +291,13 @@ bool isMemoryNeutralCall(const CallBase &CB) {
     case Intrinsic::amdgcn_sched_barrier:
     case Intrinsic::amdgcn_sched_group_barrier:
     case Intrinsic::amdgcn_iglp_opt:
+    // Time reads: memory-neutral too (what they return is
+    // NondeterministicOutput.cpp's business). wall_clock64() on AMDGPU is
+    // readsteadycounter, and a copy behind a wall-clock wait was unknown.
+    case Intrinsic::readcyclecounter:
+    case Intrinsic::readsteadycounter:
+    case Intrinsic::amdgcn_s_memtime:
+    case Intrinsic::amdgcn_s_memrealtime:
     case Intrinsic::amdgcn_dispatch_ptr:
     case Intrinsic::amdgcn_implicitarg_ptr:
     case Intrinsic::amdgcn_kernarg_segment_ptr:
