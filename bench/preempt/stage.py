@@ -191,6 +191,8 @@ def resolve_overhead(out, corpus_manifest, tool):
             continue
         ptx, sym = hit
         pred = predict_overhead(tool, src, sym, rest, n)
+        # (a null pointer argument goes to the harness as an 8-byte zero)
+        rest = re.sub(r"(?<=\s)null(?=\s|$)", gpu_stage.runner_token("null"), " " + rest.strip())
         lines.append("ptx=corpus/%s sym=%s name=%s:%s pred=%s %s" % (ptx, sym, src, kernel, pred,
                                                                      rest.strip()))
     path = os.path.join(out, "overhead_manifest.txt")

@@ -294,6 +294,9 @@ def check_run(path, line, kernel, spec, probs):
                 check_pointee(path, line, where, prm, elem, count, probs)
             bufs[idx] = (elem, count)
             total += count * ELEM_SIZE[elem]
+        elif tok == "null":
+            if not prm["pointer"]:
+                probs.add(path, line, f"{where}: null for a non-pointer parameter")
         elif tok.startswith("ptr:"):
             mp = re.fullmatch(r"ptr:(\d+)\+(\d+)", tok)
             if not mp:

@@ -1,6 +1,6 @@
 // Constructs seen in real kernels that the rest of the corpus lacks: __ldg
 // (read-only cache), clock64() busy waits, device printf, a 2-D batched
-// grid, and recursion.
+// grid, recursion, and an optional (null) pointer argument.
 
 // 3-tap horizontal blur, reads through __ldg.
 // GMEM-EXPECT: ldg_blur conditional
@@ -78,4 +78,15 @@ __global__ void guarded_sync_update(float *a, float *b, int n, int flag) {
     int j = (threadIdx.x + 1) % blockDim.x + blockIdx.x * blockDim.x;
     b[i] = j < n ? a[j] : 0.f;
   }
+}
+
+// An optional input the kernel tests for (a bias that may be null): the
+// RUN token `null` passes a null pointer.
+// GMEM-EXPECT: add_optional_bias conditional
+// GMEM-RUN: add_optional_bias grid=8 block=128 args=buf:f32:1000:rand null buf:f32:1000:zero i32:1000
+// GMEM-RUN: add_optional_bias grid=8 block=128 args=buf:f32:1000:rand buf:f32:1000:rand buf:f32:1000:zero i32:1000
+__global__ void add_optional_bias(const float *x, const float *bias, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = x[i] + (bias ? bias[i] : 0.0f);
 }

@@ -50,7 +50,7 @@ if HERE not in sys.path:
     sys.path.append(HERE)
 
 from stage_corpus import (WARNINGS, info, parse_arg, parse_corpus_file,  # noqa: E402,F401
-                          parse_dims, warn)
+                          parse_dims, runner_token, warn)
 from stage_tools import Stager, last_line, ptx_entries, run_cmd  # noqa: E402
 
 # the runner's sources: run_twice.cpp and the files it is split into (run_twice.h)
@@ -270,7 +270,7 @@ def main():
                 # keep the bad grid/block text so the runner reports the problem
                 fields[3] = "grid=" + clean_value(r["grid_text"])
                 fields[4] = "block=" + clean_value(r["block_text"])
-            fields.append("args=" + " ".join(r["tokens"]))
+            fields.append("args=" + " ".join(runner_token(t) for t in r["tokens"]))
             lines.append(" ".join(fields))
             n_inst += 1
             preds[r["pred"]] = preds.get(r["pred"], 0) + 1

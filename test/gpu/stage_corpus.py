@@ -51,6 +51,12 @@ def parse_dims(text):
     return vals + [1] * (3 - len(vals))
 
 
+def runner_token(tok):
+    """The token as the runner and the bench harness read it: a null
+    pointer is an 8-byte scalar 0 there (both pass arguments by size)."""
+    return "u64:0" if tok == "null" else tok
+
+
 def parse_arg(tok):
     """Validate one ARG token; returns a dict describing it (raises ValueError)."""
     f = tok.split(":")
@@ -72,6 +78,9 @@ def parse_arg(tok):
             (float if f[1].startswith("f") else parse_int)(init[1])
         return {"kind": "buf", "type": f[1], "count": count,
                 "size": count * ELEM_SIZES[f[1]]}
+    if tok == "null":
+        # a null pointer: the runner passes 8 zero bytes (runner_token)
+        return {"kind": "null"}
     if kind == "ptr":
         m = re.fullmatch(r"(\d+)(?:([+-])(\w+))?", f[1] if len(f) == 2 else "")
         if not m:

@@ -162,6 +162,8 @@ class Stager:
             elif a["kind"] == "ptr":
                 b, off = resolve_ptr(args, k)
                 cmd += ["--arg", "ptr:0x%x" % (bases[b] + off)]
+            elif a["kind"] == "null":
+                cmd += ["--arg", "ptr:0x0"]
             else:
                 cmd += ["--arg", a["tool"]]
         cmd.append("--json")

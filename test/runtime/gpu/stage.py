@@ -132,6 +132,8 @@ def layout(tokens):
         elif p[0] == "ptr":
             of, _, off = p[1].partition("+")
             args.append("ptr:0x%x" % (bufs[int(of)][0] + int(off or 0)))
+        elif t == "null":
+            args.append("ptr:0x0")
         else:
             args.append(t)
     return bufs, args
@@ -172,7 +174,9 @@ def expect_line(analyze, ll, sym, r, display, ptx_rel):
               "idem=%d" % (1 if inst["idempotent"] else 0),
               "conflict=" + ("%d,%d" % (conflict["read_arg"], conflict["write_arg"]) if conflict else "none"),
               "clash=" + (relative(conflict["lo"], conflict["hi"], bufs) if conflict else "-"),
-              "ptrs=" + ";".join(ptrs), "args=" + " ".join(r["args"])]
+              "ptrs=" + ";".join(ptrs),
+              # a null pointer goes to the launcher as an 8-byte zero
+              "args=" + " ".join("u64:0" if t == "null" else t for t in r["args"])]
     return " ".join(fields), " ".join(cmd), inst
 
 
