@@ -145,7 +145,16 @@ private:
                  (AMDGPU || T->isIntegerTy()))
           MayTouchAnything = true;
       }
-      if (MayTouchAnything || !CB.doesNotAccessMemory()) {
+      // An address the text builds from anything but a pointer operand
+      // (two 32-bit halves, a double's bits, a loaded value) reaches memory
+      // no operand names. Where every address derives from a pointer
+      // operand, those operands' objects are all the text can touch, a
+      // "memory" clobber or not (it orders the compiler, not the GPU).
+      const bool FromPointers =
+          getGpuArch(*F.getParent()) == GpuArch::NVPTX && asmAddressesFromPointers(CB);
+      if (getGpuArch(*F.getParent()) == GpuArch::NVPTX && !FromPointers)
+        MayTouchAnything = true;
+      if (MayTouchAnything || (!CB.doesNotAccessMemory() && !FromPointers)) {
         MemAccess A;
         A.Inst = &CB;
         A.Reads = Use.Reads;

@@ -3,7 +3,9 @@
 #include "gmem/passes/AsmMemoryAccesses.h"
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -112,15 +114,38 @@ uint64_t accessBytes(StringRef Opcode) {
   return Type * Vector;
 }
 
-/// `[$N]` or `[$N+imm]` (imm >= 0): the pointer and the offset.
+/// For an input tied to an output (`"0"(p)`): the output's operand number.
+std::optional<unsigned> tiedOutput(const InlineAsm::ConstraintInfo &CI) {
+  unsigned N;
+  if (CI.Type != InlineAsm::isInput || CI.Codes.empty() || StringRef(CI.Codes[0]).getAsInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+/// The operand number an operand text `$N` (or `%N`) names.
+std::optional<unsigned> operandNumber(StringRef Text) {
+  Text = Text.trim();
+  if (!Text.consume_front("$") && !Text.consume_front("%"))
+    return std::nullopt;
+  unsigned N;
+  if (Text.getAsInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+/// `[$N]` or `[$N+imm]` (imm >= 0): the pointer and the offset. Not where
+/// the text may change $N's register before the access (Written).
 std::optional<std::pair<Value *, uint64_t>> address(StringRef Op, const CallBase &CB,
-                                                    ArrayRef<int> Map) {
+                                                    ArrayRef<int> Map,
+                                                    const SmallBitVector &Written) {
   if (!Op.consume_front("[") || !Op.consume_back("]") || Op.contains('-'))
     return std::nullopt;
   auto [Base, Imm] = Op.split('+');
   uint64_t Offset = 0;
   Imm = Imm.trim();
   if (!Imm.empty() && Imm.getAsInteger(0, Offset))
+    return std::nullopt;
+  if (std::optional<unsigned> N = operandNumber(Base); !N || (*N < Written.size() && Written[*N]))
     return std::nullopt;
   Value *Ptr = addressOf(operandValue(CB, Map, Base));
   if (!Ptr)
@@ -130,7 +155,7 @@ std::optional<std::pair<Value *, uint64_t>> address(StringRef Op, const CallBase
 
 /// A load, store or atomic of global (or generic) memory.
 Verdict plainAccess(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef<int> Map,
-                    AsmAccess &Out) {
+                    const SmallBitVector &Written, AsmAccess &Out) {
   StringRef Op = Opcode.split('.').first;
   bool Load = Op == "ld" || Op == "ldu", Store = Op == "st",
        Atomic = Op == "atom" || Op == "red";
@@ -143,7 +168,7 @@ Verdict plainAccess(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayR
       continue;
     if (Addr)
       return Verdict::Unknown; // two addresses: not one of these
-    Addr = address(O, CB, Map);
+    Addr = address(O, CB, Map, Written);
     if (!Addr)
       return Verdict::Unknown;
   }
@@ -156,7 +181,7 @@ Verdict plainAccess(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayR
 
 /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size`: a read of src.
 Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef<int> Map,
-                  AsmAccess &Out) {
+                  const SmallBitVector &Written, AsmAccess &Out) {
   StringRef Kind = Opcode.drop_front(strlen("cp.async."));
   // commit/wait order the thread's own copies; cp.async.mbarrier.arrive
   // signals an mbarrier in shared memory when they complete.
@@ -169,7 +194,7 @@ Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef
   SmallVector<StringRef, 4> Ops = operandsOf(Rest);
   if (Ops.size() < 3)
     return Verdict::Unknown;
-  std::optional<std::pair<Value *, uint64_t>> Src = address(Ops[1], CB, Map);
+  std::optional<std::pair<Value *, uint64_t>> Src = address(Ops[1], CB, Map, Written);
   if (!Src)
     return Verdict::Unknown;
   uint64_t Bytes = MaxCopyBytes;
@@ -184,20 +209,104 @@ Verdict asyncCopy(StringRef Opcode, StringRef Rest, const CallBase &CB, ArrayRef
   return Verdict::Access;
 }
 
-/// One statement of the asm text.
-Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsmAccess &Out) {
-  // A block's braces; a vector operand's `{$1, $2}` keeps its own.
+/// A statement's opcode and operand text, without a block's braces (a
+/// vector operand's `{$1, $2}` keeps its own) and a guard; empty for none.
+std::pair<StringRef, StringRef> opcodeAndRest(StringRef S) {
   S = S.trim().ltrim("{").trim();
   while (S.ends_with("}") && S.count('}') > S.count('{'))
     S = S.drop_back().rtrim();
-  if (S.empty() || S.starts_with(".reg") || S.starts_with("//"))
-    return Verdict::Neutral;
+  if (S.empty() || S.starts_with(".") || S.starts_with("//"))
+    return {};
   if (S.starts_with("@")) // a guard: the access may not run, its bound still holds
     S = S.drop_until([](char C) { return isSpace(C); }).trim();
   StringRef Opcode = S.take_until([](char C) { return isSpace(C); });
-  StringRef Rest = S.drop_front(Opcode.size()).trim();
+  return {Opcode, S.drop_front(Opcode.size()).trim()};
+}
+
+/// The asm's statements, split at ';' and line ends.
+SmallVector<StringRef, 16> statementsOf(StringRef Text) {
+  SmallVector<StringRef, 16> Out;
+  SmallVector<StringRef, 8> Statements;
+  Text.split(Statements, ';');
+  for (StringRef Line : Statements) {
+    SmallVector<StringRef, 4> Parts;
+    Line.split(Parts, '\n');
+    Out.append(Parts.begin(), Parts.end());
+  }
+  return Out;
+}
+
+/// Whether a statement's first operand is what it writes: not for stores,
+/// reductions and the like, whose first operand is the address.
+bool writesFirstOperand(StringRef Opcode) {
+  StringRef Op = Opcode.split('.').first;
+  return !(Op == "st" || Op == "red" || Op == "sust" || Op == "sured" || Op == "prefetch" ||
+           Op == "prefetchu" || Op == "applypriority" || Op == "discard" || Op == "bra" ||
+           Op == "bar" || Op == "barrier" || Op == "membar" || Op == "fence" || Op == "cp" ||
+           Op == "multimem" || Op == "mbarrier" || Op == "stmatrix" || Op == "tensormap");
+}
+
+/// The register names in an operand's text (`{$1, %r2}`, `[q+8]`, `p|q`),
+/// without numbers.
+SmallVector<StringRef, 4> registersIn(StringRef O) {
+  SmallVector<StringRef, 4> Regs;
+  size_t I = 0;
+  while (I < O.size()) {
+    char C = O[I];
+    bool Start = C == '$' || C == '%' || isAlpha(C) || C == '_';
+    if (!Start) {
+      ++I;
+      continue;
+    }
+    size_t J = I + 1;
+    while (J < O.size() && (isAlnum(O[J]) || O[J] == '_' || O[J] == '.'))
+      ++J;
+    StringRef R = O.slice(I, J);
+    // 0f3F800000 and 0d... float literals start with a digit: skipped above.
+    Regs.push_back(R);
+    I = J;
+  }
+  return Regs;
+}
+
+/// Operand numbers whose register the text may change before using it as
+/// an address: destinations of its statements, and inputs tied to an
+/// output (`"0"(p)`: the input is the output's register).
+SmallBitVector writtenOperands(const InlineAsm &IA, StringRef Text) {
+  SmallBitVector W(IA.ParseConstraints().size() + 1);
+  unsigned N = 0;
+  for (const InlineAsm::ConstraintInfo &CI : IA.ParseConstraints()) {
+    if (CI.Type == InlineAsm::isClobber)
+      continue;
+    if (CI.Type == InlineAsm::isOutput || tiedOutput(CI))
+      W.set(N);
+    ++N;
+  }
+  for (StringRef S : statementsOf(Text)) {
+    auto [Opcode, Rest] = opcodeAndRest(S);
+    if (Opcode.empty() || !writesFirstOperand(Opcode))
+      continue;
+    SmallVector<StringRef, 4> Ops = operandsOf(Rest);
+    if (Ops.empty() || Ops[0].starts_with("["))
+      continue;
+    for (StringRef R : registersIn(Ops[0]))
+      if (std::optional<unsigned> K = operandNumber(R)) {
+        if (*K >= W.size())
+          W.resize(*K + 1);
+        W.set(*K);
+      }
+  }
+  return W;
+}
+
+/// One statement of the asm text.
+Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, const SmallBitVector &Written,
+                  AsmAccess &Out) {
+  auto [Opcode, Rest] = opcodeAndRest(S);
+  if (Opcode.empty())
+    return Verdict::Neutral;
   if (Opcode.starts_with("cp.async."))
-    return asyncCopy(Opcode, Rest, CB, Map, Out);
+    return asyncCopy(Opcode, Rest, CB, Map, Written, Out);
   // Cache hints (CUB's DeviceTransform prefetches its tiles to L2): they
   // move lines between caches, never a value into a register or memory.
   StringRef Op = Opcode.split('.').first;
@@ -208,7 +317,7 @@ Verdict statement(StringRef S, const CallBase &CB, ArrayRef<int> Map, AsmAccess 
   AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
   if (!U.Reads && !U.Writes)
     return Verdict::Neutral;
-  return plainAccess(Opcode, Rest, CB, Map, Out);
+  return plainAccess(Opcode, Rest, CB, Map, Written, Out);
 }
 
 } // namespace
@@ -219,26 +328,92 @@ std::optional<SmallVector<AsmAccess, 2>> matchAsmAccesses(const CallBase &CB) {
     return std::nullopt;
   StringRef Text = IA->getAsmString();
   SmallVector<int, 8> Map = operandArgs(*IA);
+  const SmallBitVector Written = writtenOperands(*IA, Text);
   SmallVector<AsmAccess, 2> Accesses;
-  SmallVector<StringRef, 8> Statements;
-  Text.split(Statements, ';');
-  for (StringRef Line : Statements) {
-    SmallVector<StringRef, 4> Parts;
-    Line.split(Parts, '\n');
-    for (StringRef S : Parts) {
-      AsmAccess A;
-      switch (statement(S, CB, Map, A)) {
-      case Verdict::Neutral:
-        break;
-      case Verdict::Access:
-        Accesses.push_back(A);
-        break;
-      case Verdict::Unknown:
-        return std::nullopt;
-      }
+  for (StringRef S : statementsOf(Text)) {
+    AsmAccess A;
+    switch (statement(S, CB, Map, Written, A)) {
+    case Verdict::Neutral:
+      break;
+    case Verdict::Access:
+      Accesses.push_back(A);
+      break;
+    case Verdict::Unknown:
+      return std::nullopt;
     }
   }
   return Accesses;
+}
+
+bool asmAddressesFromPointers(const CallBase &CB) {
+  const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand());
+  if (!IA || getGpuArch(*CB.getModule()) != GpuArch::NVPTX)
+    return false;
+  SmallVector<int, 8> Map = operandArgs(*IA);
+  // Each register's provenance: derived from a pointer operand (by moves
+  // and arithmetic) or not. An input tied to an output shares its register:
+  // both names map to the output's.
+  SmallVector<unsigned, 8> Canon;
+  {
+    unsigned N = 0;
+    for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
+      if (CI.Type == InlineAsm::isClobber)
+        continue;
+      Canon.push_back(tiedOutput(CI).value_or(N));
+      ++N;
+    }
+  }
+  auto Key = [&](StringRef R) -> std::string {
+    if (std::optional<unsigned> N = operandNumber(R); N && *N < Canon.size())
+      return "$" + std::to_string(Canon[*N]);
+    return R.str();
+  };
+  StringMap<bool> FromPointer;
+  for (unsigned N = 0; N < Map.size(); ++N)
+    if (Map[N] >= 0 && unsigned(Map[N]) < CB.arg_size() && addressOf(CB.getArgOperand(Map[N])))
+      FromPointer["$" + std::to_string(Canon[N])] = true;
+  auto Derived = [&](StringRef R) {
+    auto It = FromPointer.find(Key(R));
+    return It != FromPointer.end() && It->second;
+  };
+  for (StringRef S : statementsOf(IA->getAsmString())) {
+    auto [Opcode, Rest] = opcodeAndRest(S);
+    if (Opcode.empty())
+      continue;
+    if (Opcode.split('.').first == "call")
+      return false;
+    SmallVector<StringRef, 4> Ops = operandsOf(Rest);
+    const bool Global = [&] {
+      AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
+      return U.Reads || U.Writes;
+    }();
+    bool Memory = false;
+    for (StringRef O : Ops) {
+      if (!O.starts_with("["))
+        continue;
+      Memory = true;
+      SmallVector<StringRef, 4> Regs = registersIn(O);
+      // An address of global (or generic) memory must come from a pointer
+      // operand: a number, a symbol or a register built from integers (two
+      // 32-bit halves, a double's bits) is memory the analysis cannot name.
+      if (Global && (Regs.empty() || !Derived(Regs.front())))
+        return false;
+    }
+    if (Global && !Memory)
+      return false; // a memory instruction without a visible address
+    if (Ops.empty() || !writesFirstOperand(Opcode) || Ops[0].starts_with("["))
+      continue;
+    // What a statement writes: derived from a pointer if one of its sources
+    // is (moves, arithmetic); what it loads is memory's, never derived.
+    bool FromSources = false;
+    if (!Memory)
+      for (StringRef O : ArrayRef<StringRef>(Ops).drop_front())
+        for (StringRef R : registersIn(O))
+          FromSources |= Derived(R);
+    for (StringRef R : registersIn(Ops[0]))
+      FromPointer[Key(R)] = FromSources;
+  }
+  return true;
 }
 
 std::optional<AsmAccess> matchAsyncCopyIntrinsic(const CallBase &CB) {

@@ -216,8 +216,17 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     unsigned Pairs = 0;
     for (const MemAccess *R : O.Reads) {
       for (const MemAccess *W : O.Writes) {
-        if (R == W) // one atomic access: overlap is certain, already classified
+        // One atomic access: overlap is certain, already classified. One
+        // access that both reads and writes otherwise (inline asm's whole
+        // allocation for a pointer it loads and stores through) overlaps
+        // itself: nothing to prove apart.
+        if (R == W && R->Atomic)
           continue;
+        if (R == W) {
+          AllProven = false;
+          Cls.unknown("reads and writes of '" + P.Name + "' may overlap (one access does both)");
+          continue;
+        }
         if (++Pairs > MaxProverPairs) {
           AllProven = false;
           Cls.unknown("too many accesses to '" + P.Name + "' to prove its reads and writes apart");

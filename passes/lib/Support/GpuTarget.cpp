@@ -1,9 +1,12 @@
 //===- GpuTarget.cpp - Kernels and thread-geometry intrinsics -------------===//
 
 #include "gmem/passes/GpuTarget.h"
+
+#include "llvm/ADT/StringSet.h"
 #include "gmem/passes/CheckpointInserter.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/InlineAsm.h"
@@ -362,9 +365,12 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
         U.Reads = U.Writes = true;
     return U;
   }
-  // PTX: the opcode is the identifier before the first '.' of a word that
-  // is not a register ($N operands, %regs). Unknown words count as nothing:
-  // only these opcodes reach memory.
+  // PTX: each statement's opcode (the first word after a label or guard),
+  // Op its part before the first '.'. The memory instructions below reach
+  // memory; the register-only opcodes after them do not; any other opcode
+  // (one this list does not know: a newer instruction, a typo) counts as
+  // reading and writing, so an instruction missing from the lists costs
+  // precision, not soundness (wmma.load/store were missed that way).
   // A `call` in the text runs a function the asm does not show: anything.
   static const char *ReadOps[] = {"ld",  "ldu",      "tex",      "tld4", "suld",   "atom",
                                   "red", "cp",       "multimem", "ldmatrix", "wgmma", "mbarrier",
@@ -372,17 +378,66 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
   static const char *WriteOps[] = {"st",       "atom",      "red",    "sust",     "sured",
                                    "cp",       "multimem",  "discard", "stmatrix", "tensormap",
                                    "mbarrier", "wgmma",     "call"};
-  forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
-    bool Reads = false, Writes = false;
-    for (const char *R : ReadOps)
-      Reads |= Op == R;
-    for (const char *W : WriteOps)
-      Writes |= Op == W;
-    if ((Reads || Writes) && outsideGlobalMemory(Word, Op))
-      return;
-    U.Reads |= Reads;
-    U.Writes |= Writes;
-  });
+  static const StringSet<> RegisterOnly = {
+      "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min",
+      "max", "popc", "clz", "bfind", "fns", "brev", "bfe", "bfi", "bmsk", "szext", "dp4a",
+      "dp2a", "copysign", "testp", "fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2",
+      "tanh", "set", "setp", "selp", "slct", "and", "or", "xor", "not", "cnot", "lop3", "shf",
+      "shl", "shr", "mov", "shfl", "prmt", "cvt", "cvta", "isspacep", "istypep", "bra", "brx",
+      "ret", "exit", "bar", "barrier", "membar", "fence", "vote", "match", "activemask",
+      "redux", "nanosleep", "pmevent", "trap", "brkpt", "elect", "griddepcontrol",
+      "setmaxnreg", "mapa", "getctarank", "mma", "movmatrix", "addc", "subc", "madc",
+      "createpolicy", "suq", "txq", "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vshl", "vshr",
+      "vmad", "vset", "vabsdiff2", "vadd2", "vsub2", "vavrg2", "vmin2", "vmax2", "vset2",
+      "vabsdiff4", "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4"};
+  SmallVector<StringRef, 16> Statements;
+  Text.split(Statements, ';');
+  for (StringRef Line : Statements) {
+    SmallVector<StringRef, 4> Parts;
+    Line.split(Parts, '\n');
+    for (StringRef S : Parts) {
+      S = S.trim();
+      // Braces of a block, labels, a guard, comments, directives.
+      for (bool More = true; More && !S.empty();) {
+        More = false;
+        if (S.front() == '{' || S.front() == '}') {
+          S = S.drop_front().trim();
+          More = true;
+        } else if (S.front() == '@') {
+          S = S.drop_until([](char C) { return isSpace(C); }).trim();
+          More = true;
+        } else {
+          size_t Colon = S.find(':');
+          StringRef Label = Colon == StringRef::npos ? StringRef() : S.take_front(Colon);
+          if (!Label.empty() && llvm::all_of(Label, [](char C) {
+                return isAlnum(C) || C == '_' || C == '$';
+              }) && (Colon + 1 == S.size() || S[Colon + 1] != ':')) {
+            S = S.drop_front(Colon + 1).trim();
+            More = true;
+          }
+        }
+      }
+      if (S.empty() || S.starts_with("//") || S.starts_with(".") || S.starts_with("}"))
+        continue;
+      StringRef Word = S.take_until([](char C) { return isSpace(C) || C == '{' || C == ','; });
+      StringRef Op = Word.split('.').first;
+      bool Reads = false, Writes = false;
+      for (const char *R : ReadOps)
+        Reads |= Op == R;
+      for (const char *W : WriteOps)
+        Writes |= Op == W;
+      if (Op == "wmma") { // wmma.load and wmma.store reach memory, wmma.mma does not
+        Reads = Word.starts_with("wmma.load");
+        Writes = Word.starts_with("wmma.store");
+      } else if (!Reads && !Writes && !RegisterOnly.contains(Op)) {
+        Reads = Writes = true;
+      }
+      if ((Reads || Writes) && outsideGlobalMemory(Word, Op))
+        continue;
+      U.Reads |= Reads;
+      U.Writes |= Writes;
+    }
+  }
   return U;
 }
 

@@ -44,9 +44,10 @@
 ; CHECK-NEXT:       read:  [0, 4)
 ; CHECK-NOT:    unknown memory
 
-; A negative offset is not read: conservative.
+; A negative offset is not read exactly: the address still derives from
+; the pointer operand, so the whole allocation of 'in' (no unknown memory).
 ; CHECK:      kernel negative_offset  [nvptx]
-; CHECK:        class:  unknown
+; CHECK:        class:  conditional
 ; CHECK:        read:  whole allocation (passed to inline asm)
 
 ; The address is an integer kernel parameter, not a pointer: anything.

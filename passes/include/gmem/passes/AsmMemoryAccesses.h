@@ -43,8 +43,19 @@ struct AsmAccess {
 /// those accesses (empty when the text touches no global memory). Cache
 /// hints (`prefetch`, `prefetchu`, `applypriority`) move no value: none.
 /// std::nullopt for anything else, including an address the text computes
-/// itself or a width it does not state: the caller stays conservative.
+/// itself or may change first (an input tied to an output, `"0"(p)`, or a
+/// register a statement writes) or a width it does not state: the caller
+/// stays conservative.
 std::optional<llvm::SmallVector<AsmAccess, 2>> matchAsmAccesses(const llvm::CallBase &CB);
+
+/// For an NVPTX inline-asm call: whether every address its text uses for
+/// global (or generic) memory is a register derived, by moves and
+/// arithmetic, from a pointer operand (or an integer the IR converted from
+/// one), so that the pointer operands' objects bound what it touches. False
+/// for an address built from other operands (two 32-bit halves, a double's
+/// bits), a loaded value, a number or a symbol, for a memory instruction
+/// whose address the text does not show, and for a `call`.
+bool asmAddressesFromPointers(const llvm::CallBase &CB);
 
 /// For llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}[.s]: its read.
 std::optional<AsmAccess> matchAsyncCopyIntrinsic(const llvm::CallBase &CB);

@@ -70,9 +70,11 @@ std::optional<ParamField> matchParamField(const llvm::Value *V);
 /// sured cp multimem ...; AMDGPU: *load* *store* *atomic* global_ flat_
 /// buffer_ ...), except PTX ones that name another state space (.shared,
 /// .local, .param, .const, and ldmatrix / stmatrix / mbarrier / wgmma,
-/// which only work on shared memory). Sound: asm reaches memory only
-/// through such instructions, and a state space fixes where an address
-/// points.
+/// which only work on shared memory), and on PTX any opcode it does not
+/// know as register-only (a newer instruction counts as reading and
+/// writing; wmma.load/store reach memory, wmma.mma does not). Sound: asm
+/// reaches memory only through such instructions, and a state space fixes
+/// where an address points.
 struct AsmMemoryUse {
   bool Reads = false;
   bool Writes = false;
