@@ -2,8 +2,11 @@
 //
 // Forward taint from the reads of values that differ from run to run (the
 // NVPTX clock, clock64, global timer, performance counters, SM and warp-slot
-// ids; AMDGPU s_memtime, s_memrealtime, s_getreg; LLVM's cycle and steady
-// counters; inline asm that names such a register) through data (every
+// ids, the grid's launch number, the active-lane mask; AMDGPU s_memtime,
+// s_memrealtime, s_getreg; LLVM's cycle and steady counters; inline asm
+// that names such a register; heap addresses; the results of atomics, and
+// shared memory after atomics whose outcome depends on the threads' order)
+// through data (every
 // user of a tainted value is tainted: arithmetic, casts, selects, loads at
 // tainted addresses) and control (a branch or switch on a tainted value
 // taints the blocks control-dependent on it, by the post-dominator tree,
@@ -32,14 +35,17 @@ namespace gmem {
 
 namespace {
 
-const char *const Why = "writes what a clock, timer, counter or hardware id decides (a value, "
-                        "an address or whether it writes), which differs at every run";
+const char *const Why = "writes what differs from run to run (a clock, timer, counter, hardware "
+                        "or launch id, heap address, lane mask or the order of atomics decides a "
+                        "value, an address or whether it writes)";
 
 bool isSourceIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
   case Intrinsic::nvvm_read_ptx_sreg_clock:
   case Intrinsic::nvvm_read_ptx_sreg_clock64:
   case Intrinsic::nvvm_read_ptx_sreg_globaltimer:
+  case Intrinsic::nvvm_read_ptx_sreg_gridid: // the launch's number
+  case Intrinsic::nvvm_activemask:          // which lanes arrived together
   case Intrinsic::nvvm_read_ptx_sreg_smid:
   case Intrinsic::nvvm_read_ptx_sreg_warpid:
   case Intrinsic::nvvm_read_ptx_sreg_pm0:
@@ -62,7 +68,8 @@ bool isSourceIntrinsic(Intrinsic::ID ID) {
 /// lane masks are the same at every run.
 bool isSourceAsm(const InlineAsm &IA) {
   StringRef S = IA.getAsmString();
-  for (StringRef Reg : {"%clock", "%globaltimer", "%smid", "%warpid", "%pm", "s_memtime",
+  for (StringRef Reg : {"%clock", "%globaltimer", "%gridid", "%smid", "%warpid", "%pm",
+                        "activemask", "s_memtime",
                         "s_memrealtime", "s_getreg", "s_sendmsg_rtn"}) {
     size_t At = S.find(Reg);
     while (At != StringRef::npos) {
@@ -77,9 +84,17 @@ bool isSourceAsm(const InlineAsm &IA) {
   return false;
 }
 
+/// The heap's allocators: where a block lands differs at every run (and a
+/// kernel that allocates without freeing gets new blocks each time).
+bool isAllocator(StringRef Name) {
+  return Name == "malloc" || Name == "__hip_malloc" || Name == "__ockl_dm_alloc" ||
+         Name == "_Znwm" || Name == "_Znam" || Name == "_ZnwmRKSt9nothrow_t" ||
+         Name == "_ZnamRKSt9nothrow_t";
+}
+
 bool isSource(const CallBase &CB) {
   if (const Function *Callee = CB.getCalledFunction())
-    return isSourceIntrinsic(Callee->getIntrinsicID());
+    return isSourceIntrinsic(Callee->getIntrinsicID()) || isAllocator(Callee->getName());
   if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
     return isSourceAsm(*IA);
   return false;
@@ -98,6 +113,33 @@ bool readsSource(const Function &F, SmallPtrSetImpl<const Function *> &Seen) {
         return true;
     }
   return false;
+}
+
+/// Shared memory, or a generic pointer that may point there.
+bool mayBeShared(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS == 0 || AS == 3; // generic (NVPTX and AMDGPU flat), shared/LDS
+}
+
+/// An atomic whose final value depends on the order of the threads: not an
+/// integer sum, bitwise operation, minimum or maximum.
+bool orderDependent(const AtomicRMWInst &RMW) {
+  switch (RMW.getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::Max:
+  case AtomicRMWInst::Min:
+  case AtomicRMWInst::UMax:
+  case AtomicRMWInst::UMin:
+  case AtomicRMWInst::UIncWrap:
+  case AtomicRMWInst::UDecWrap:
+    return false;
+  default:
+    return true; // exchange, nand, float add/sub/min/max
+  }
 }
 
 /// A write of memory, or a call that may be one; not the intrinsics that
@@ -143,6 +185,40 @@ std::string nondeterministicOutput(const Function &F) {
   };
   // One walk of the call graph below F: a callee seen once is not read again.
   SmallPtrSet<const Function *, 8> Seen{&F};
+  // Atomics: what one returns depends on the order in which threads got
+  // there (a ticket). Where the operation itself depends on that order
+  // (exchange, compare-and-swap, a float sum), so does what the memory
+  // holds after them: on shared memory (global atomics make a kernel
+  // non-idempotent anyway) every load of shared memory is then tainted.
+  bool OrderedShared = false;
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (!RMW->use_empty())
+        Taint(RMW);
+      OrderedShared |= mayBeShared(RMW->getPointerOperand()) && orderDependent(*RMW);
+    } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      if (!CX->use_empty())
+        Taint(CX);
+      OrderedShared |= mayBeShared(CX->getPointerOperand());
+    } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      // Scoped atomics (llvm.nvvm.atomic.*) and `atom` in inline asm.
+      const Function *Callee = CB->getCalledFunction();
+      const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand());
+      StringRef N = Callee ? Callee->getName() : IA ? StringRef(IA->getAsmString()) : "";
+      const bool Atomic = (Callee && N.starts_with("llvm.nvvm.atomic")) ||
+                          (IA && (N.contains("atom.") || N.contains("atomic")));
+      if (!Atomic)
+        continue;
+      if (!CB->getType()->isVoidTy() && !CB->use_empty())
+        Taint(CB);
+      OrderedShared |= N.contains("exch") || N.contains("cas") || N.contains(".f") ||
+                       N.contains("swap") || N.contains("cmpswap");
+    }
+  }
+  if (OrderedShared)
+    for (const Instruction &I : instructions(F))
+      if (const auto *LI = dyn_cast<LoadInst>(&I); LI && mayBeShared(LI->getPointerOperand()))
+        Taint(LI);
   for (const Instruction &I : instructions(F)) {
     const auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)

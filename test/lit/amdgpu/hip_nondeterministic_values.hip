@@ -4,7 +4,7 @@
 #include <hip/hip_runtime.h>
 
 // CHECK-LABEL: kernel memtime_stamp(unsigned long long*)  [amdgpu]
-// CHECK:         class:  non-idempotent -- writes what a clock, timer, counter or hardware id decides
+// CHECK:         class:  non-idempotent -- writes what differs from run to run
 __global__ void memtime_stamp(unsigned long long *out) {
   out[threadIdx.x] = __builtin_amdgcn_s_memtime();
 }

@@ -1,8 +1,9 @@
 //===- NondeterministicOutput.h - Kernels whose output is no function --*- C++ -*-===//
 //
 // A kernel that stores what it read from a clock, the global timer, a
-// performance counter or the id of the SM or warp slot it runs on (or stores
-// only where such a value says so) writes something else at every run: run
+// performance counter, the id of the SM, warp slot or launch it runs in, a
+// heap address, the active-lane mask or what an atomic returned (or stores
+// only where such a value says so) may write something else at every run: run
 // again on its own output it does not reproduce it, so it is not idempotent
 // whatever its regions say (a block run again after a stop rewrites its
 // stamps with later ones). A kernel that only waits on a clock (a spin
@@ -19,7 +20,7 @@
 namespace gmem {
 
 /// Why F's memory effects depend on a value that differs from run to run
-/// (a clock, timer, counter or hardware id, through data or control), or
+/// (through data or control), or
 /// the empty string where they do not. F is the kernel as analysed (its
 /// calls inlined where possible); a call left whose callee reads such a
 /// value counts as depending on it.
