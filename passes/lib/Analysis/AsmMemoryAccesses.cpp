@@ -368,51 +368,93 @@ bool asmAddressesFromPointers(const CallBase &CB) {
       return "$" + std::to_string(Canon[*N]);
     return R.str();
   };
-  StringMap<bool> FromPointer;
-  for (unsigned N = 0; N < Map.size(); ++N)
-    if (Map[N] >= 0 && unsigned(Map[N]) < CB.arg_size() && addressOf(CB.getArgOperand(Map[N])))
-      FromPointer["$" + std::to_string(Canon[N])] = true;
-  auto Derived = [&](StringRef R) {
-    auto It = FromPointer.find(Key(R));
-    return It != FromPointer.end() && It->second;
+  // Each statement: what it writes, what it reads, whether it loads, and
+  // the base registers of its global (or generic) addresses.
+  struct Statement {
+    SmallVector<std::string, 2> Dests;
+    SmallVector<std::string, 4> Sources;
+    SmallVector<std::string, 2> Addresses;
+    bool Loaded = false;
   };
+  SmallVector<Statement, 16> Code;
+  bool Branches = false;
   for (StringRef S : statementsOf(IA->getAsmString())) {
     auto [Opcode, Rest] = opcodeAndRest(S);
     if (Opcode.empty())
       continue;
-    if (Opcode.split('.').first == "call")
+    StringRef Op = Opcode.split('.').first;
+    if (Op == "call")
       return false;
+    Branches |= Op == "bra" || Op == "brx" || Opcode.ends_with(":");
     SmallVector<StringRef, 4> Ops = operandsOf(Rest);
-    const bool Global = [&] {
-      AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
-      return U.Reads || U.Writes;
-    }();
-    bool Memory = false;
+    AsmMemoryUse U = scanAsmMemoryUse(S, GpuArch::NVPTX);
+    const bool Global = U.Reads || U.Writes;
+    Statement St;
     for (StringRef O : Ops) {
       if (!O.starts_with("["))
         continue;
-      Memory = true;
+      St.Loaded = true;
       SmallVector<StringRef, 4> Regs = registersIn(O);
-      // An address of global (or generic) memory must come from a pointer
-      // operand: a number, a symbol or a register built from integers (two
-      // 32-bit halves, a double's bits) is memory the analysis cannot name.
-      if (Global && (Regs.empty() || !Derived(Regs.front())))
-        return false;
+      if (Global && Regs.empty())
+        return false; // a number: memory the analysis cannot name
+      if (Global)
+        St.Addresses.push_back(Key(Regs.front()));
     }
-    if (Global && !Memory)
+    if (Global && !St.Loaded)
       return false; // a memory instruction without a visible address
-    if (Ops.empty() || !writesFirstOperand(Opcode) || Ops[0].starts_with("["))
-      continue;
-    // What a statement writes: derived from a pointer if one of its sources
-    // is (moves, arithmetic); what it loads is memory's, never derived.
-    bool FromSources = false;
-    if (!Memory)
+    if (!Ops.empty() && writesFirstOperand(Opcode) && !Ops[0].starts_with("[")) {
+      for (StringRef R : registersIn(Ops[0]))
+        St.Dests.push_back(Key(R));
       for (StringRef O : ArrayRef<StringRef>(Ops).drop_front())
         for (StringRef R : registersIn(O))
-          FromSources |= Derived(R);
-    for (StringRef R : registersIn(Ops[0]))
-      FromPointer[Key(R)] = FromSources;
+          St.Sources.push_back(Key(R));
+    }
+    Code.push_back(std::move(St));
   }
+  StringMap<bool> Derived;
+  for (unsigned N = 0; N < Map.size(); ++N)
+    Derived["$" + std::to_string(Canon[N])] =
+        Map[N] >= 0 && unsigned(Map[N]) < CB.arg_size() && addressOf(CB.getArgOperand(Map[N]));
+  auto IsDerived = [&](const std::string &R) {
+    auto It = Derived.find(R);
+    return It != Derived.end() && It->second;
+  };
+  auto FromSources = [&](const Statement &St) {
+    return !St.Loaded && llvm::any_of(St.Sources, IsDerived);
+  };
+  if (!Branches) {
+    // Straight-line text, in order: `mul.wide q, idx, 4; add q, q, ptr`
+    // ends derived from ptr.
+    for (const Statement &St : Code) {
+      if (!llvm::all_of(St.Addresses, IsDerived))
+        return false;
+      const bool From = FromSources(St);
+      for (const std::string &D : St.Dests)
+        Derived[D] = From;
+    }
+    return true;
+  }
+  // Text that branches may run a statement again after a later one: a
+  // register counts as derived only if every statement writing it derives
+  // it (the greatest such set, from every written register up).
+  for (const Statement &St : Code)
+    for (const std::string &D : St.Dests)
+      Derived.try_emplace(D, true);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const Statement &St : Code) {
+      if (FromSources(St))
+        continue;
+      for (const std::string &D : St.Dests)
+        if (Derived[D]) {
+          Derived[D] = false;
+          Changed = true;
+        }
+    }
+  }
+  for (const Statement &St : Code)
+    if (!llvm::all_of(St.Addresses, IsDerived))
+      return false;
   return true;
 }
 

@@ -116,3 +116,15 @@ __global__ void asm_read_modify_write(float *p) {
   asm volatile("{\n\t.reg .b64 q;\n\t.reg .f32 f;\n\tadd.s64 q, %0, 4;\n\tld.global.f32 f, [q];\n\t"
                "add.f32 f, f, 1.0;\n\tst.global.f32 [q], f;\n\t}" ::"l"(p + threadIdx.x));
 }
+
+// A loop in the text: a pointer chased through memory (`ld q, [q]`) is a
+// loaded value at the loop's second trip, although it was the operand at
+// the first. Text that branches needs every write of an address register
+// to derive it.
+// CHECK-LABEL: kernel asm_pointer_chase(unsigned long long*, int)
+// CHECK:         unknown memory read:  inline asm may touch any memory
+__global__ void asm_pointer_chase(unsigned long long *head, int v) {
+  asm volatile("{\n\t.reg .b64 q;\n\t.reg .pred p;\n\tmov.b64 q, %0;\n"
+               "CHASE:\n\tld.global.u64 q, [q];\n\tsetp.ne.u64 p, q, 0;\n\t@p bra CHASE;\n\t"
+               "st.global.u32 [%0], %1;\n\t}" ::"l"(head), "r"(v));
+}
