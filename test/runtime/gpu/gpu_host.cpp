@@ -457,6 +457,10 @@ bool runOne(const Instance &I, int Index, int &Mismatches) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Whole lines: the suite reads stdout and libgmemrt's stderr from one
+  // file, where a block-buffered stdout let libgmemrt's exit report land
+  // inside a SUM line (session 48: "SUM warp_primitives.cugmem: chaos: ...").
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s MANIFEST [--library] [--sums] [--ex-every N] [--stream]\n",
                  argv[0]);

@@ -103,8 +103,9 @@ step() { echo; echo "=== $*"; }
       "$OUT/sums_chaos_$1.txt"
   }
   for C in 20 200; do
-    LD_PRELOAD=$RT GMEM_SCHED_CHAOS=$C timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/chaos_$C.txt" 2>&1
-    echo "chaos $C us: exit $?; $(grep -o "gmem: chaos: .*" "$OUT/chaos_$C.txt")"
+    # stdout and libgmemrt's stderr apart: its exit report must not split a line
+    LD_PRELOAD=$RT GMEM_SCHED_CHAOS=$C timeout 150 $S/bin/gpu_host $S/manifest.txt --sums --stream > "$OUT/chaos_$C.txt" 2> "$OUT/chaos_$C.err"
+    echo "chaos $C us: exit $?; $(grep -o "gmem: chaos: .*" "$OUT/chaos_$C.err")"
     grep "^SUM" "$OUT/chaos_$C.txt" > "$OUT/sums_chaos_$C.txt"
   done
   if ! classify 20 > /dev/null || ! classify 200 > /dev/null; then
