@@ -3,6 +3,7 @@
 #include "gmem/passes/AccessCollector.h"
 #include "gmem/passes/AsmMemoryAccesses.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/LaunderedPointers.h"
 #include "gmem/passes/MatrixFragmentAccesses.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -29,7 +30,10 @@ namespace {
 /// addresses of Objs themselves may take part (alignment arithmetic on the
 /// same pointer); with Objs empty, any pointer's value counts. A slice too
 /// large to walk counts as such an address.
-bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs) {
+/// Values read from memory or returned by calls count where \p Laundered
+/// says they may carry a pointer's value.
+bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs,
+                             const LaunderedPointers &Laundered) {
   SmallVector<const Value *, 16> Work{Ptr};
   SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty()) {
@@ -45,10 +49,15 @@ bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs) {
         return true;
       continue;
     }
-    // Values read from memory or returned by calls are data; a pointer
+    // Values read from memory or returned by calls are data, unless they
+    // may carry a pointer's value (LaunderedPointers.h); a pointer
     // laundered through memory reaches the access as a loaded or
     // integer-made pointer, which resolve() already calls unknown.
-    if (isa<LoadInst>(V) || isa<CallBase>(V) || isa<GlobalValue>(V) || isa<Argument>(V))
+    if (Laundered.carries(V))
+      return true;
+    if (isa<LoadInst>(V) || isa<CallBase>(V) || isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V))
+      continue;
+    if (isa<GlobalValue>(V) || isa<Argument>(V))
       continue;
     if (isa<Instruction>(V) || isa<ConstantExpr>(V))
       for (const Value *Op : cast<User>(V)->operands())
@@ -63,7 +72,8 @@ bool isNonGlobalAddrSpace(unsigned AS) { return AS == 3 || AS == 5; }
 
 class Collector {
 public:
-  Collector(Function &F, ScalarEvolution &SE) : F(F), SE(SE), DL(F.getDataLayout()) {}
+  Collector(Function &F, ScalarEvolution &SE)
+      : F(F), SE(SE), DL(F.getDataLayout()), Laundered(F) {}
 
   AccessList run() {
     for (Instruction &I : instructions(F))
@@ -75,6 +85,8 @@ private:
   Function &F;
   ScalarEvolution &SE;
   const DataLayout &DL;
+  /// Loaded or returned values that may carry a pointer's value.
+  const LaunderedPointers Laundered;
   AccessList Result;
 
   const SCEV *bytes(uint64_t N) { return SE.getConstant(Type::getInt64Ty(F.getContext()), N); }
@@ -273,7 +285,7 @@ private:
     }
     if (Global.empty())
       return false;
-    if (addressUsesOtherPointer(Ptr, Global)) {
+    if (addressUsesOtherPointer(Ptr, Global, Laundered)) {
       // (With several candidates too: `(flag ? a : b) + (c - p)` reaches c.)
       A.Target = AccessTarget::Unknown;
       A.WidenReason = "address computed from another pointer's value (a pointer difference)";
@@ -343,7 +355,7 @@ private:
   /// use no pointer's integer value at all (resolve() has ruled out other
   /// objects' already). False: nothing recorded.
   bool recordSharedOffset(Value *Ptr, ArrayRef<const Value *> Objs, const MemAccess &Proto) {
-    if (addressUsesOtherPointer(Ptr, {}))
+    if (addressUsesOtherPointer(Ptr, {}, Laundered))
       return false;
     const SCEV *P = SE.getSCEV(Ptr);
     const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(P));

@@ -18,10 +18,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "gmem/passes/NondeterministicOutput.h"
+#include "gmem/passes/GpuTarget.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -36,8 +40,8 @@ namespace gmem {
 namespace {
 
 const char *const Why = "writes what differs from run to run (a clock, timer, counter, hardware "
-                        "or launch id, heap address, lane mask or the order of atomics decides a "
-                        "value, an address or whether it writes)";
+                        "or launch id, heap address, lane mask, the order of atomics or how long "
+                        "a loop polled memory decides a value, an address or whether it writes)";
 
 bool isSourceIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
@@ -142,10 +146,60 @@ bool orderDependent(const AtomicRMWInst &RMW) {
   }
 }
 
+/// The operation of an atomic named by dot-separated \p Parts (`atom`,
+/// `shared`, `or`, `b32`; an intrinsic's name), add and sub as one; empty
+/// if none is named.
+StringRef atomicOperation(ArrayRef<StringRef> Parts) {
+  for (StringRef P : Parts) {
+    if (P == "sub")
+      return "add";
+    if (P == "add" || P == "inc" || P == "dec" || P == "and" || P == "or" || P == "xor" ||
+        P == "min" || P == "max" || P == "exch" || P == "cas" || P == "swap" || P == "cmpswap")
+      return P;
+  }
+  return "";
+}
+
+/// Whether the loop-exit condition \p Cond of loop \p L depends, inside L,
+/// on a volatile or atomic read (or inline asm that reads memory): a loop
+/// that polls a word another thread writes runs as many times as the
+/// timing decides (counting its trips stores a different number every run:
+/// an adversarial corpus, session 49).
+bool pollsMemory(const Value *Cond, const Loop &L) {
+  SmallVector<const Value *, 16> Work{Cond};
+  SmallPtrSet<const Value *, 32> Seen;
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (const auto *LI = dyn_cast<LoadInst>(I)) {
+      if (LI->isVolatile() || LI->isAtomic())
+        return true;
+      continue;
+    }
+    if (const auto *CB = dyn_cast<CallBase>(I)) {
+      // Pure calls compute from their operands (a clock read is a source of
+      // its own); a plain read (__ldg) is no poll; inline asm that reads
+      // memory (ld.volatile, ld.acquire) and calls that may be anything are.
+      if (!CB->doesNotAccessMemory() && !CB->onlyAccessesInaccessibleMemory()) {
+        if (isa<IntrinsicInst>(CB) && CB->onlyReadsMemory())
+          continue;
+        return true;
+      }
+    }
+    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      return true;
+    for (const Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
 /// A write of memory, or a call that may be one; not the intrinsics that
 /// only say something to the optimiser or wait.
 bool mayWrite(const Instruction &I) {
-  if (!I.mayWriteToMemory())
+  // (LLVM counts a volatile load as a write; it changes no memory.)
+  if (!I.mayWriteToMemory() || isa<LoadInst>(I))
     return false;
   // The reads themselves (a clock read is marked as touching inaccessible
   // memory, to keep it in place).
@@ -190,31 +244,58 @@ std::string nondeterministicOutput(const Function &F) {
   // (exchange, compare-and-swap, a float sum), so does what the memory
   // holds after them: on shared memory (global atomics make a kernel
   // non-idempotent anyway) every load of shared memory is then tainted.
+  // Atomics of different operations (or with and, add with max) on shared
+  // memory do not commute either where they meet on one word: more than
+  // one operation there counts as order-dependent (an adversarial corpus,
+  // session 49).
   bool OrderedShared = false;
+  StringSet<> SharedOps;
   for (const Instruction &I : instructions(F)) {
     if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (!RMW->use_empty())
         Taint(RMW);
-      OrderedShared |= mayBeShared(RMW->getPointerOperand()) && orderDependent(*RMW);
+      if (mayBeShared(RMW->getPointerOperand())) {
+        OrderedShared |= orderDependent(*RMW);
+        const AtomicRMWInst::BinOp Op = RMW->getOperation();
+        SharedOps.insert(Op == AtomicRMWInst::Sub ? "add" : AtomicRMWInst::getOperationName(Op));
+      }
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       if (!CX->use_empty())
         Taint(CX);
       OrderedShared |= mayBeShared(CX->getPointerOperand());
     } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
-      // Scoped atomics (llvm.nvvm.atomic.*) and `atom` in inline asm.
+      // Scoped atomics (llvm.nvvm.atomic.*), and `atom` and `red` in inline
+      // asm (a `red` returns nothing, but what it leaves in memory depends
+      // on the order as an `atom`'s does).
       const Function *Callee = CB->getCalledFunction();
       const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand());
-      StringRef N = Callee ? Callee->getName() : IA ? StringRef(IA->getAsmString()) : "";
-      const bool Atomic = (Callee && N.starts_with("llvm.nvvm.atomic")) ||
-                          (IA && (N.contains("atom.") || N.contains("atomic")));
-      if (!Atomic)
+      SmallVector<StringRef, 4> Words;
+      if (Callee && Callee->getName().starts_with("llvm.nvvm.atomic"))
+        Words.push_back(Callee->getName());
+      else if (IA)
+        forEachPtxWord(IA->getAsmString(), [&](StringRef Word, StringRef Op) {
+          if (Op == "atom" || Op == "red" || Word.contains("atomic"))
+            Words.push_back(Word);
+        });
+      if (Words.empty())
         continue;
       if (!CB->getType()->isVoidTy() && !CB->use_empty())
         Taint(CB);
-      OrderedShared |= N.contains("exch") || N.contains("cas") || N.contains(".f") ||
-                       N.contains("swap") || N.contains("cmpswap");
+      for (StringRef W : Words) {
+        SmallVector<StringRef, 8> Parts;
+        W.split(Parts, '.');
+        const StringRef Op = atomicOperation(Parts);
+        // A global atomic meets no shared word (and makes the kernel
+        // non-idempotent by its regions).
+        if (is_contained(Parts, "global"))
+          continue;
+        OrderedShared |= Op.empty() || Op == "exch" || Op == "cas" || Op == "swap" ||
+                         Op == "cmpswap" || W.contains(".f") || W.contains(".bf16");
+        SharedOps.insert(Op.empty() ? W : Op);
+      }
     }
   }
+  OrderedShared |= SharedOps.size() > 1;
   if (OrderedShared)
     for (const Instruction &I : instructions(F))
       if (const auto *LI = dyn_cast<LoadInst>(&I); LI && mayBeShared(LI->getPointerOperand()))
@@ -231,7 +312,21 @@ std::string nondeterministicOutput(const Function &F) {
       return std::string("calls ") + Callee->getName().str() +
              ", which reads a clock, timer, counter or hardware id";
   }
-  if (Work.empty())
+  // Loops that poll memory: their exits decide by timing.
+  SmallVector<const BasicBlock *, 4> PollExits;
+  {
+    DominatorTree DT(const_cast<Function &>(F));
+    LoopInfo LI(DT);
+    for (const Loop *L : LI.getLoopsInPreorder()) {
+      SmallVector<BasicBlock *, 4> Exiting;
+      L->getExitingBlocks(Exiting);
+      for (const BasicBlock *E : Exiting)
+        if (const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
+            Br && Br->isConditional() && pollsMemory(Br->getCondition(), *L))
+          PollExits.push_back(E);
+    }
+  }
+  if (Work.empty() && PollExits.empty())
     return "";
 
   PostDominatorTree PDT(const_cast<Function &>(F));
@@ -267,6 +362,9 @@ std::string nondeterministicOutput(const Function &F) {
     return false;
   };
 
+  for (const BasicBlock *E : PollExits)
+    if (TaintControl(E))
+      return Why;
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val();
     for (const User *U : V->users()) {
