@@ -1,5 +1,7 @@
 #include "PreemptControl.h"
 
+#include "GridStride.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -94,8 +96,10 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
     C.Why = Info + " has " + std::to_string(InfoBytes) + " bytes";
     return C;
   }
-  uint32_t W[5] = {};
-  if (const CUresult RR = D.readDevice(W, InfoPtr, PreInfoBytes); RR != CUDA_SUCCESS) {
+  // (A grid-stride kernel's info has a sixth word, its loop's bound.)
+  uint32_t W[6] = {};
+  const size_t InfoRead = InfoBytes >= sizeof W ? sizeof W : PreInfoBytes;
+  if (const CUresult RR = D.readDevice(W, InfoPtr, InfoRead); RR != CUDA_SUCCESS) {
     C.Why = err(("cannot read " + Info).c_str(), RR);
     return C;
   }
@@ -113,6 +117,11 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   C.Flags = W[2];
   C.LoopCheckpoints = W[3];
   C.IntervalK = W[4];
+  // Without its sixth word the grid-stride flag says nothing.
+  if (InfoRead == sizeof W)
+    C.GridStrideBound = W[5];
+  else
+    C.Flags &= ~uint32_t(PreGridStride);
 
   // The clone's parameters: the kernel's, then ctl and the user's grid.
   for (size_t I = 0; I < 4096; ++I) {
@@ -381,6 +390,27 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
     return false;
   Key = H.H;
   return true;
+}
+
+uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
+                           void **Params, void **Extra) {
+  if (!(C.Flags & PreGridStride) || !C.persistent())
+    return 0;
+  const GridStrideBound B = GridStrideBound::decode(C.GridStrideBound);
+  if (B.Param >= C.kernelParams())
+    return 0;
+  const char *N = nullptr;
+  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
+        if (I == B.Param)
+          N = P;
+      }))
+    return 0;
+  // Tickets are 32-bit (planClone): the whole virtual grid stays below 2^31.
+  const uint64_t YZ = uint64_t(Grid[1]) * Grid[2];
+  if (YZ == 0)
+    return 0;
+  const uint32_t MaxX = uint32_t(((1ull << 31) - 1) / YZ);
+  return gridStrideX(B, N, C.Size[B.Param], Grid, Block, MaxX);
 }
 
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,

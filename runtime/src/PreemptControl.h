@@ -99,6 +99,10 @@ enum PreInfoFlag : uint32_t {
   /// paced ones at 2^s their target), and with PreBatched the interval is
   /// bits 16..23 (CloneScale.cpp).
   PreSegmentScale = 1u << 12,
+  /// The kernel is one grid-stride loop whose effects depend on its index
+  /// alone: an idempotent launch leaves the same memory on any grid in x.
+  /// The info global's sixth word is the loop's bound (GridStride.h).
+  PreGridStride = 1u << 13,
 };
 
 /// Parameters the clone has after the kernel's: ctl, grid_x, grid_y, grid_z.
@@ -129,6 +133,9 @@ struct CloneInfo {
   std::string Why;    ///< when !Ok
   std::string Symbol; ///< the kernel's (messages)
   uint32_t Flags = 0, LoopCheckpoints = 0, IntervalK = 0;
+  /// With PreGridStride: the info global's sixth word (GridStride.h).
+  uint32_t GridStrideBound = 0;
+  bool GridStrideLogged = false; ///< the first regridded launch was logged
   /// The clone's parameters: K's, then ctl and the three grid words.
   std::vector<uint32_t> Offset, Size;
   uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, grid words included
@@ -350,6 +357,14 @@ private:
 /// PreSegmentScale (ignored for others).
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,
                void **Extra, unsigned BatchK = 0, unsigned Scale = 0);
+
+/// For a persistent clone with PreGridStride: the x extent of the virtual
+/// grid its launch (Grid, Block, K's arguments as buildArgs reads them) may
+/// run on instead of Grid[0], one trip of the loop per virtual CTA
+/// (GridStride.h); 0 where it keeps its own. The caller asks only for
+/// launches proved idempotent.
+uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
+                           void **Params, void **Extra);
 
 /// The shape of a launch for the full / light choice: a hash of its grid,
 /// block, dynamic shared memory and K's argument bytes (those buildArgs

@@ -105,13 +105,30 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   [[maybe_unused]] uint64_t ProfT = GMEM_PROF_NOW();
   if (CI && (Opts.MaxOverhead > 0 || Opts.ShortUs > 0))
     sampleOriginals(C);
-  if (CI && planLaunch(C, *CI, L, *Rec, Plan, Choice, Key)) {
+  // A grid-stride kernel's idempotent launch runs on the loop's own grid
+  // (GridStride.h): its persistent forms then stop between short virtual
+  // CTAs. Every instance of the slot keeps that grid (UserGrid below).
+  SchedLaunch Regridded;
+  const SchedLaunch *LP = &L;
+  if (CI && Opts.GridStride && Rec->Idempotent && (CI->Flags & PreGridStride))
+    if (const uint32_t X = launchGridStrideX(*CI, L.Grid, L.Block, L.Params, L.Extra)) {
+      Regridded = L;
+      Regridded.Grid[0] = X;
+      LP = &Regridded;
+      if (!CI->GridStrideLogged) {
+        CI->GridStrideLogged = true;
+        log("kernel %s: grid-stride launches proved idempotent run on the loop's own grid "
+            "(%u CTAs in x instead of %u, the first of them)",
+            CI->Symbol.c_str(), X, L.Grid[0]);
+      }
+    }
+  if (CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key)) {
     Sl = C.Pool->acquire(Plan.Words);
     if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
       recycleAll(C);
       Sl = C.Pool->acquire(Plan.Words);
     }
-    if (Sl && !buildArgs(*Sl, *CI, L.Grid, L.Params, L.Extra, Plan.BatchK, Plan.Scale)) {
+    if (Sl && !buildArgs(*Sl, *CI, LP->Grid, L.Params, L.Extra, Plan.BatchK, Plan.Scale)) {
       C.Pool->release(Sl);
       Sl = nullptr;
     }
@@ -150,7 +167,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   K.F = Sl->Fn = CI->function(Choice.Kind); // every instance: P is this function's
   for (int I = 0; I < 3; ++I) {
     K.Grid[I] = Sl->Grid[I] = Plan.Grid[I];
-    Sl->UserGrid[I] = L.Grid[I];
+    Sl->UserGrid[I] = LP->Grid[I];
     K.Block[I] = Sl->Block[I] = L.Block[I];
   }
   K.Shmem = Sl->Shmem = L.Shmem;

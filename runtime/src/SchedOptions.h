@@ -65,6 +65,11 @@ struct SchedOptions {
   /// proved idempotent only: GMEM_PREEMPT_FREE=0 never launches them; else
   /// they take part in the same timing as the alternate forms.
   bool Free = true;
+  /// Kernels that are one grid-stride loop (PreGridStride): a launch proved
+  /// idempotent runs its persistent form on the loop's own grid, one trip
+  /// per virtual CTA (GridStride.h); GMEM_PREEMPT_GRID_STRIDE=0 keeps
+  /// every launch's grid.
+  bool GridStride = true;
   /// Batched persistent clones (PreBatched): a check interval of about
   /// BatchUs (GMEM_PREEMPT_BATCH_US; 0: look after every virtual CTA) from
   /// the shape's measured virtual CTA time (CloneChooser::batchFor).

@@ -180,12 +180,15 @@ public:
     Functions[{Module, Name}] = F;
   }
   /// __gmem_pre_info_<Symbol> in Module.
+  /// Sixth: the sixth word (a grid-stride kernel's bound), where given.
   void addInfo(uintptr_t Module, const std::string &Symbol, uint32_t Flags,
-               uint32_t Magic = 0x31504d47, uint32_t Version = 2) {
-    uint32_t W[5] = {Magic, Version, Flags, Flags & 1 ? 1u : 0u, 16};
+               uint32_t Magic = 0x31504d47, uint32_t Version = 2,
+               std::optional<uint32_t> Sixth = std::nullopt) {
+    uint32_t W[6] = {Magic, Version, Flags, Flags & 1 ? 1u : 0u, 16, Sixth.value_or(0)};
     uint64_t A = NextAddr;
     NextAddr += 0x1000;
-    GlobalBytes[A].assign(reinterpret_cast<uint8_t *>(W), reinterpret_cast<uint8_t *>(W) + 20);
+    GlobalBytes[A].assign(reinterpret_cast<uint8_t *>(W),
+                          reinterpret_cast<uint8_t *>(W) + (Sixth ? 24 : 20));
     Globals[{Module, "__gmem_pre_info_" + Symbol}] = A;
   }
   /// What the real driver does for the program's own launch of F.

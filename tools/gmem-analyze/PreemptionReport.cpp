@@ -26,18 +26,20 @@ namespace gmem::tool {
 
 namespace {
 
-/// The five words of K's info global, or false where there is none (the
-/// module was not built with the checkpoint pass, or it is malformed).
-bool readInfo(const Module &M, StringRef Symbol, uint32_t Words[5]) {
+/// The words of K's info global (five, a sixth with GridStride; 0 where
+/// absent), or false where there is none (the module was not built with the
+/// checkpoint pass, or it is malformed).
+bool readInfo(const Module &M, StringRef Symbol, uint32_t Words[6]) {
   const GlobalVariable *GV =
       M.getGlobalVariable((CheckpointInfoPrefix + Symbol).str(), /*AllowInternal=*/true);
   if (!GV || !GV->hasInitializer())
     return false;
   const auto *A = dyn_cast<ConstantDataArray>(GV->getInitializer());
-  if (!A || A->getNumElements() != 5 || !A->getElementType()->isIntegerTy(32))
+  if (!A || A->getNumElements() < 5 || A->getNumElements() > 6 ||
+      !A->getElementType()->isIntegerTy(32))
     return false;
-  for (unsigned I = 0; I < 5; ++I)
-    Words[I] = uint32_t(A->getElementAsInteger(I));
+  for (unsigned I = 0; I < 6; ++I)
+    Words[I] = I < A->getNumElements() ? uint32_t(A->getElementAsInteger(I)) : 0;
   return Words[0] == CheckpointInfo::Magic;
 }
 
@@ -50,7 +52,7 @@ bool defines(const Module &M, const char *Prefix, StringRef Symbol) {
 
 void fillPreemption(const Module &M, std::vector<KernelDescriptor> &Kernels) {
   for (KernelDescriptor &K : Kernels) {
-    uint32_t W[5];
+    uint32_t W[6];
     if (!readInfo(M, K.Symbol, W))
       continue;
     PreemptionSummary &P = K.Preemption;
@@ -73,6 +75,15 @@ void fillPreemption(const Module &M, std::vector<KernelDescriptor> &Kernels) {
     if (P.InLoop && (Flags & CheckpointInfo::SegmentScale))
       P.Notes.push_back("loop segments scalable 1-8x per launch (the runtime may run fewer, "
                         "longer segments where that is faster and stops stay prompt)");
+    if (P.Persistent && (Flags & CheckpointInfo::GridStride)) {
+      const unsigned N = W[5] & 0xffffu;
+      const std::string Bound = N < K.Params.size() && !K.Params[N].Name.empty()
+                                    ? "'" + K.Params[N].Name + "'"
+                                    : "parameter #" + std::to_string(N);
+      P.Notes.push_back("one grid-stride loop up to " + Bound +
+                        ": an idempotent launch may run on a larger grid, one trip per "
+                        "virtual CTA");
+    }
     if (Flags & CheckpointInfo::WarpAlignedBlock)
       P.Notes.push_back("persistent only where blockDim.x is a multiple of 32 (warp "
                         "collectives after a warp-uniform return)");

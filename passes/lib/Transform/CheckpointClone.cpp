@@ -170,9 +170,13 @@ bool keepValidClone(Module &M, Function &C) {
 
 void emitInfo(Module &M, StringRef KernelSymbol, const CheckpointInfo &Info) {
   Type *I32 = Type::getInt32Ty(M.getContext());
-  auto *Ty = ArrayType::get(I32, 5);
-  uint32_t Words[5] = {CheckpointInfo::Magic, CheckpointInfo::Version, Info.Flags,
-                       Info.LoopCheckpoints, Info.IntervalK};
+  // A sixth word only with GridStride: every other kernel's info keeps the
+  // five words older runtimes read.
+  SmallVector<uint32_t, 6> Words = {CheckpointInfo::Magic, CheckpointInfo::Version, Info.Flags,
+                                    Info.LoopCheckpoints, Info.IntervalK};
+  if (Info.Flags & CheckpointInfo::GridStride)
+    Words.push_back(Info.GridStrideBound);
+  auto *Ty = ArrayType::get(I32, Words.size());
   Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef<uint32_t>(Words));
   std::string Name = checkpointInfoSymbol(KernelSymbol);
   if (GlobalVariable *Old = M.getGlobalVariable(Name, /*AllowInternal=*/true)) {

@@ -31,9 +31,12 @@
 #include "gmem/passes/CheckpointInserter.h"
 #include "CheckpointLoopPace.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/GridStrideLoop.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
@@ -347,6 +350,29 @@ bool emitPersistentTwin(Module &M, GpuArch Arch, Function &K, const std::string 
   return true;
 }
 
+/// Flag GridStride (GridStrideLoop.h) where K is one grid-stride loop whose
+/// effects depend on its index alone; a remark says which (gmem-analyze's
+/// report reads the flag).
+void noteGridStride(Function &K, FunctionAnalysisManager &FAM, CheckpointInfo &Info) {
+  std::string Why;
+  std::optional<GridStrideLoop> G = findGridStrideLoop(K, FAM.getResult<LoopAnalysis>(K),
+                                                       FAM.getResult<ScalarEvolutionAnalysis>(K), Why);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(K);
+  ORE.emit([&] {
+    OptimizationRemarkAnalysis R("gmem-checkpoint", G ? "GridStride" : "NotGridStride", &K);
+    if (G)
+      R << "grid-stride loop over parameter #" << std::to_string(G->BoundParam)
+        << ": the runtime may run it on a larger grid";
+    else
+      R << "grid stays the launch's: " << Why;
+    return R;
+  });
+  if (!G)
+    return;
+  Info.Flags |= CheckpointInfo::GridStride;
+  Info.GridStrideBound = G->encode();
+}
+
 } // namespace
 
 PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -431,6 +457,9 @@ PreservedAnalyses CheckpointInserterPass::run(Module &M, ModuleAnalysisManager &
 
     if (NotPersistent.empty()) {
       Info.Flags |= CheckpointInfo::Persistent;
+      // Asked of K, untouched so far (the clones are copies).
+      if (Arch == GpuArch::NVPTX && gridStrideEnabled())
+        noteGridStride(*K, FAM, Info);
       if (NeedsWarpAlignedBlock)
         Info.Flags |= CheckpointInfo::WarpAlignedBlock;
       // Check intervals (flag Batched): the barrier at the end of a virtual

@@ -464,6 +464,7 @@ bool lightTwinsEnabled();
 bool lightTwinsForEveryKernel();
 bool altClonesEnabled();
 bool freeClonesEnabled();
+bool gridStrideEnabled();
 bool batchingEnabled();
 /// GMEM_CHECKPOINT_SEG_SCALE=1: a segment scale (flag SegmentScale); off by default.
 bool segScaleEnabled();

@@ -89,6 +89,10 @@ bool altClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_ALT"); }
 /// barrier per virtual CTA everywhere).
 bool freeClonesEnabled() { return !envSaysOff("GMEM_CHECKPOINT_FREE"); }
 
+/// GMEM_CHECKPOINT_GRID_STRIDE=0: no GridStride flag (the runtime then
+/// keeps every launch's own grid).
+bool gridStrideEnabled() { return !envSaysOff("GMEM_CHECKPOINT_GRID_STRIDE"); }
+
 /// GMEM_CHECKPOINT_BATCH=0: no check intervals (flag Batched); every
 /// persistent form then looks at the request after every virtual CTA.
 bool batchingEnabled() { return !envSaysOff("GMEM_CHECKPOINT_BATCH"); }

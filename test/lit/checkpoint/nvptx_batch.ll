@@ -30,7 +30,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; gstride has loop checkpoints (1), a light (32) and an alternate (64) twin.
 ; CHECK-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 432,
 ; CHECK-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
-; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4593,
+; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [6 x i32] [i32 827346247, i32 2, i32 12785,
 ; OFF-DAG: @__gmem_pre_info_relu = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 176,
 ; OFF-DAG: @__gmem_pre_info_tiled = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 1640052,
 ; OFF-NOT: gmem.grid.z.lo

@@ -16,9 +16,9 @@
 ; 4593 = 4096 (SegmentScale) + 256 (Batched) + 128 + 64 + 32 (free, alt,
 ; light) + 16 (persistent) + 1 (loop checkpoints).
 ; CHECK-DAG: @__gmem_pre_info_dot_rows = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4593,
-; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 4593,
+; CHECK-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [6 x i32] [i32 827346247, i32 2, i32 12785,
 ; OFF-DAG: @__gmem_pre_info_dot_rows = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 497,
-; OFF-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [5 x i32] [i32 827346247, i32 2, i32 497,
+; OFF-DAG: @__gmem_pre_info_gstride = addrspace(1) constant [6 x i32] [i32 827346247, i32 2, i32 8689,
 ; OFF-NOT: gmem.seg.scale
 ; OFF-NOT: gmem.seg.k
 ; OFF-NOT: gmem.pace.scaled

@@ -16,11 +16,11 @@ namespace cg = cooperative_groups;
 // CHECK-LABEL: kernel scale(float*, int)
 // CHECK:       preempt: in loops (1 loop checkpoint) and between CTAs; persistent forms: full light alt free; loop segments scalable 1-8x per launch
 // JSON:        "symbol": "_Z5scalePfi"
-// JSON:        "preemption": {"clone": true, "persistent": true, "in_loop": true, "loop_checkpoints": 1, "forms": ["full", "light", "alt", "free"], "notes": ["loop segments scalable 1-8x per launch (the runtime may run fewer, longer segments where that is faster and stops stay prompt)"]}
+// JSON:        "preemption": {"clone": true, "persistent": true, "in_loop": true, "loop_checkpoints": 1, "forms": ["full", "light", "alt", "free"], "notes": ["loop segments scalable 1-8x per launch (the runtime may run fewer, longer segments where that is faster and stops stay prompt)", "one grid-stride loop up to 'n': an idempotent launch may run on a larger grid, one trip per virtual CTA"]}
 // NOSEG-LABEL: kernel scale(float*, int)
-// NOSEG:       preempt: in loops (1 loop checkpoint) and between CTAs; persistent forms: full light alt free{{$}}
+// NOSEG:       preempt: in loops (1 loop checkpoint) and between CTAs; persistent forms: full light alt free; one grid-stride loop up to 'n': an idempotent launch may run on a larger grid, one trip per virtual CTA{{$}}
 // NOLOOPS-LABEL: kernel scale(float*, int)
-// NOLOOPS:       preempt: between CTAs (no loop checkpoints); persistent forms: full light free; no loop checkpoints: GMEM_CHECKPOINT_LOOPS=0
+// NOLOOPS:       preempt: between CTAs (no loop checkpoints); persistent forms: full light free; one grid-stride loop up to 'n': an idempotent launch may run on a larger grid, one trip per virtual CTA; no loop checkpoints: GMEM_CHECKPOINT_LOOPS=0
 __global__ void scale(float *x, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     x[i] *= 3.0f;

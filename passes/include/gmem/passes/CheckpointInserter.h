@@ -159,12 +159,22 @@ struct CheckpointInfo {
     /// Only kernels with such a segment, and only under
     /// GMEM_CHECKPOINT_SEG_SCALE=1 (off by default).
     SegmentScale = 1u << 12,
+    /// The kernel is one grid-stride loop whose effects depend on its index
+    /// alone (GridStrideLoop.h): a launch whose reads and writes are
+    /// disjoint leaves the same memory on any grid in x, so the runtime may
+    /// run its persistent forms on a larger virtual grid (one trip per
+    /// virtual CTA), where they stop between virtual CTAs. The info global
+    /// then has a sixth word, the loop's bound (GridStrideLoop::encode),
+    /// which the runtime checks so that the index does not wrap on that
+    /// grid. GMEM_CHECKPOINT_GRID_STRIDE=0: not emitted.
+    GridStride = 1u << 13,
   };
   /// Bits 16..23 of the flags: BalancedTail's and LightTail's share, percent.
   static constexpr unsigned TailPercentShift = 16;
   uint32_t Flags = 0;
   uint32_t LoopCheckpoints = 0; ///< checkpoint sites in loops
   uint32_t IntervalK = 0;       ///< largest iterations-between-checks of a site
+  uint32_t GridStrideBound = 0; ///< with GridStride: the sixth word
 };
 
 /// Work units (weighted instructions, see CheckpointLoops.cpp) a thread may

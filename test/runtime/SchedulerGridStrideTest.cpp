@@ -1,0 +1,135 @@
+// Grid-stride kernels (PreGridStride, runtime/src/GridStride.h): an
+// idempotent launch of such a kernel's persistent clone runs on the loop's
+// own grid, one trip per virtual CTA, never on one where the index could
+// wrap; other launches, clones without the bound word, and
+// GMEM_PREEMPT_GRID_STRIDE=0 keep the launch's grid.
+#include "SchedulerTestFixture.h"
+
+#include "GridStride.h"
+
+#include <climits>
+
+using namespace gmem::rt;
+using namespace gmem::rt::sched;
+using namespace gmem::rt::sched::test;
+
+namespace {
+
+/// Pers as a grid-stride kernel whose bound is its int parameter #1 (N).
+constexpr uint32_t GridStrideFlag = 0x2000;
+constexpr uint32_t BoundIsN = 1 | 1u << 19; // parameter 1, read sign-extended
+
+uint32_t gridFor(const GridStrideBound &B, uint64_t N, size_t Bytes, unsigned Grid, unsigned Block,
+                 uint32_t MaxX = 0x7fffffff) {
+  const unsigned G[3] = {Grid, 1, 1}, Bl[3] = {Block, 1, 1};
+  return gridStrideX(B, &N, Bytes, G, Bl, MaxX);
+}
+
+} // namespace
+
+TEST(GridStrideX, OneTripPerVirtualCtaWhereTheIndexCannotWrap) {
+  GridStrideBound S32; // i < n, int
+  S32.ParamSigned = true;
+  EXPECT_EQ(gridFor(S32, 10000, 4, 4, 128), 79u); // ceil(10000 / 128)
+  EXPECT_EQ(gridFor(S32, 10000, 4, 79, 128), 0u); // the launch's own grid is as large
+  EXPECT_EQ(gridFor(S32, 10000, 4, 100, 128), 0u); // never smaller
+  EXPECT_EQ(gridFor(S32, 0, 4, 4, 128), 0u);       // no index runs
+  EXPECT_EQ(gridFor(S32, uint32_t(-5), 4, 4, 128), 0u);
+  // The last index plus the stride must stay <= INT_MAX: 2^30 + 2^29 items
+  // of 128 would need 12582912 CTAs; 4194304 keep the sum in range.
+  EXPECT_EQ(gridFor(S32, (1u << 30) + (1u << 29), 4, 4, 128), 4194304u);
+  EXPECT_EQ(gridFor(S32, INT_MAX - 100, 4, 4, 128), 0u); // even the launch's own grid wraps
+  // And the stride itself (a 32-bit product in the source) below 2^31.
+  GridStrideBound W64 = S32;
+  W64.Wide = true;
+  W64.Unsigned = true;
+  W64.ParamSigned = false;
+  EXPECT_EQ(gridFor(W64, 1ull << 40, 8, 4, 1024), (0x7fffffffu) / 1024);
+  EXPECT_EQ(gridFor(W64, 1ull << 40, 8, 4, 1024, 1000), 1000u); // the caller's cap
+  EXPECT_EQ(gridFor(W64, 5000, 8, 4, 1024), 5u);
+  EXPECT_EQ(gridFor(S32, 1ull << 40, 8, 4, 1024), 0u); // a 64-bit n for a 32-bit index
+  EXPECT_EQ(gridFor(S32, 5000, 2, 4, 1024), 0u);       // an n it cannot read
+  // i <= n, unsigned: n + 1 indices; n = UINT_MAX leaves no room.
+  GridStrideBound U32;
+  U32.Unsigned = U32.Inclusive = true;
+  EXPECT_EQ(gridFor(U32, 1023, 4, 1, 256), 4u);
+  EXPECT_EQ(gridFor(U32, 1024, 4, 1, 256), 5u);
+  EXPECT_EQ(gridFor(U32, UINT_MAX, 4, 1, 256), 0u);
+  // A signed 32-bit index compared with a sign-extended 64-bit bound... is
+  // a 64-bit index: n read from 4 bytes sign-extended, 64-bit limits.
+  GridStrideBound SW = S32;
+  SW.Wide = true;
+  EXPECT_EQ(gridFor(SW, uint32_t(-1), 4, 1, 256), 0u);
+  EXPECT_EQ(gridFor(SW, 512, 4, 1, 256), 2u);
+}
+
+TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 79u); // ceil(10000 / 128) virtual CTAs
+  EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u);      // on the resident grid (4 SMs x 2)
+  finish();
+  expectExactlyOnce();
+  EXPECT_EQ(job(pre(Pers)).Completed.size(), 79u);
+  EXPECT_EQ(OriginalCalls, 0);
+}
+
+TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = 10000;
+  size_t First = 0;
+  uint64_t Ctl = 0;
+  EXPECT_EQ(preemptedPers(First, Ctl), pre(Pers));
+  EXPECT_EQ(D.CloneLaunches[First].UserGrid[0], 79u);
+  finish();
+  expectExactlyOnce();
+  size_t Relaunches = 0;
+  for (size_t I = First + 1; I < D.CloneLaunches.size(); ++I)
+    if (D.CloneLaunches[I].Ctl == Ctl) {
+      ++Relaunches;
+      EXPECT_EQ(D.CloneLaunches[I].UserGrid[0], 79u) << I;
+    }
+  EXPECT_GE(Relaunches, 1u);
+  EXPECT_EQ(job(pre(Pers)).Completed.size(), 79u);
+}
+
+TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  finish();
+  expectExactlyOnce();
+}
+
+TEST_F(SchedTest, GridStrideFlagWithoutItsBoundIsIgnored) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag); // five words
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  finish();
+}
+
+TEST_F(SchedTest, GridStrideOffKeepsTheGrid) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStride = false;
+  make();
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  finish();
+  expectSwitchFromEnvironment("GMEM_PREEMPT_GRID_STRIDE", &SchedOptions::GridStride);
+}
+
+TEST_F(SchedTest, GridStrideKeepsAGridWhereTheIndexWouldWrap) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = INT_MAX - 100; // the launch's own grid already wraps: left as it is
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+}
