@@ -9,7 +9,8 @@ namespace rt {
 namespace sched {
 
 uint32_t gridStrideX(const GridStrideBound &B, const void *N, size_t ParamBytes,
-                     const unsigned Grid[3], const unsigned Block[3], uint32_t MaxX) {
+                     const unsigned Grid[3], const unsigned Block[3], uint32_t MaxX,
+                     unsigned Trips) {
   using u128 = unsigned __int128;
   if (!N || Block[0] == 0 || (ParamBytes != 4 && ParamBytes != 8) || (ParamBytes == 8 && !B.Wide))
     return 0;
@@ -42,7 +43,8 @@ uint32_t gridStrideX(const GridStrideBound &B, const void *N, size_t ParamBytes,
   const u128 X = Block[0];
   // Last + X * G <= Limit, and X * G < 2^31 (the stride is a 32-bit
   // product in the source: blockDim.x * gridDim.x).
-  u128 G = (Last + 1 + X - 1) / X; // one trip per virtual CTA
+  const u128 PerCta = X * std::max(Trips, 1u);
+  u128 G = (Last + 1 + PerCta - 1) / PerCta; // Trips trips per virtual CTA
   G = std::min(G, (Limit - Last) / X);
   G = std::min(G, ((u128(1) << 31) - 1) / X);
   G = std::min(G, u128(MaxX));

@@ -5,9 +5,13 @@
 // whose effects depend on i alone (passes/lib/Analysis/GridStrideLoop.cpp):
 // on any grid in x it runs body(i) once for each i in [0, n), so a launch
 // whose reads and writes are disjoint (proved idempotent) leaves the same
-// memory. Its persistent forms then run on the loop's own grid, one trip
+// memory. Its persistent forms may then run on a larger grid, a few trips
 // per virtual CTA: they stop between virtual CTAs, where the light twin
-// needs no loop check, instead of inside one long loop per CTA.
+// needs no loop check, instead of inside one long loop per CTA. Off by
+// default (GMEM_PREEMPT_GRID_STRIDE=T turns it on with T trips per virtual
+// CTA): on the H200 one trip per virtual CTA cost streaming loops (iota,
+// saxpy) more than their loop checks, while im2col and copy_vec4 gained
+// (bench/preempt/results/session49).
 //
 // The only thing a larger grid could change is whether the next index,
 // i + blockDim.x * gridDim.x, wraps in the index's type: the info global's
@@ -38,12 +42,14 @@ struct GridStrideBound {
   }
 };
 
-/// The x extent to launch instead of Grid[0]: ceil(items / Block[0]), at
-/// most MaxX, and only where the index cannot wrap on it; 0 where that is
-/// no larger than Grid[0] (or n cannot be read: ParamBytes not 4 or 8, a
-/// 64-bit n for a 32-bit index). \p N holds n's bytes (ParamBytes of them).
+/// The x extent to launch instead of Grid[0]: ceil(items / (Trips x
+/// Block[0])) (Trips trips of the loop per virtual CTA), at most MaxX, and
+/// only where the index cannot wrap on it; 0 where that is no larger than
+/// Grid[0] (or n cannot be read: ParamBytes not 4 or 8, a 64-bit n for a
+/// 32-bit index). \p N holds n's bytes (ParamBytes of them).
 uint32_t gridStrideX(const GridStrideBound &B, const void *N, size_t ParamBytes,
-                     const unsigned Grid[3], const unsigned Block[3], uint32_t MaxX);
+                     const unsigned Grid[3], const unsigned Block[3], uint32_t MaxX,
+                     unsigned Trips = 1);
 
 } // namespace sched
 } // namespace rt

@@ -393,7 +393,7 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
 }
 
 uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
-                           void **Params, void **Extra) {
+                           void **Params, void **Extra, unsigned Trips) {
   if (!(C.Flags & PreGridStride) || !C.persistent())
     return 0;
   const GridStrideBound B = GridStrideBound::decode(C.GridStrideBound);
@@ -410,7 +410,7 @@ uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const uns
   if (YZ == 0)
     return 0;
   const uint32_t MaxX = uint32_t(((1ull << 31) - 1) / YZ);
-  return gridStrideX(B, N, C.Size[B.Param], Grid, Block, MaxX);
+  return gridStrideX(B, N, C.Size[B.Param], Grid, Block, MaxX, Trips);
 }
 
 bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **Params,

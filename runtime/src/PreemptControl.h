@@ -360,11 +360,11 @@ bool buildArgs(Slot &S, const CloneInfo &C, const unsigned UserGrid[3], void **P
 
 /// For a persistent clone with PreGridStride: the x extent of the virtual
 /// grid its launch (Grid, Block, K's arguments as buildArgs reads them) may
-/// run on instead of Grid[0], one trip of the loop per virtual CTA
+/// run on instead of Grid[0], Trips trips of the loop per virtual CTA
 /// (GridStride.h); 0 where it keeps its own. The caller asks only for
 /// launches proved idempotent.
 uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
-                           void **Params, void **Extra);
+                           void **Params, void **Extra, unsigned Trips = 1);
 
 /// The shape of a launch for the full / light choice: a hash of its grid,
 /// block, dynamic shared memory and K's argument bytes (those buildArgs

@@ -169,7 +169,8 @@ SchedOptions SchedOptions::fromEnvironment() {
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
   envSwitch("GMEM_PREEMPT_LATCH_FIRST", O.LatchFirstLaunches); // diagnostics
   envSwitch("GMEM_PREEMPT_FREE", O.Free);
-  envSwitch("GMEM_PREEMPT_GRID_STRIDE", O.GridStride);
+  O.GridStrideTrips =
+      unsigned(std::min<uint64_t>(envNumber("GMEM_PREEMPT_GRID_STRIDE", O.GridStrideTrips), 1u << 20));
   envSwitch("GMEM_SCHED_FIRST_QUIET", O.QuietFirstLaunches); // diagnostics
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))

@@ -110,16 +110,17 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // CTAs. Every instance of the slot keeps that grid (UserGrid below).
   SchedLaunch Regridded;
   const SchedLaunch *LP = &L;
-  if (CI && Opts.GridStride && Rec->Idempotent && (CI->Flags & PreGridStride))
-    if (const uint32_t X = launchGridStrideX(*CI, L.Grid, L.Block, L.Params, L.Extra)) {
+  if (CI && Opts.GridStrideTrips && Rec->Idempotent && (CI->Flags & PreGridStride))
+    if (const uint32_t X =
+            launchGridStrideX(*CI, L.Grid, L.Block, L.Params, L.Extra, Opts.GridStrideTrips)) {
       Regridded = L;
       Regridded.Grid[0] = X;
       LP = &Regridded;
       if (!CI->GridStrideLogged) {
         CI->GridStrideLogged = true;
-        log("kernel %s: grid-stride launches proved idempotent run on the loop's own grid "
+        log("kernel %s: grid-stride launches proved idempotent run %u trips per virtual CTA "
             "(%u CTAs in x instead of %u, the first of them)",
-            CI->Symbol.c_str(), X, L.Grid[0]);
+            CI->Symbol.c_str(), Opts.GridStrideTrips, X, L.Grid[0]);
       }
     }
   if (CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key)) {

@@ -65,11 +65,13 @@ struct SchedOptions {
   /// proved idempotent only: GMEM_PREEMPT_FREE=0 never launches them; else
   /// they take part in the same timing as the alternate forms.
   bool Free = true;
-  /// Kernels that are one grid-stride loop (PreGridStride): a launch proved
-  /// idempotent runs its persistent form on the loop's own grid, one trip
-  /// per virtual CTA (GridStride.h); GMEM_PREEMPT_GRID_STRIDE=0 keeps
-  /// every launch's grid.
-  bool GridStride = true;
+  /// Kernels that are one grid-stride loop (PreGridStride): with
+  /// GMEM_PREEMPT_GRID_STRIDE=T (T >= 1) a launch proved idempotent runs its
+  /// persistent forms on a grid of ceil(n / (T x blockDim.x)) virtual CTAs,
+  /// T trips each (GridStride.h). 0, the default, keeps every launch's
+  /// grid: on the H200 one trip per virtual CTA cost streaming loops more
+  /// than their loop checks (bench/preempt/results/session49).
+  unsigned GridStrideTrips = 0;
   /// Batched persistent clones (PreBatched): a check interval of about
   /// BatchUs (GMEM_PREEMPT_BATCH_US; 0: look after every virtual CTA) from
   /// the shape's measured virtual CTA time (CloneChooser::batchFor).

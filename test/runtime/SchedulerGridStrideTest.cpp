@@ -1,8 +1,8 @@
-// Grid-stride kernels (PreGridStride, runtime/src/GridStride.h): an
-// idempotent launch of such a kernel's persistent clone runs on the loop's
-// own grid, one trip per virtual CTA, never on one where the index could
-// wrap; other launches, clones without the bound word, and
-// GMEM_PREEMPT_GRID_STRIDE=0 keep the launch's grid.
+// Grid-stride kernels (PreGridStride, runtime/src/GridStride.h): with
+// GMEM_PREEMPT_GRID_STRIDE=T an idempotent launch of such a kernel's
+// persistent clone runs on a grid of T trips per virtual CTA, never on one
+// where the index could wrap; other launches, clones without the bound
+// word, and the default (0) keep the launch's grid.
 #include "SchedulerTestFixture.h"
 
 #include "GridStride.h"
@@ -20,9 +20,9 @@ constexpr uint32_t GridStrideFlag = 0x2000;
 constexpr uint32_t BoundIsN = 1 | 1u << 19; // parameter 1, read sign-extended
 
 uint32_t gridFor(const GridStrideBound &B, uint64_t N, size_t Bytes, unsigned Grid, unsigned Block,
-                 uint32_t MaxX = 0x7fffffff) {
+                 uint32_t MaxX = 0x7fffffff, unsigned Trips = 1) {
   const unsigned G[3] = {Grid, 1, 1}, Bl[3] = {Block, 1, 1};
-  return gridStrideX(B, &N, Bytes, G, Bl, MaxX);
+  return gridStrideX(B, &N, Bytes, G, Bl, MaxX, Trips);
 }
 
 } // namespace
@@ -31,6 +31,8 @@ TEST(GridStrideX, OneTripPerVirtualCtaWhereTheIndexCannotWrap) {
   GridStrideBound S32; // i < n, int
   S32.ParamSigned = true;
   EXPECT_EQ(gridFor(S32, 10000, 4, 4, 128), 79u); // ceil(10000 / 128)
+  EXPECT_EQ(gridFor(S32, 10000, 4, 4, 128, 0x7fffffff, 4), 20u); // 4 trips: ceil(10000 / 512)
+  EXPECT_EQ(gridFor(S32, 10000, 4, 20, 128, 0x7fffffff, 4), 0u);
   EXPECT_EQ(gridFor(S32, 10000, 4, 79, 128), 0u); // the launch's own grid is as large
   EXPECT_EQ(gridFor(S32, 10000, 4, 100, 128), 0u); // never smaller
   EXPECT_EQ(gridFor(S32, 0, 4, 4, 128), 0u);       // no index runs
@@ -65,6 +67,8 @@ TEST(GridStrideX, OneTripPerVirtualCtaWhereTheIndexCannotWrap) {
 
 TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideTrips = 1;
+  make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
@@ -78,6 +82,8 @@ TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
 
 TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideTrips = 1;
+  make();
   N = 10000;
   size_t First = 0;
   uint64_t Ctl = 0;
@@ -97,6 +103,8 @@ TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
 
 TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideTrips = 1;
+  make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
@@ -107,27 +115,45 @@ TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
 
 TEST_F(SchedTest, GridStrideFlagWithoutItsBoundIsIgnored) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag); // five words
-  N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
-  finish();
-}
-
-TEST_F(SchedTest, GridStrideOffKeepsTheGrid) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStride = false;
+  O.GridStrideTrips = 1;
   make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
   EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
   finish();
-  expectSwitchFromEnvironment("GMEM_PREEMPT_GRID_STRIDE", &SchedOptions::GridStride);
+}
+
+TEST_F(SchedTest, GridStrideOffByDefaultKeepsTheGrid) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  finish();
+  unsetenv("GMEM_PREEMPT_GRID_STRIDE");
+  EXPECT_EQ(SchedOptions::fromEnvironment().GridStrideTrips, 0u);
+  setenv("GMEM_PREEMPT_GRID_STRIDE", "4", 1);
+  EXPECT_EQ(SchedOptions::fromEnvironment().GridStrideTrips, 4u);
+  unsetenv("GMEM_PREEMPT_GRID_STRIDE");
+}
+
+TEST_F(SchedTest, GridStrideTripsPerVirtualCta) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideTrips = 4;
+  make();
+  N = 10000;
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 20u); // ceil(10000 / (4 x 128))
+  finish();
+  expectExactlyOnce();
 }
 
 TEST_F(SchedTest, GridStrideKeepsAGridWhereTheIndexWouldWrap) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideTrips = 1;
+  make();
   N = INT_MAX - 100; // the launch's own grid already wraps: left as it is
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
