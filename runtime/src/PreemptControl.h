@@ -51,6 +51,7 @@
 #pragma once
 
 #include "CloneChoice.h"
+#include "GridStrideTuner.h"
 #include "KernelCache.h"
 #include "HostCounters.h"
 #include "SchedDriver.h"
@@ -136,6 +137,7 @@ struct CloneInfo {
   /// With PreGridStride: the info global's sixth word (GridStride.h).
   uint32_t GridStrideBound = 0;
   bool GridStrideLogged = false; ///< the first regridded launch was logged
+  GridStrideTuner GridTuner;     ///< GMEM_PREEMPT_GRID_STRIDE=auto
   /// The clone's parameters: K's, then ctl and the three grid words.
   std::vector<uint32_t> Offset, Size;
   uint32_t ArgBytes = 0;  ///< the clone's parameter buffer, grid words included

@@ -169,8 +169,13 @@ SchedOptions SchedOptions::fromEnvironment() {
   envSwitch("GMEM_PREEMPT_LATCH", O.LatchIdleTimings);
   envSwitch("GMEM_PREEMPT_LATCH_FIRST", O.LatchFirstLaunches); // diagnostics
   envSwitch("GMEM_PREEMPT_FREE", O.Free);
-  O.GridStrideTrips =
-      unsigned(std::min<uint64_t>(envNumber("GMEM_PREEMPT_GRID_STRIDE", O.GridStrideTrips), 1u << 20));
+  if (const char *G = std::getenv("GMEM_PREEMPT_GRID_STRIDE"); G && *G && std::string(G) != "auto") {
+    const uint64_t T = envNumber("GMEM_PREEMPT_GRID_STRIDE", ~uint64_t(0));
+    if (T != ~uint64_t(0)) { // (else not a number: the default, with the message)
+      O.GridStrideAuto = false;
+      O.GridStrideTrips = unsigned(std::min<uint64_t>(T, 1u << 20));
+    }
+  }
   envSwitch("GMEM_SCHED_FIRST_QUIET", O.QuietFirstLaunches); // diagnostics
   if (const char *L2 = std::getenv("GMEM_SCHED_L2"); L2 && *L2) {
     if (envIs(L2, {"persist"}))

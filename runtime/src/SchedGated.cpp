@@ -110,20 +110,36 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // CTAs. Every instance of the slot keeps that grid (UserGrid below).
   SchedLaunch Regridded;
   const SchedLaunch *LP = &L;
-  if (CI && Opts.GridStrideTrips && Rec->Idempotent && (CI->Flags & PreGridStride))
-    if (const uint32_t X =
-            launchGridStrideX(*CI, L.Grid, L.Block, L.Params, L.Extra, Opts.GridStrideTrips)) {
+  uint64_t UserKey = 0;
+  unsigned Trips = 0;
+  const bool Tuned = CI && Opts.GridStrideAuto && Rec->Idempotent &&
+                     (CI->Flags & PreGridStride) && CI->persistent() &&
+                     launchShapeKey(*CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, UserKey);
+  if (Tuned)
+    Trips = CI->GridTuner.tripsFor(UserKey);
+  else if (CI && Opts.GridStrideTrips && Rec->Idempotent && (CI->Flags & PreGridStride))
+    Trips = Opts.GridStrideTrips;
+  if (Trips) {
+    if (const uint32_t X = launchGridStrideX(*CI, L.Grid, L.Block, L.Params, L.Extra, Trips)) {
       Regridded = L;
       Regridded.Grid[0] = X;
       LP = &Regridded;
       if (!CI->GridStrideLogged) {
         CI->GridStrideLogged = true;
-        log("kernel %s: grid-stride launches proved idempotent run %u trips per virtual CTA "
-            "(%u CTAs in x instead of %u, the first of them)",
-            CI->Symbol.c_str(), Opts.GridStrideTrips, X, L.Grid[0]);
+        log("kernel %s: a grid-stride launch proved idempotent runs %u trips per virtual CTA "
+            "(%u CTAs in x instead of %u)",
+            CI->Symbol.c_str(), Trips, X, L.Grid[0]);
       }
+    } else if (Tuned) {
+      CI->GridTuner.skip(UserKey, Trips);
+      Trips = 0;
     }
-  if (CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key)) {
+  }
+  const bool Planned = CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key);
+  if (Tuned && Planned && Key)
+    CI->GridTuner.observe(UserKey, Trips, CI->Chooser.state(Key) != CloneChooser::State::Unknown,
+                          CI->Chooser.tauOf(Key), ctaCount(LP->Grid), Plan.Resident);
+  if (Planned) {
     Sl = C.Pool->acquire(Plan.Words);
     if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {
       recycleAll(C);

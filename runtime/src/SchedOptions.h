@@ -65,13 +65,15 @@ struct SchedOptions {
   /// proved idempotent only: GMEM_PREEMPT_FREE=0 never launches them; else
   /// they take part in the same timing as the alternate forms.
   bool Free = true;
-  /// Kernels that are one grid-stride loop (PreGridStride): with
-  /// GMEM_PREEMPT_GRID_STRIDE=T (T >= 1) a launch proved idempotent runs its
-  /// persistent forms on a grid of ceil(n / (T x blockDim.x)) virtual CTAs,
-  /// T trips each (GridStride.h). 0, the default, keeps every launch's
-  /// grid: on the H200 one trip per virtual CTA cost streaming loops more
-  /// than their loop checks (bench/preempt/results/session49).
+  /// Kernels that are one grid-stride loop (PreGridStride): a launch proved
+  /// idempotent may run its persistent forms on a grid of ceil(n / (T x
+  /// blockDim.x)) virtual CTAs, T loop trips each (GridStride.h). By
+  /// default (GMEM_PREEMPT_GRID_STRIDE=auto) T is chosen per launch shape
+  /// by timing, the launch's own grid included (GridStrideTuner.h); a
+  /// number T fixes it (GridStrideTrips, GridStrideAuto off); 0 keeps every
+  /// launch's grid.
   unsigned GridStrideTrips = 0;
+  bool GridStrideAuto = true;
   /// Batched persistent clones (PreBatched): a check interval of about
   /// BatchUs (GMEM_PREEMPT_BATCH_US; 0: look after every virtual CTA) from
   /// the shape's measured virtual CTA time (CloneChooser::batchFor).

@@ -2,10 +2,12 @@
 // GMEM_PREEMPT_GRID_STRIDE=T an idempotent launch of such a kernel's
 // persistent clone runs on a grid of T trips per virtual CTA, never on one
 // where the index could wrap; other launches, clones without the bound
-// word, and the default (0) keep the launch's grid.
+// word, and T = 0 keep the launch's grid. By default (auto) the tuner
+// picks T per launch shape by timing (GridStrideTuner.h).
 #include "SchedulerTestFixture.h"
 
 #include "GridStride.h"
+#include "GridStrideTuner.h"
 
 #include <climits>
 
@@ -68,6 +70,7 @@ TEST(GridStrideX, OneTripPerVirtualCtaWhereTheIndexCannotWrap) {
 TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
   O.GridStrideTrips = 1;
+  O.GridStrideAuto = false;
   make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
@@ -83,6 +86,7 @@ TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
 TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
   O.GridStrideTrips = 1;
+  O.GridStrideAuto = false;
   make();
   N = 10000;
   size_t First = 0;
@@ -104,6 +108,7 @@ TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
 TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
   O.GridStrideTrips = 1;
+  O.GridStrideAuto = false;
   make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
@@ -116,6 +121,7 @@ TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
 TEST_F(SchedTest, GridStrideFlagWithoutItsBoundIsIgnored) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag); // five words
   O.GridStrideTrips = 1;
+  O.GridStrideAuto = false;
   make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
@@ -124,23 +130,36 @@ TEST_F(SchedTest, GridStrideFlagWithoutItsBoundIsIgnored) {
   finish();
 }
 
-TEST_F(SchedTest, GridStrideOffByDefaultKeepsTheGrid) {
+TEST_F(SchedTest, GridStrideZeroKeepsTheGrid) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  O.GridStrideAuto = false;
+  O.GridStrideTrips = 0;
+  make();
   N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  for (int I = 0; I < 40; ++I)
+    ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  for (const auto &CL : D.CloneLaunches)
+    EXPECT_EQ(CL.UserGrid[0], 4u);
   finish();
   unsetenv("GMEM_PREEMPT_GRID_STRIDE");
+  EXPECT_TRUE(SchedOptions::fromEnvironment().GridStrideAuto); // the default
+  setenv("GMEM_PREEMPT_GRID_STRIDE", "0", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().GridStrideAuto);
   EXPECT_EQ(SchedOptions::fromEnvironment().GridStrideTrips, 0u);
   setenv("GMEM_PREEMPT_GRID_STRIDE", "4", 1);
+  EXPECT_FALSE(SchedOptions::fromEnvironment().GridStrideAuto);
   EXPECT_EQ(SchedOptions::fromEnvironment().GridStrideTrips, 4u);
+  setenv("GMEM_PREEMPT_GRID_STRIDE", "auto", 1);
+  EXPECT_TRUE(SchedOptions::fromEnvironment().GridStrideAuto);
+  setenv("GMEM_PREEMPT_GRID_STRIDE", "maybe", 1); // refused: the default
+  EXPECT_TRUE(SchedOptions::fromEnvironment().GridStrideAuto);
   unsetenv("GMEM_PREEMPT_GRID_STRIDE");
 }
 
 TEST_F(SchedTest, GridStrideTripsPerVirtualCta) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
   O.GridStrideTrips = 4;
+  O.GridStrideAuto = false;
   make();
   N = 10000;
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
@@ -153,9 +172,77 @@ TEST_F(SchedTest, GridStrideTripsPerVirtualCta) {
 TEST_F(SchedTest, GridStrideKeepsAGridWhereTheIndexWouldWrap) {
   D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
   O.GridStrideTrips = 1;
+  O.GridStrideAuto = false;
   make();
   N = INT_MAX - 100; // the launch's own grid already wraps: left as it is
   ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
   ASSERT_EQ(D.CloneLaunches.size(), 1u);
   EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+}
+
+// The tuner (GridStrideTuner.h): own grid first, then each candidate, each
+// once the chooser has decided and timed its shape; the fastest wins where
+// it beats the own grid by 2%.
+TEST(GridStrideTuner, KeepsTheFastestGridOnceEachIsDecided) {
+  GridStrideTuner T;
+  const uint64_t K = 42;
+  auto Settle = [&](unsigned Trips, double Tau, uint64_t Total, uint64_t Resident) {
+    for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I) {
+      ASSERT_EQ(T.tripsFor(K), Trips);
+      T.observe(K, Trips, true, Tau, Total, Resident);
+    }
+  };
+  EXPECT_EQ(T.tripsFor(K), 0u); // the own grid first
+  T.observe(K, 0, false, 0, 1056, 1056); // not decided yet: stays
+  EXPECT_EQ(T.tripsFor(K), 0u);
+  Settle(0, 600.0, 1056, 1056); // 600 us
+  EXPECT_EQ(T.decided(K), -1);
+  Settle(1, 0.5, 2097152, 1056); // 0.5 x 1986 = 993 us: slower
+  Settle(4, 1.0, 524288, 1056);  // 1.0 x 497 = 497 us: faster
+  EXPECT_EQ(T.tripsFor(K), 16u);
+  T.observe(K, 4, true, 0.1, 524288, 1056); // a late launch of the old stage: ignored
+  Settle(16, 4.2, 131072, 1056); // 4.2 x 125 = 525 us: not faster than 497
+  EXPECT_EQ(T.decided(K), 4);
+  EXPECT_EQ(T.tripsFor(K), 4u);
+  // Another shape is measured on its own.
+  EXPECT_EQ(T.tripsFor(7), 0u);
+}
+
+TEST(GridStrideTuner, OwnGridWhereNoCandidateWinsByTheMargin) {
+  GridStrideTuner T;
+  for (unsigned Trips : {0u, 1u, 4u, 16u})
+    for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
+      T.observe(1, Trips, true, Trips ? 99.5 : 100.0, 10 * (Trips + 1),
+                10 * (Trips + 1)); // one round each, 0.5% faster only
+  EXPECT_EQ(T.decided(1), 0);
+  EXPECT_EQ(T.tripsFor(1), 0u);
+}
+
+TEST(GridStrideTuner, SkipsCandidatesThatCannotRegridOrNeverSettle) {
+  GridStrideTuner T;
+  for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
+    T.observe(5, 0, true, 100.0, 10, 10);
+  EXPECT_EQ(T.tripsFor(5), 1u);
+  T.skip(5, 1); // no larger grid is safe
+  EXPECT_EQ(T.tripsFor(5), 4u);
+  for (unsigned I = 0; I < GridStrideTuner::WaitLaunches; ++I)
+    T.observe(5, 4, false, 0, 40, 10); // never decided
+  EXPECT_EQ(T.tripsFor(5), 16u);
+  for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
+    T.observe(5, 16, true, 10.0, 160, 10); // 160 us: slower than 100
+  EXPECT_EQ(T.decided(5), 0);
+  // A shape whose own grid never gets a time stays on it.
+  for (unsigned I = 0; I < GridStrideTuner::WaitLaunches; ++I)
+    T.observe(6, 0, false, 0, 10, 10);
+  EXPECT_EQ(T.decided(6), 0);
+}
+
+TEST_F(SchedTest, GridStrideAutoStartsOnTheOwnGrid) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
+  N = 10000; // the default options: auto
+  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
+  ASSERT_EQ(D.CloneLaunches.size(), 1u);
+  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u); // measured on its own grid first
+  finish();
+  expectExactlyOnce();
 }
