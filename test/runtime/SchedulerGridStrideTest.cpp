@@ -67,28 +67,39 @@ TEST(GridStrideX, OneTripPerVirtualCtaWhereTheIndexCannotWrap) {
   EXPECT_EQ(gridFor(SW, 512, 4, 1, 256), 2u);
 }
 
-TEST_F(SchedTest, GridStrideLaunchRunsOnTheLoopsGrid) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideTrips = 1;
-  O.GridStrideAuto = false;
-  make();
-  N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 79u); // ceil(10000 / 128) virtual CTAs
-  EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u);      // on the resident grid (4 SMs x 2)
+/// Pers flagged as a grid-stride kernel bounded by N = 10000 (or without
+/// the bound word), under the given trips option.
+class GridStrideTest : public SchedTest {
+protected:
+  void flagged(unsigned Trips, bool Auto = false, bool Bound = true) {
+    D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2,
+              Bound ? std::optional<uint32_t>(BoundIsN) : std::nullopt);
+    O.GridStrideTrips = Trips;
+    O.GridStrideAuto = Auto;
+    make();
+    N = 10000;
+  }
+  /// One launch of 4 CTAs: the x extent of the virtual grid it ran.
+  unsigned virtualGridX(bool Idempotent = true) {
+    const size_t Before = D.CloneLaunches.size();
+    EXPECT_EQ(pers(BE, {4, 1, 1}, Idempotent), CUDA_SUCCESS);
+    EXPECT_EQ(D.CloneLaunches.size(), Before + 1);
+    return D.CloneLaunches.size() > Before ? D.CloneLaunches.back().UserGrid[0] : 0;
+  }
+};
+
+TEST_F(GridStrideTest, LaunchRunsOnTheLoopsGrid) {
+  flagged(1);
+  EXPECT_EQ(virtualGridX(), 79u);              // ceil(10000 / 128) virtual CTAs
+  EXPECT_EQ(D.CloneLaunches[0].Grid[0], 8u); // on the resident grid (4 SMs x 2)
   finish();
   expectExactlyOnce();
   EXPECT_EQ(job(pre(Pers)).Completed.size(), 79u);
   EXPECT_EQ(OriginalCalls, 0);
 }
 
-TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideTrips = 1;
-  O.GridStrideAuto = false;
-  make();
-  N = 10000;
+TEST_F(GridStrideTest, RelaunchKeepsTheLoopsGrid) {
+  flagged(1);
   size_t First = 0;
   uint64_t Ctl = 0;
   EXPECT_EQ(preemptedPers(First, Ctl), pre(Pers));
@@ -105,41 +116,23 @@ TEST_F(SchedTest, GridStrideRelaunchKeepsTheLoopsGrid) {
   EXPECT_EQ(job(pre(Pers)).Completed.size(), 79u);
 }
 
-TEST_F(SchedTest, GridStrideKeepsTheGridOfLaunchesNotProvedIdempotent) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideTrips = 1;
-  O.GridStrideAuto = false;
-  make();
-  N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}, /*Idempotent=*/false), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+TEST_F(GridStrideTest, KeepsTheGridOfLaunchesNotProvedIdempotent) {
+  flagged(1);
+  EXPECT_EQ(virtualGridX(/*Idempotent=*/false), 4u);
   finish();
   expectExactlyOnce();
 }
 
-TEST_F(SchedTest, GridStrideFlagWithoutItsBoundIsIgnored) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag); // five words
-  O.GridStrideTrips = 1;
-  O.GridStrideAuto = false;
-  make();
-  N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+TEST_F(GridStrideTest, FlagWithoutItsBoundIsIgnored) {
+  flagged(1, false, /*Bound=*/false); // five words
+  EXPECT_EQ(virtualGridX(), 4u);
   finish();
 }
 
-TEST_F(SchedTest, GridStrideZeroKeepsTheGrid) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideAuto = false;
-  O.GridStrideTrips = 0;
-  make();
-  N = 10000;
+TEST_F(GridStrideTest, ZeroKeepsTheGrid) {
+  flagged(0);
   for (int I = 0; I < 40; ++I)
-    ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  for (const auto &CL : D.CloneLaunches)
-    EXPECT_EQ(CL.UserGrid[0], 4u);
+    EXPECT_EQ(virtualGridX(), 4u);
   finish();
   unsetenv("GMEM_PREEMPT_GRID_STRIDE");
   EXPECT_TRUE(SchedOptions::fromEnvironment().GridStrideAuto); // the default
@@ -156,28 +149,24 @@ TEST_F(SchedTest, GridStrideZeroKeepsTheGrid) {
   unsetenv("GMEM_PREEMPT_GRID_STRIDE");
 }
 
-TEST_F(SchedTest, GridStrideTripsPerVirtualCta) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideTrips = 4;
-  O.GridStrideAuto = false;
-  make();
-  N = 10000;
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 20u); // ceil(10000 / (4 x 128))
+TEST_F(GridStrideTest, TripsPerVirtualCta) {
+  flagged(4);
+  EXPECT_EQ(virtualGridX(), 20u); // ceil(10000 / (4 x 128))
   finish();
   expectExactlyOnce();
 }
 
-TEST_F(SchedTest, GridStrideKeepsAGridWhereTheIndexWouldWrap) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  O.GridStrideTrips = 1;
-  O.GridStrideAuto = false;
-  make();
+TEST_F(GridStrideTest, KeepsAGridWhereTheIndexWouldWrap) {
+  flagged(1);
   N = INT_MAX - 100; // the launch's own grid already wraps: left as it is
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u);
+  EXPECT_EQ(virtualGridX(), 4u);
+}
+
+TEST_F(GridStrideTest, AutoStartsOnTheOwnGrid) {
+  flagged(0, /*Auto=*/true);
+  EXPECT_EQ(virtualGridX(), 4u); // measured on its own grid first
+  finish();
+  expectExactlyOnce();
 }
 
 // The tuner (GridStrideTuner.h): own grid first, then each candidate, each
@@ -235,14 +224,4 @@ TEST(GridStrideTuner, SkipsCandidatesThatCannotRegridOrNeverSettle) {
   for (unsigned I = 0; I < GridStrideTuner::WaitLaunches; ++I)
     T.observe(6, 0, false, 0, 10, 10);
   EXPECT_EQ(T.decided(6), 0);
-}
-
-TEST_F(SchedTest, GridStrideAutoStartsOnTheOwnGrid) {
-  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2, BoundIsN);
-  N = 10000; // the default options: auto
-  ASSERT_EQ(pers(BE, {4, 1, 1}), CUDA_SUCCESS);
-  ASSERT_EQ(D.CloneLaunches.size(), 1u);
-  EXPECT_EQ(D.CloneLaunches[0].UserGrid[0], 4u); // measured on its own grid first
-  finish();
-  expectExactlyOnce();
 }
