@@ -55,7 +55,9 @@ CTL_READ = ("ld.volatile.global.u32"
             else "ld.relaxed.gpu.global.u32")
 
 ENTRY_RE = re.compile(r"^\.visible \.entry (\S+)\(\s*$", re.M)
-INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[20\] = \{([0-9, ]*)\}")
+# Five words; six with flag bit 13 (GridStride: the grid-stride bound).
+INFO_RE = re.compile(r"__gmem_pre_info_(\S+)\[(20|24)\] = \{([0-9, ]*)\}")
+GRID_STRIDE = 1 << 13
 CLONE = "__gmem_pre_"
 LIGHT = "__gmem_prl_"
 ALT = "__gmem_pra_"
@@ -95,7 +97,8 @@ def check_file(src, tool, ptxas, tmp):
         errors.append("ptxas rejected the PTX:\n" + p.stdout[-2000:])
     ptx = open(ptx_path).read()
     entries = entry_bodies(ptx)
-    infos = {m.group(1): info_words(m.group(2)) for m in INFO_RE.finditer(ptx)}
+    infos = {m.group(1): info_words(m.group(3)) for m in INFO_RE.finditer(ptx)}
+    sizes = {m.group(1): int(m.group(2)) for m in INFO_RE.finditer(ptx)}
     stats = {"kernels": 0, "clones": 0, "no_clone": 0, "entry_only": 0, "loop_kernels": 0,
              "loop_sites": 0, "persistent": 0, "light": 0, "alt": 0,
              "free": 0, "seg_scale": 0}
@@ -108,6 +111,9 @@ def check_file(src, tool, ptxas, tmp):
             errors.append("%s: no __gmem_pre_info_%s" % (k, k))
             continue
         magic, version, flags, sites, interval = info
+        if (sizes[k] == 24) != bool(flags & GRID_STRIDE):
+            errors.append("%s: info of %d bytes with flags 0x%x (a sixth word goes with "
+                          "GridStride only)" % (k, sizes[k], flags))
         if magic != 0x31504D47 or version != 2:
             errors.append("%s: info has magic 0x%x version %d" % (k, magic, version))
         if flags & 8:
