@@ -105,9 +105,12 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   [[maybe_unused]] uint64_t ProfT = GMEM_PROF_NOW();
   if (CI && (Opts.MaxOverhead > 0 || Opts.ShortUs > 0))
     sampleOriginals(C);
-  // A grid-stride kernel's idempotent launch runs on the loop's own grid
-  // (GridStride.h): its persistent forms then stop between short virtual
-  // CTAs. Every instance of the slot keeps that grid (UserGrid below).
+  // A grid-stride kernel's idempotent launch may run on a grid of Trips
+  // loop trips per virtual CTA (GridStride.h; Trips per launch shape by
+  // timing, GridStrideTuner.h): its persistent forms then stop between
+  // short virtual CTAs. Every instance of the slot keeps that grid
+  // (UserGrid below); a launch that falls back to the kernel as compiled
+  // runs the user's grid (Original).
   SchedLaunch Regridded;
   const SchedLaunch *LP = &L;
   uint64_t UserKey = 0;
