@@ -223,19 +223,6 @@ std::pair<StringRef, StringRef> opcodeAndRest(StringRef S) {
   return {Opcode, S.drop_front(Opcode.size()).trim()};
 }
 
-/// The asm's statements, split at ';' and line ends.
-SmallVector<StringRef, 16> statementsOf(StringRef Text) {
-  SmallVector<StringRef, 16> Out;
-  SmallVector<StringRef, 8> Statements;
-  Text.split(Statements, ';');
-  for (StringRef Line : Statements) {
-    SmallVector<StringRef, 4> Parts;
-    Line.split(Parts, '\n');
-    Out.append(Parts.begin(), Parts.end());
-  }
-  return Out;
-}
-
 /// Whether a statement's first operand is what it writes: not for stores,
 /// reductions and the like, whose first operand is the address.
 bool writesFirstOperand(StringRef Opcode) {
@@ -282,7 +269,7 @@ SmallBitVector writtenOperands(const InlineAsm &IA, StringRef Text) {
       W.set(N);
     ++N;
   }
-  for (StringRef S : statementsOf(Text)) {
+  for (StringRef S : ptxStatements(Text)) {
     auto [Opcode, Rest] = opcodeAndRest(S);
     if (Opcode.empty() || !writesFirstOperand(Opcode))
       continue;
@@ -330,7 +317,7 @@ std::optional<SmallVector<AsmAccess, 2>> matchAsmAccesses(const CallBase &CB) {
   SmallVector<int, 8> Map = operandArgs(*IA);
   const SmallBitVector Written = writtenOperands(*IA, Text);
   SmallVector<AsmAccess, 2> Accesses;
-  for (StringRef S : statementsOf(Text)) {
+  for (StringRef S : ptxStatements(Text)) {
     AsmAccess A;
     switch (statement(S, CB, Map, Written, A)) {
     case Verdict::Neutral:
@@ -378,7 +365,7 @@ bool asmAddressesFromPointers(const CallBase &CB) {
   };
   SmallVector<Statement, 16> Code;
   bool Branches = false;
-  for (StringRef S : statementsOf(IA->getAsmString())) {
+  for (StringRef S : ptxStatements(IA->getAsmString())) {
     auto [Opcode, Rest] = opcodeAndRest(S);
     if (Opcode.empty())
       continue;

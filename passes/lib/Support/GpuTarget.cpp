@@ -312,6 +312,18 @@ bool isMemoryNeutralCall(const CallBase &CB) {
   return false;
 }
 
+SmallVector<StringRef, 16> ptxStatements(StringRef Text) {
+  SmallVector<StringRef, 16> Out;
+  SmallVector<StringRef, 8> Statements;
+  Text.split(Statements, ';');
+  for (StringRef Line : Statements) {
+    SmallVector<StringRef, 4> Parts;
+    Line.split(Parts, '\n');
+    Out.append(Parts.begin(), Parts.end());
+  }
+  return Out;
+}
+
 void forEachPtxWord(StringRef Text, function_ref<void(StringRef Word, StringRef Op)> F) {
   size_t I = 0;
   while (I < Text.size()) {
@@ -390,53 +402,47 @@ AsmMemoryUse scanAsmMemoryUse(StringRef Text, GpuArch Arch) {
       "createpolicy", "suq", "txq", "vabsdiff", "vadd", "vsub", "vmin", "vmax", "vshl", "vshr",
       "vmad", "vset", "vabsdiff2", "vadd2", "vsub2", "vavrg2", "vmin2", "vmax2", "vset2",
       "vabsdiff4", "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4"};
-  SmallVector<StringRef, 16> Statements;
-  Text.split(Statements, ';');
-  for (StringRef Line : Statements) {
-    SmallVector<StringRef, 4> Parts;
-    Line.split(Parts, '\n');
-    for (StringRef S : Parts) {
-      S = S.trim();
-      // Braces of a block, labels, a guard, comments, directives.
-      for (bool More = true; More && !S.empty();) {
-        More = false;
-        if (S.front() == '{' || S.front() == '}') {
-          S = S.drop_front().trim();
+  for (StringRef S : ptxStatements(Text)) {
+    S = S.trim();
+    // Braces of a block, labels, a guard, comments, directives.
+    for (bool More = true; More && !S.empty();) {
+      More = false;
+      if (S.front() == '{' || S.front() == '}') {
+        S = S.drop_front().trim();
+        More = true;
+      } else if (S.front() == '@') {
+        S = S.drop_until([](char C) { return isSpace(C); }).trim();
+        More = true;
+      } else {
+        size_t Colon = S.find(':');
+        StringRef Label = Colon == StringRef::npos ? StringRef() : S.take_front(Colon);
+        if (!Label.empty() && llvm::all_of(Label, [](char C) {
+              return isAlnum(C) || C == '_' || C == '$';
+            }) && (Colon + 1 == S.size() || S[Colon + 1] != ':')) {
+          S = S.drop_front(Colon + 1).trim();
           More = true;
-        } else if (S.front() == '@') {
-          S = S.drop_until([](char C) { return isSpace(C); }).trim();
-          More = true;
-        } else {
-          size_t Colon = S.find(':');
-          StringRef Label = Colon == StringRef::npos ? StringRef() : S.take_front(Colon);
-          if (!Label.empty() && llvm::all_of(Label, [](char C) {
-                return isAlnum(C) || C == '_' || C == '$';
-              }) && (Colon + 1 == S.size() || S[Colon + 1] != ':')) {
-            S = S.drop_front(Colon + 1).trim();
-            More = true;
-          }
         }
       }
-      if (S.empty() || S.starts_with("//") || S.starts_with(".") || S.starts_with("}"))
-        continue;
-      StringRef Word = S.take_until([](char C) { return isSpace(C) || C == '{' || C == ','; });
-      StringRef Op = Word.split('.').first;
-      bool Reads = false, Writes = false;
-      for (const char *R : ReadOps)
-        Reads |= Op == R;
-      for (const char *W : WriteOps)
-        Writes |= Op == W;
-      if (Op == "wmma") { // wmma.load and wmma.store reach memory, wmma.mma does not
-        Reads = Word.starts_with("wmma.load");
-        Writes = Word.starts_with("wmma.store");
-      } else if (!Reads && !Writes && !RegisterOnly.contains(Op)) {
-        Reads = Writes = true;
-      }
-      if ((Reads || Writes) && outsideGlobalMemory(Word, Op))
-        continue;
-      U.Reads |= Reads;
-      U.Writes |= Writes;
     }
+    if (S.empty() || S.starts_with("//") || S.starts_with(".") || S.starts_with("}"))
+      continue;
+    StringRef Word = S.take_until([](char C) { return isSpace(C) || C == '{' || C == ','; });
+    StringRef Op = Word.split('.').first;
+    bool Reads = false, Writes = false;
+    for (const char *R : ReadOps)
+      Reads |= Op == R;
+    for (const char *W : WriteOps)
+      Writes |= Op == W;
+    if (Op == "wmma") { // wmma.load and wmma.store reach memory, wmma.mma does not
+      Reads = Word.starts_with("wmma.load");
+      Writes = Word.starts_with("wmma.store");
+    } else if (!Reads && !Writes && !RegisterOnly.contains(Op)) {
+      Reads = Writes = true;
+    }
+    if ((Reads || Writes) && outsideGlobalMemory(Word, Op))
+      continue;
+    U.Reads |= Reads;
+    U.Writes |= Writes;
   }
   return U;
 }

@@ -86,6 +86,10 @@ AsmMemoryUse scanAsmMemoryUse(llvm::StringRef Text, GpuArch Arch);
 /// generic memory that is not `.nc` (`ldu` and `ld.global.nc` are not).
 bool asmHasCoherentGlobalLoad(llvm::StringRef Text);
 
+/// The statements of PTX inline-asm Text, split at ';' and at line ends
+/// (untrimmed: braces, labels, guards and comments stay for the caller).
+llvm::SmallVector<llvm::StringRef, 16> ptxStatements(llvm::StringRef Text);
+
 /// Calls F(Word, Op) for every word of PTX inline-asm Text that is not a
 /// register (`%r1`, `$0`): Word a run of identifier characters, '.' and
 /// ':' (`ld.shared::cluster.u32`), Op its part before the first '.'.
