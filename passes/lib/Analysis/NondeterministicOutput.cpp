@@ -314,7 +314,17 @@ std::string nondeterministicOutput(const Function &F) {
   }
   // Loops that poll memory: their exits decide by timing.
   SmallVector<const BasicBlock *, 4> PollExits;
-  {
+  // (Loops are only looked at where something could be polled: most
+  // kernels have no volatile or atomic read and no call that reads memory.)
+  const bool MayPoll = any_of(instructions(F), [](const Instruction &I) {
+    if (const auto *LI = dyn_cast<LoadInst>(&I))
+      return LI->isVolatile() || LI->isAtomic();
+    if (const auto *CB = dyn_cast<CallBase>(&I))
+      return !CB->doesNotAccessMemory() && !CB->onlyAccessesInaccessibleMemory() &&
+             !(isa<IntrinsicInst>(CB) && CB->onlyReadsMemory());
+    return isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+  });
+  if (MayPoll) {
     DominatorTree DT(const_cast<Function &>(F));
     LoopInfo LI(DT);
     for (const Loop *L : LI.getLoopsInPreorder()) {
