@@ -72,6 +72,7 @@ void CloneChooser::enter(Entry &E, State S) {
   E.SpreadProbe = 0;
   E.CheckLight = false;
   E.LightRefUs = 0;
+  E.TrialDue = false;
 }
 
 void CloneChooser::probeSpread(Entry &E, CloneChoice &C) {
@@ -94,6 +95,8 @@ void CloneChooser::startSpreadProbe(Entry &E, CloneChoice &C) {
 void CloneChooser::enterFullForms(Entry &E) {
   enter(E, State::Full);
   startComparison(E, /*First=*/true);
+  if (!E.NProbes)
+    E.TrialDue = true; // nothing to compare: decided (decide's light trial)
 }
 
 void CloneChooser::startComparison(Entry &E, bool First) {
@@ -141,6 +144,7 @@ void CloneChooser::dropProbe(Entry &E, CloneKind K) {
   if (!Left) {
     E.NProbes = 0;
     E.First = false;
+    E.TrialDue = true; // decided as decide() would
   } else if (!E.NProbes) {
     // K was the last one, whose timing would have decided: a full launch's
     // does instead (the launch that could not run K runs the full clone).
@@ -163,6 +167,7 @@ void CloneChooser::decide(Entry &E, double FullRefUs) {
   // Entered even when it stays: the next comparison is FormRetimeEvery
   // launches after this one.
   enter(E, stateOf(Best));
+  E.TrialDue = true;
 }
 
 unsigned CloneChooser::batchFor(uint64_t Key) const {
@@ -310,6 +315,20 @@ CloneChoice CloneChooser::chooseForm(Entry &Ent, bool FreeOk, bool LightOk) {
       // about the free form's.
       C.Kind = CloneKind::Full;
       C.Timed = false;
+    }
+    if (E->TrialDue && C.Kind == kindOf(E->St) &&
+        (!E->SpreadPending || !(E->Us[idx(C.Kind)] > 0))) {
+      // The decided form's launches (after its spread probe) are timed,
+      // until one's timing arrives, where that timing may start the light
+      // trial (record): a shape a little over LightMaxUs otherwise waited
+      // FullTimingEvery launches for it, and whatever compares the shape's
+      // settled time (the grid-stride tuner) judged it on its full forms
+      // (H200, session 49: im2col's one-trip grid).
+      if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && E->TauUs > Opts.LightMaxUs &&
+          E->TauUs <= Opts.LightTimedMaxUs)
+        C.Timed = true;
+      else
+        E->TrialDue = false;
     }
     break;
   }
@@ -522,17 +541,21 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
         // the fresh one when it probed the full clone).
         decide(*E, E->First && Kind == CloneKind::Full && Prev > 0 ? std::min(Prev, ElapsedUs)
                                                                    : E->Us[idx(CloneKind::Full)]);
-    } else if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) &&
-               Tau <= Opts.LightTimedMaxUs && !E->NProbes && Kind == kindOf(E->St) &&
+    } else if (!E->NProbes && Kind == kindOf(E->St) &&
                (E->St == State::Full || E->St == State::Alt || E->St == State::Free)) {
-      // Virtual CTAs a little over LightMaxUs: the twin stops the shape
-      // within the goal too, and may run faster than the decided form
-      // (H200: embedding_lookup +10.1% -> +6.7%), or slower
-      // (spmv_csr_scalar +3.9% -> +5.1%; bench/preempt/results/session39).
-      // One trial, timed against the form's own warm time.
-      enter(*E, State::Light);
-      E->CheckLight = true;
-      E->LightRefUs = ElapsedUs;
+      // The decided form's own timing (the one TrialDue asked for, or a
+      // periodic one).
+      E->TrialDue = false;
+      if (Opts.HasLight && !(E->Unfit & bit(CloneKind::Light)) && Tau <= Opts.LightTimedMaxUs) {
+        // Virtual CTAs a little over LightMaxUs: the twin stops the shape
+        // within the goal too, and may run faster than the decided form
+        // (H200: embedding_lookup +10.1% -> +6.7%), or slower
+        // (spmv_csr_scalar +3.9% -> +5.1%; bench/preempt/results/session39).
+        // One trial, timed against the form's own warm time.
+        enter(*E, State::Light);
+        E->CheckLight = true;
+        E->LightRefUs = ElapsedUs;
+      }
     }
   }
   O.To = E->St;
@@ -554,6 +577,14 @@ void CloneChooser::unfit(uint64_t Key, CloneKind Kind) {
   else if (E->NProbes && Kind != CloneKind::Light)
     dropProbe(*E, Kind);
   E->Us[idx(Kind)] = 0;
+}
+
+double CloneChooser::settledUs(uint64_t Key) const {
+  const Entry *E = lookup(Key);
+  if (!E || E->St == State::Unknown || E->NProbes || E->SpreadPending || E->SpreadProbe ||
+      E->TrialDue || E->CheckLight || E->ScaleTry)
+    return 0;
+  return E->Us[idx(kindOf(E->St))];
 }
 
 CloneChooser::State CloneChooser::state(uint64_t Key) const {

@@ -324,6 +324,12 @@ public:
 
   /// Shape Key's state (Unknown when not remembered).
   State state(uint64_t Key) const;
+  /// The latest time of the form shape Key runs, once its choice has
+  /// settled: decided, no comparison, spread probe, light trial or segment
+  /// scale candidate waiting for a timing. 0 otherwise (or not remembered).
+  /// What a caller comparing whole launches of related shapes (the grid a
+  /// grid-stride launch runs on, GridStrideTuner.h) holds against another.
+  double settledUs(uint64_t Key) const;
   /// The check interval for shape Key's next batched launch: as many
   /// virtual CTAs as fit in BatchUs at the latest undisturbed timing's tau
   /// (1 .. 65535), 1 while the shape has none. A stop then waits for at most
@@ -363,6 +369,10 @@ private:
     /// Sent light for a trial (LightTimedMaxUs): the own form's time the
     /// first light timing must beat, with no margin (0: none).
     double LightRefUs = 0;
+    /// A form was just decided: the next launch of it (after the spread
+    /// probe) is timed, so that a shape with tau between LightMaxUs and
+    /// LightTimedMaxUs has its light trial now, not 64 launches on.
+    bool TrialDue = false;
     uint32_t OwnAsks = 0;     ///< LightOk launches while the own form had no time
     double TauUs = 0; ///< latest undisturbed timing's virtual CTA time (0: none)
     /// Launches of differing scalar arguments share the shape (choose's

@@ -57,20 +57,20 @@ void GridStrideTuner::skip(uint64_t UserKey, unsigned Trips) {
     advance(E);
 }
 
-void GridStrideTuner::observe(uint64_t UserKey, unsigned Trips, bool Decided, double TauUs,
-                              uint64_t Total, uint64_t Resident) {
+void GridStrideTuner::observe(uint64_t UserKey, unsigned Trips, double SettledUs) {
   Entry &E = entry(UserKey);
   if (E.Stage > NumCandidates || stageTrips(E) != Trips)
     return; // decided, or a launch planned before the stage changed
   ++E.Waited;
-  if (Decided && TauUs > 0 && Resident > 0 && ++E.Settled >= SettleLaunches) {
-    const double Us = TauUs * double((Total + Resident - 1) / Resident);
+  if (!(SettledUs > 0)) {
+    E.Settled = 0; // consecutive settled launches only (a trial may start)
+  } else if (++E.Settled >= SettleLaunches) {
     if (E.Stage == 0) {
       E.Best = 0;
-      E.BestUs = Us;
-    } else if (Us < E.BestUs * (1 - Margin)) {
+      E.BestUs = SettledUs;
+    } else if (SettledUs < E.BestUs * (1 - Margin)) {
       E.Best = Trips;
-      E.BestUs = Us;
+      E.BestUs = SettledUs;
     }
     advance(E);
     return;

@@ -5,13 +5,12 @@
 // trip made im2col and copy_vec4 faster and iota 75% slower; four made iota
 // 9% faster than the kernel itself and im2col slower than its own grid), so
 // it is measured per launch shape, as the spread is: the shape's launches
-// run on their own grid until the chooser has decided their form and timed
-// it, then on each candidate in turn until the chooser has decided and
-// timed that grid's shape too, and from then on at the fastest, which must
-// beat the own grid by Margin. A launch's time is its shape's virtual CTA
-// time times its rounds (tau x ceil(virtual CTAs / resident CTAs), as the
-// chooser measures tau), the form it settled on included (the light twin
-// on short virtual CTAs).
+// run on their own grid until the chooser has settled their form
+// (CloneChooser::settledUs: decided, spread probed, the light trial done),
+// then on each candidate in turn until that grid's shape has settled too,
+// and from then on at the fastest, which must beat the own grid by Margin.
+// A launch's time is the settled form's latest whole-launch time, the light
+// twin's where the shape runs light.
 #pragma once
 
 #include <cstddef>
@@ -26,24 +25,23 @@ class GridStrideTuner {
 public:
   static constexpr unsigned Candidates[] = {1, 4, 16};
   static constexpr size_t NumCandidates = sizeof(Candidates) / sizeof(Candidates[0]);
-  /// Launches a stage may wait for its decided time; then it is skipped.
-  static constexpr unsigned WaitLaunches = 24;
-  /// Observations of a decided shape before its time counts: the light
-  /// twin's first timing follows the full clone's decision, and a shape a
-  /// little over the light limit tries the twin once after it (H200: with
-  /// 3, im2col's one-trip grid was judged on its full clone and lost).
-  static constexpr unsigned SettleLaunches = 8;
+  /// Launches a stage may wait for its settled time; then it is skipped
+  /// (a comparison, a spread probe, a light trial and their timings'
+  /// return take about a dozen).
+  static constexpr unsigned WaitLaunches = 32;
+  /// Observations of a settled shape before its time counts (a timing
+  /// that returns late may still move it).
+  static constexpr unsigned SettleLaunches = 2;
   static constexpr double Margin = 0.02;
   static constexpr size_t MaxShapes = 64;
 
   /// Trips per virtual CTA for the next launch of the shape whose own-grid
   /// key is UserKey: 0 for its own grid.
   unsigned tripsFor(uint64_t UserKey);
-  /// After a launch of UserKey made with Trips was planned: whether the
-  /// chooser has decided the form of the shape it ran as, that shape's tau
-  /// (us), its virtual CTAs and resident CTAs.
-  void observe(uint64_t UserKey, unsigned Trips, bool Decided, double TauUs, uint64_t Total,
-               uint64_t Resident);
+  /// After a launch of UserKey made with Trips was planned: the settled
+  /// time (us) of the shape it ran as (CloneChooser::settledUs; 0 while
+  /// that shape is still being decided).
+  void observe(uint64_t UserKey, unsigned Trips, double SettledUs);
   /// Trips cannot regrid this shape (no larger grid is safe): next stage.
   void skip(uint64_t UserKey, unsigned Trips);
   /// The decided trips of UserKey, or -1 while it is being measured.

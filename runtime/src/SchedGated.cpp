@@ -140,8 +140,7 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   }
   const bool Planned = CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key);
   if (Tuned && Planned && Key)
-    CI->GridTuner.observe(UserKey, Trips, CI->Chooser.state(Key) != CloneChooser::State::Unknown,
-                          CI->Chooser.tauOf(Key), ctaCount(LP->Grid), Plan.Resident);
+    CI->GridTuner.observe(UserKey, Trips, CI->Chooser.settledUs(Key));
   if (Planned) {
     Sl = C.Pool->acquire(Plan.Words);
     if (!Sl && C.Pool->inUse() >= C.Pool->capacity()) {

@@ -135,21 +135,29 @@ TEST(CloneChooser, LightTrialKeepsTheTwinOnlyWhereItBeatsTheDecidedForm) {
     C.choose(Shape);
     C.record(Shape, CloneKind::Full, 26, Total, P); // tau 5.2 us: decided full
     ASSERT_EQ(C.state(Shape), State::Full);
-    EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Full), 63u);
+    EXPECT_EQ(C.settledUs(Shape), 0); // its trial is due
+    // The trial's timing is the decided form's very next launch.
+    EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Full), 0u);
     CloneChooser::Outcome O = C.record(Shape, CloneKind::Full, 25, Total, P); // tau 5
     EXPECT_TRUE(O.switched());
     EXPECT_EQ(O.To, State::Light);
     EXPECT_EQ(untimedBeforeNextTimed(C, Shape, CloneKind::Light), 0u); // the trial, timed
+    EXPECT_EQ(C.settledUs(Shape), 0); // until the trial's timing returns
     O = C.record(Shape, CloneKind::Light, LightUs, Total, P);
     if (LightUs < 25) {
       EXPECT_FALSE(O.switched()) << LightUs;
       EXPECT_EQ(C.state(Shape), State::Light);
+      EXPECT_DOUBLE_EQ(C.settledUs(Shape), LightUs);
       continue;
     }
     // As slow as the full clone (within the margin that tau <= LightMaxUs
     // would allow): unfit, and never tried again.
     EXPECT_TRUE(O.switched());
     EXPECT_EQ(C.state(Shape), State::Full);
+    // Decided again: its next launch is not timed (no trial for an unfit
+    // twin), and the shape has settled on the full clone's time.
+    EXPECT_FALSE(C.choose(Shape).Timed);
+    EXPECT_DOUBLE_EQ(C.settledUs(Shape), 25);
     for (int I = 0; I < 3; ++I) {
       untimedBeforeNextTimed(C, Shape, CloneKind::Full);
       C.record(Shape, CloneKind::Full, 25, Total, P);

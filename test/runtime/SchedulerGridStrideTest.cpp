@@ -10,6 +10,8 @@
 #include "GridStrideTuner.h"
 
 #include <climits>
+#include <set>
+#include <vector>
 
 using namespace gmem::rt;
 using namespace gmem::rt::sched;
@@ -169,28 +171,61 @@ TEST_F(GridStrideTest, AutoStartsOnTheOwnGrid) {
   expectExactlyOnce();
 }
 
+// Through the scheduler: each grid's shape settles (its comparison, the
+// light trial, their timings), then the next candidate runs. The one-trip
+// grid's virtual CTAs take 5.2 us on the full clone (slower than the own
+// grid), 4 us on the light twin: its light trial (between LightMaxUs and
+// LightTimedMaxUs) comes right after the decision, before the tuner
+// judges the grid, which it then keeps (H200, session 49: im2col's
+// one-trip grid was judged on its full clone).
+TEST_F(GridStrideTest, AutoSettlesEachGridAndKeepsTheFastest) {
+  addPersLightTwin(); // a form to choose: the chooser times the shapes
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag | LightFlag, 0x31504d47, 2,
+            BoundIsN);
+  O.GridStrideAuto = true;
+  O.LightTimedMaxUs = 6;
+  make();
+  N = 10000;
+  std::set<unsigned> Seen;
+  std::vector<unsigned> Grids;
+  for (int I = 0; I < 240; ++I) {
+    const unsigned X = virtualGridX();
+    Seen.insert(X);
+    Grids.push_back(X);
+    // 79 virtual CTAs on 8 resident CTAs: 10 rounds.
+    const bool Light = last().Name == light(Pers);
+    D.ElapsedMs = X == 79 ? (Light ? 0.040f : 0.052f) : 0.050f; // when timed
+    finish();
+  }
+  EXPECT_EQ(Seen, (std::set<unsigned>{4, 5, 20, 79})); // own, 16, 4 and 1 trips
+  for (size_t I = Grids.size() - 20; I < Grids.size(); ++I)
+    EXPECT_EQ(Grids[I], 79u) << I;
+  EXPECT_EQ(last().Name, light(Pers));
+  expectExactlyOnce();
+}
+
 // The tuner (GridStrideTuner.h): own grid first, then each candidate, each
-// once the chooser has decided and timed its shape; the fastest wins where
-// it beats the own grid by 2%.
+// once the chooser has settled its shape (CloneChooser::settledUs); the
+// fastest wins where it beats the own grid by 2%.
 TEST(GridStrideTuner, KeepsTheFastestGridOnceEachIsDecided) {
   GridStrideTuner T;
   const uint64_t K = 42;
-  auto Settle = [&](unsigned Trips, double Tau, uint64_t Total, uint64_t Resident) {
+  auto Settle = [&](unsigned Trips, double Us) {
     for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I) {
       ASSERT_EQ(T.tripsFor(K), Trips);
-      T.observe(K, Trips, true, Tau, Total, Resident);
+      T.observe(K, Trips, Us);
     }
   };
   EXPECT_EQ(T.tripsFor(K), 0u); // the own grid first
-  T.observe(K, 0, false, 0, 1056, 1056); // not decided yet: stays
+  T.observe(K, 0, 0); // not settled yet: stays
   EXPECT_EQ(T.tripsFor(K), 0u);
-  Settle(0, 600.0, 1056, 1056); // 600 us
+  Settle(0, 600.0);
   EXPECT_EQ(T.decided(K), -1);
-  Settle(1, 0.5, 2097152, 1056); // 0.5 x 1986 = 993 us: slower
-  Settle(4, 1.0, 524288, 1056);  // 1.0 x 497 = 497 us: faster
+  Settle(1, 993.0); // slower
+  Settle(4, 497.0); // faster
   EXPECT_EQ(T.tripsFor(K), 16u);
-  T.observe(K, 4, true, 0.1, 524288, 1056); // a late launch of the old stage: ignored
-  Settle(16, 4.2, 131072, 1056); // 4.2 x 125 = 525 us: not faster than 497
+  T.observe(K, 4, 10.0); // a late launch of the old stage: ignored
+  Settle(16, 490.0); // not faster than 497 by the margin
   EXPECT_EQ(T.decided(K), 4);
   EXPECT_EQ(T.tripsFor(K), 4u);
   // Another shape is measured on its own.
@@ -201,8 +236,7 @@ TEST(GridStrideTuner, OwnGridWhereNoCandidateWinsByTheMargin) {
   GridStrideTuner T;
   for (unsigned Trips : {0u, 1u, 4u, 16u})
     for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
-      T.observe(1, Trips, true, Trips ? 99.5 : 100.0, 10 * (Trips + 1),
-                10 * (Trips + 1)); // one round each, 0.5% faster only
+      T.observe(1, Trips, Trips ? 99.5 : 100.0); // 0.5% faster only
   EXPECT_EQ(T.decided(1), 0);
   EXPECT_EQ(T.tripsFor(1), 0u);
 }
@@ -210,18 +244,18 @@ TEST(GridStrideTuner, OwnGridWhereNoCandidateWinsByTheMargin) {
 TEST(GridStrideTuner, SkipsCandidatesThatCannotRegridOrNeverSettle) {
   GridStrideTuner T;
   for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
-    T.observe(5, 0, true, 100.0, 10, 10);
+    T.observe(5, 0, 100.0);
   EXPECT_EQ(T.tripsFor(5), 1u);
   T.skip(5, 1); // no larger grid is safe
   EXPECT_EQ(T.tripsFor(5), 4u);
   for (unsigned I = 0; I < GridStrideTuner::WaitLaunches; ++I)
-    T.observe(5, 4, false, 0, 40, 10); // never decided
+    T.observe(5, 4, 0); // never settles
   EXPECT_EQ(T.tripsFor(5), 16u);
   for (unsigned I = 0; I < GridStrideTuner::SettleLaunches; ++I)
-    T.observe(5, 16, true, 10.0, 160, 10); // 160 us: slower than 100
+    T.observe(5, 16, 160.0); // slower than 100
   EXPECT_EQ(T.decided(5), 0);
   // A shape whose own grid never gets a time stays on it.
   for (unsigned I = 0; I < GridStrideTuner::WaitLaunches; ++I)
-    T.observe(6, 0, false, 0, 10, 10);
+    T.observe(6, 0, 0);
   EXPECT_EQ(T.decided(6), 0);
 }
