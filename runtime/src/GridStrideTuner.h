@@ -25,10 +25,12 @@ class GridStrideTuner {
 public:
   static constexpr unsigned Candidates[] = {1, 4, 16};
   static constexpr size_t NumCandidates = sizeof(Candidates) / sizeof(Candidates[0]);
-  /// Launches a stage may wait for its settled time; then it is skipped
-  /// (a comparison, a spread probe, a light trial and their timings'
-  /// return take about a dozen).
-  static constexpr unsigned WaitLaunches = 32;
+  /// Launches a stage may wait for its settled time; then it is skipped.
+  /// A comparison, a spread probe, a light trial and the twin's own spread
+  /// probe each wait for their timing, which a program that syncs every
+  /// few launches returns a round later (H200, session 50: im2col's
+  /// one-trip grid settled after ~35 launches; at 32 it was skipped).
+  static constexpr unsigned WaitLaunches = 128;
   /// Observations of a settled shape before its time counts (a timing
   /// that returns late may still move it).
   static constexpr unsigned SettleLaunches = 2;
