@@ -73,6 +73,7 @@ void CloneChooser::enter(Entry &E, State S) {
   E.CheckLight = false;
   E.LightRefUs = 0;
   E.TrialDue = false;
+  E.SpreadCompared = false;
 }
 
 void CloneChooser::probeSpread(Entry &E, CloneChoice &C) {
@@ -145,6 +146,7 @@ void CloneChooser::dropProbe(Entry &E, CloneKind K) {
     E.NProbes = 0;
     E.First = false;
     E.TrialDue = true; // decided as decide() would
+    E.SpreadCompared = false;
   } else if (!E.NProbes) {
     // K was the last one, whose timing would have decided: a full launch's
     // does instead (the launch that could not run K runs the full clone).
@@ -166,8 +168,11 @@ void CloneChooser::decide(Entry &E, double FullRefUs) {
     }
   // Entered even when it stays: the next comparison is FormRetimeEvery
   // launches after this one.
+  const bool AfterSwitch = E.SpreadCompared;
   enter(E, stateOf(Best));
   E.TrialDue = true;
+  if (AfterSwitch)
+    E.SpreadPending = false; // compared at the spread it switched to
 }
 
 unsigned CloneChooser::batchFor(uint64_t Key) const {
@@ -476,6 +481,16 @@ CloneChooser::Outcome CloneChooser::record(uint64_t Key, CloneKind Kind, double 
           Us = 0; // at the old spread
         E->Us[idx(Kind)] = ElapsedUs;
         O.SpreadSwitched = true;
+        // The forms rank differently at another spread (H200, session 50:
+        // im2col's four-trip grid chose its full clone at 1x, 77.7 against
+        // the alternate form's 77.5 us, then ran it at 4x in 73 us where
+        // the alternate form ran 67 us, found only by the comparison 1024
+        // launches on): compare them again now. That decision probes no
+        // spread again (no back and forth on noise).
+        if (E->St == State::Full || E->St == State::Alt || E->St == State::Free) {
+          startComparison(*E, /*First=*/false);
+          E->SpreadCompared = E->NProbes != 0;
+        }
       }
     }
     O.Spread = E->Spread;

@@ -75,7 +75,9 @@
 // 8.8 us). So every decision of a shape's form is followed by one timed
 // launch of that form at the other spread (1 <-> SpreadMax), kept only when
 // faster by more than AltMargin; a shape's times are all at its current
-// spread (a switch forgets the others). LightOk launches, which run the
+// spread (a switch forgets the others, and the full forms are compared
+// again at the new spread at once, a decision that probes no spread
+// again: the forms rank differently there). LightOk launches, which run the
 // light twin by timing rather than by the shape's decision, time the twin
 // once at the other spread after its first time (H200, through libgmemrt:
 // gemm_polybench's twin +9.6% at 1x, +0.1% at 4x).
@@ -383,6 +385,9 @@ private:
     uint8_t Spread = 1;         ///< the spread of the shape's launches
     bool SpreadPending = false; ///< a form was decided: time it at the other spread
     uint8_t SpreadProbe = 0;    ///< the spread of the timing awaited (0: none)
+    /// The comparison in progress was started by a spread switch: its
+    /// decision asks for no spread probe.
+    bool SpreadCompared = false;
     CloneKind SpreadProbeKind = CloneKind::Full;
     /// LightOk launches: the twin has its first time at the shape's spread,
     /// so the next one runs it at the other spread, timed (chooseForm).

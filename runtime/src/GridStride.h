@@ -27,7 +27,11 @@ namespace gmem {
 namespace rt {
 namespace sched {
 
-/// Bits of the sixth info word.
+/// Bits of the sixth info word. Bit 20 (WritesApart) says the pass proved
+/// that a thread's items write disjoint bytes; the session 49 pass flagged
+/// kernels without that proof (out[threadIdx.x], a fixed slot: a regrid
+/// changed what they left), so a word without it flags nothing.
+constexpr uint32_t GridStrideWritesApart = 1u << 20;
 struct GridStrideBound {
   unsigned Param = 0;
   bool Unsigned = false, Inclusive = false, Wide = false, ParamSigned = false;

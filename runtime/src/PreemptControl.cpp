@@ -117,8 +117,10 @@ CloneInfo resolveClone(SchedDriver &D, const KernelEntry &E) {
   C.Flags = W[2];
   C.LoopCheckpoints = W[3];
   C.IntervalK = W[4];
-  // Without its sixth word the grid-stride flag says nothing.
-  if (InfoRead == sizeof W)
+  // Without its sixth word, or one from a pass that did not prove a
+  // thread's items write apart (GridStride.h), the grid-stride flag says
+  // nothing.
+  if (InfoRead == sizeof W && (W[5] & GridStrideWritesApart))
     C.GridStrideBound = W[5];
   else
     C.Flags &= ~uint32_t(PreGridStride);

@@ -98,6 +98,39 @@ TEST(CloneSpread, TauIsTakenOverTheResidentCtas) {
   EXPECT_EQ(C.batchFor(Shape), 2u); // 4 us of 2 us virtual CTAs
 }
 
+// A switch compares the full forms again at the new spread right away (the
+// forms rank differently there), and that decision probes no spread.
+TEST(CloneSpread, SwitchComparesTheFormsAgainAtTheNewSpread) {
+  ChooserOptions O = spreading();
+  O.HasAlt = true;
+  CloneChooser C(O);
+  C.choose(Shape);
+  C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1);
+  ASSERT_EQ(C.choose(Shape).Kind, CloneKind::Alt);
+  C.record(Shape, CloneKind::Alt, 2010, Total, Resident, 1); // no faster at 1x
+  ASSERT_EQ(C.choose(Shape).Kind, CloneKind::Full);
+  C.record(Shape, CloneKind::Full, 2000, Total, Resident, 1);
+  ASSERT_EQ(C.state(Shape), State::Full);
+  CloneChoice Ch = C.choose(Shape); // the spread probe
+  ASSERT_EQ(Ch.Spread, 4u);
+  ASSERT_TRUE(C.record(Shape, CloneKind::Full, 1800, Total, Resident, 4).SpreadSwitched);
+  Ch = C.choose(Shape);
+  EXPECT_EQ(Ch.Kind, CloneKind::Alt); // at once, not FormRetimeEvery launches on
+  EXPECT_EQ(Ch.Spread, 4u);
+  EXPECT_TRUE(Ch.Timed);
+  EXPECT_EQ(C.record(Shape, CloneKind::Alt, 1600, Total, Resident, 4).To, State::Alt);
+  for (int I = 0; I < 40; ++I) {
+    Ch = C.choose(Shape);
+    EXPECT_EQ(Ch.Kind, CloneKind::Alt) << I;
+    EXPECT_EQ(Ch.Spread, 4u) << I; // no probe back to 1
+  }
+  // Without other forms there is nothing to compare: the shape goes on.
+  CloneChooser F = decidedFull();
+  ASSERT_EQ(F.choose(Shape).Spread, 4u);
+  ASSERT_TRUE(F.record(Shape, CloneKind::Full, 1500, Total, Resident, 4).SpreadSwitched);
+  EXPECT_FALSE(F.choose(Shape).Timed);
+}
+
 TEST(CloneSpread, SwitchForgetsTheOtherFormsTimesAndTheNextDecisionProbesBack) {
   ChooserOptions O = spreading();
   O.HasAlt = true;

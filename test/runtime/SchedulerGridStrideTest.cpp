@@ -21,7 +21,7 @@ namespace {
 
 /// Pers as a grid-stride kernel whose bound is its int parameter #1 (N).
 constexpr uint32_t GridStrideFlag = 0x2000;
-constexpr uint32_t BoundIsN = 1 | 1u << 19; // parameter 1, read sign-extended
+constexpr uint32_t BoundIsN = 1 | 1u << 19 | GridStrideWritesApart; // parameter 1, read sign-extended
 
 uint32_t gridFor(const GridStrideBound &B, uint64_t N, size_t Bytes, unsigned Grid, unsigned Block,
                  uint32_t MaxX = 0x7fffffff, unsigned Trips = 1) {
@@ -129,6 +129,19 @@ TEST_F(GridStrideTest, FlagWithoutItsBoundIsIgnored) {
   flagged(1, false, /*Bound=*/false); // five words
   EXPECT_EQ(virtualGridX(), 4u);
   finish();
+}
+
+// A sixth word without WritesApart comes from the session 49 pass, which
+// flagged kernels whose items write the same bytes: ignored.
+TEST_F(GridStrideTest, WordWithoutWritesApartIsIgnored) {
+  D.addInfo(Mod, Pers, 1 | 4 | PersistentFlag | GridStrideFlag, 0x31504d47, 2,
+            BoundIsN & ~GridStrideWritesApart);
+  O.GridStrideTrips = 1;
+  make();
+  N = 10000;
+  EXPECT_EQ(virtualGridX(), 4u);
+  finish();
+  expectExactlyOnce();
 }
 
 TEST_F(GridStrideTest, ZeroKeepsTheGrid) {

@@ -19,7 +19,17 @@
 //    asm or calls other than intrinsics that do not write memory (and the
 //    memory intrinsics), no special register besides thread and block
 //    coordinates and sizes, lane id and warp size;
-//  * nothing outside the loop writes memory.
+//  * nothing outside the loop writes memory;
+//  * the items of one thread write disjoint bytes: every store and memory
+//    intrinsic of the loop writes at Base + C * i + Off (one Base, fixed
+//    before the loop, one constant C != 0, constant offsets), and the
+//    offsets and widths fit in one window of |C| bytes. Items that write
+//    the same byte leave whichever ran last: a thread's trip order decides
+//    that on the launch's own grid, nothing does on another (out[threadIdx.x],
+//    out[i % m], *last = i, overlapping memsets; the fourth adversarial
+//    round, session 50). Base may differ from thread to thread (blockIdx.y,
+//    a row pointer): items of two threads that write one byte race on the
+//    launch's own grid already, which the analysis assumes absent.
 //
 // Items that read what other items write would still see a grid-dependent
 // order: the runtime enlarges the grid only for launches whose reads and
@@ -31,6 +41,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -169,6 +182,169 @@ const Argument *boundArgument(const Value *V, std::optional<bool> &SignExtended)
   }
   const auto *A = dyn_cast<Argument>(V);
   return A && A->getType()->isIntegerTy() ? A : nullptr;
+}
+
+
+/// Constants that multiply something in S: candidates for the bytes one
+/// item's address advances per index (1 always).
+void stepCandidates(const SCEV *S, SmallVectorImpl<int64_t> &Out) {
+  Out.push_back(1);
+  SmallVector<const SCEV *, 8> Work{S};
+  while (!Work.empty()) {
+    const SCEV *E = Work.pop_back_val();
+    if (const auto *M = dyn_cast<SCEVMulExpr>(E)) {
+      if (const auto *C = dyn_cast<SCEVConstant>(M->getOperand(0)))
+        if (C->getAPInt().getSignificantBits() <= 32)
+          Out.push_back(C->getAPInt().getSExtValue());
+    }
+    if (const auto *N = dyn_cast<SCEVNAryExpr>(E))
+      for (const SCEV *Op : N->operands())
+        Work.push_back(Op);
+    else if (const auto *C = dyn_cast<SCEVCastExpr>(E))
+      Work.push_back(C->getOperand());
+  }
+}
+
+/// Whether the items of one thread of loop L write disjoint bytes (the
+/// file comment), else why not. StepS: the index's step per trip.
+std::string itemsWriteApart(Loop &L, const SCEV *StepS, ScalarEvolution &SE,
+                            const DataLayout &DL) {
+  struct Write {
+    Value *Ptr;
+    uint64_t Bytes;
+  };
+  SmallVector<Write, 8> Writes;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (auto *St = dyn_cast<StoreInst>(&I)) {
+        Writes.push_back({St->getPointerOperand(),
+                          DL.getTypeStoreSize(St->getValueOperand()->getType()).getFixedValue()});
+      } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        const auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+        if (!Len || Len->getValue().getActiveBits() > 32)
+          return "a memory intrinsic of a length that is not a constant";
+        Writes.push_back({MI->getRawDest(), Len->getZExtValue()});
+      } else if (I.mayWriteToMemory()) {
+        return "a write the pass cannot place";
+      }
+    }
+  // A thread's items are i = s + k * S at its trips k. A write at an
+  // address that advances by C * S a trip (C constant, nonzero) writes, for
+  // item i, at a per-thread constant plus C * i: the thread's items are
+  // |C| bytes apart or more. So does one at Inv + C * ext(Q), Q an index of
+  // the index's type stepping by S (Q = i + a per-thread constant, wrapped:
+  // distinct for distinct items, as the items' i are), C * ext(Q) the
+  // common shape of a[row * len + i] with a 32-bit int index.
+  struct Form {
+    const SCEV *Q = nullptr; ///< the narrow index (shape 2), or none
+    const SCEV *Rest = nullptr; ///< the AddRec (shape 1) or Inv (shape 2)
+    int64_t C = 0;
+  };
+  auto strideOf = [&](const SCEV *PerTrip, const SCEV *Unit, int64_t Want) -> int64_t {
+    SmallVector<const SCEV *, 3> Units;
+    const unsigned UBits = Unit->getType()->getIntegerBitWidth(),
+                   PBits = PerTrip->getType()->getIntegerBitWidth();
+    if (UBits == PBits)
+      Units.push_back(Unit);
+    else if (UBits < PBits)
+      Units = {SE.getSignExtendExpr(Unit, PerTrip->getType()),
+               SE.getZeroExtendExpr(Unit, PerTrip->getType())};
+    SmallVector<int64_t, 4> Cands;
+    if (Want)
+      Cands.push_back(Want);
+    else
+      stepCandidates(PerTrip, Cands);
+    for (int64_t Cand : Cands)
+      for (const SCEV *X : Units)
+        if (Cand != 0 &&
+            SE.getMulExpr(SE.getConstant(PerTrip->getType(), Cand, true), X) == PerTrip)
+          return Cand;
+    return 0;
+  };
+  auto isNarrowIndex = [&](const SCEV *Q) {
+    const auto *AR = dyn_cast<SCEVAddRecExpr>(Q);
+    return AR && AR->getLoop() == &L && AR->isAffine() && Q->getType() == StepS->getType() &&
+           AR->getStepRecurrence(SE) == StepS;
+  };
+  auto formOf = [&](const SCEV *P, int64_t Want) -> Form {
+    Form F;
+    if (const auto *AR = dyn_cast<SCEVAddRecExpr>(P)) {
+      if (AR->getLoop() == &L && AR->isAffine())
+        if (int64_t C = strideOf(AR->getStepRecurrence(SE), StepS, Want)) {
+          F.Rest = P;
+          F.C = C;
+        }
+      return F;
+    }
+    // Inv + C * ext(Q): one term holds the loop, the others are invariant.
+    const auto *Add = dyn_cast<SCEVAddExpr>(P);
+    SmallVector<const SCEV *, 4> Terms;
+    if (Add)
+      Terms.append(Add->operands().begin(), Add->operands().end());
+    else
+      Terms.push_back(P);
+    const SCEV *Varying = nullptr;
+    SmallVector<const SCEV *, 4> Inv;
+    for (const SCEV *T : Terms) {
+      if (SE.isLoopInvariant(T, &L)) {
+        Inv.push_back(T);
+        continue;
+      }
+      if (Varying)
+        return F;
+      Varying = T;
+    }
+    int64_t C = 1;
+    const SCEV *E = Varying;
+    if (const auto *M = dyn_cast_or_null<SCEVMulExpr>(Varying)) {
+      const auto *K = dyn_cast<SCEVConstant>(M->getOperand(0));
+      if (!K || M->getNumOperands() != 2 || K->getAPInt().getSignificantBits() > 32)
+        return F;
+      C = K->getAPInt().getSExtValue();
+      E = M->getOperand(1);
+    }
+    const auto *Ext = dyn_cast_or_null<SCEVIntegralCastExpr>(E);
+    if (!Ext || !(isa<SCEVSignExtendExpr>(Ext) || isa<SCEVZeroExtendExpr>(Ext)) ||
+        !isNarrowIndex(Ext->getOperand()) || C == 0 || (Want && C != Want))
+      return F;
+    F.Q = E;
+    F.Rest = Inv.empty() ? SE.getZero(P->getType()) : SE.getAddExpr(Inv);
+    F.C = C;
+    return F;
+  };
+  Form First;
+  int64_t Lo = 0, Hi = 0;
+  for (const Write &W : Writes) {
+    if (W.Ptr->getType()->getPointerAddressSpace() == 3)
+      return "a write to shared memory";
+    Type *IntTy = DL.getIntPtrType(W.Ptr->getType());
+    const SCEV *P = SE.getSCEV(W.Ptr);
+    if (P->getType()->isPointerTy())
+      P = SE.getPtrToIntExpr(P, IntTy);
+    if (isa<SCEVCouldNotCompute>(P))
+      return "a write at an address the pass cannot follow";
+    const Form F = formOf(P, First.C);
+    if (!F.C)
+      return First.C ? "writes at different strides of the index"
+                     : "a write at an address that is not a fixed stride times the index";
+    int64_t Off = 0;
+    if (!First.C) {
+      First = F;
+    } else {
+      if (F.Q != First.Q || F.Rest->getType() != First.Rest->getType())
+        return "writes through more than one base pointer";
+      const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(F.Rest, First.Rest));
+      if (!D || D->getAPInt().getSignificantBits() > 40)
+        return "writes through more than one base pointer";
+      Off = D->getAPInt().getSExtValue();
+    }
+    Lo = std::min(Lo, Off);
+    Hi = std::max(Hi, Off + int64_t(W.Bytes));
+  }
+  const int64_t Step = First.C;
+  if (Step && Hi - Lo > (Step < 0 ? -Step : Step))
+    return "an item writes more bytes than its index moves the address (items overlap)";
+  return {};
 }
 
 } // namespace
@@ -321,6 +497,11 @@ std::optional<GridStrideLoop> findGridStrideLoop(Function &K, LoopInfo &LI, Scal
         if (const auto *UI = dyn_cast<Instruction>(U))
           Work.push_back(UI);
   }
+
+  // Distinct items write disjoint bytes (else the survivor of a shared
+  // byte is a matter of which ran last).
+  if (std::string W = itemsWriteApart(*L, StepS, SE, K.getParent()->getDataLayout()); !W.empty())
+    return No(W);
 
   GridStrideLoop G;
   G.BoundParam = BoundArg->getArgNo();

@@ -17,11 +17,12 @@
 // RUN:   -fpass-plugin=%gmem_plugin -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
 
 // Word 5: bits 0..15 the bound's parameter, 16 unsigned, 17 inclusive,
-// 18 64-bit index, 19 the bound sign-extended.
-// INFO-DAG: @__gmem_pre_info__Z4iotaPiii = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 524290]
-// INFO-DAG: @__gmem_pre_info__Z9copy_sizePfPKfm = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 327682]
-// INFO-DAG: @__gmem_pre_info__Z12scale_rows_yPfPKfii = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 524291]
-// INFO-DAG: @__gmem_pre_info__Z12inclusive_ubPfj = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 196609]
+// 18 64-bit index, 19 the bound sign-extended, 20 (always) a thread's
+// items write apart.
+// INFO-DAG: @__gmem_pre_info__Z4iotaPiii = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1572866]
+// INFO-DAG: @__gmem_pre_info__Z9copy_sizePfPKfm = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1376258]
+// INFO-DAG: @__gmem_pre_info__Z12scale_rows_yPfPKfii = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1572867]
+// INFO-DAG: @__gmem_pre_info__Z12inclusive_ubPfj = {{.*}} [6 x i32] [i32 827346247, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1245185]
 // INFO-DAG: @__gmem_pre_info__Z10accumulatePfPKfi = {{.*}} [5 x i32]
 // INFO-DAG: @__gmem_pre_info__Z9block_tagPiS_i = {{.*}} [5 x i32]
 // OFF-NOT: [6 x i32]

@@ -6,9 +6,10 @@
 //        i += blockDim.x * gridDim.x)
 //     body(i);
 //
-// where nothing else reads blockIdx.x or gridDim.x and nothing but i is
-// carried from one trip to the next, runs body(i) once for every i in
-// [0, n) whatever gridDim.x is: item i goes to the thread whose
+// where nothing else reads blockIdx.x or gridDim.x, nothing but i is
+// carried from one trip to the next and the items of one thread write
+// disjoint bytes, runs body(i) once for every i in [0, n) whatever
+// gridDim.x is: item i goes to the thread whose
 // threadIdx.x is i mod blockDim.x, at the trip and block that make up the
 // rest. Where a launch's items also do not see each other's writes (the
 // launch is idempotent: what it reads it does not write) the launch leaves
@@ -46,10 +47,13 @@ struct GridStrideLoop {
 
   /// The info global's sixth word (docs/PREEMPTION_DESIGN.md, "Grid-stride
   /// kernels"): bits 0..15 the parameter, 16 Unsigned, 17 Inclusive, 18
-  /// Wide, 19 ParamSigned.
+  /// Wide, 19 ParamSigned, 20 always set: the items of a thread were proved
+  /// to write apart (session 50; a runtime ignores a word without it, which
+  /// the session 49 pass emitted without that proof).
+  static constexpr uint32_t WritesApart = 1u << 20;
   uint32_t encode() const {
     return (BoundParam & 0xffffu) | (Unsigned ? 1u << 16 : 0) | (Inclusive ? 1u << 17 : 0) |
-           (Wide ? 1u << 18 : 0) | (ParamSigned ? 1u << 19 : 0);
+           (Wide ? 1u << 18 : 0) | (ParamSigned ? 1u << 19 : 0) | WritesApart;
   }
 };
 
