@@ -20,7 +20,7 @@
 // RUN: %gmem-analyze %s | FileCheck %s --check-prefix=TOOL
 
 // CHECK-DAG: @__gmem_desc__Z8saxpy_gsifPKfPf = addrspace(1) constant
-// CHECK-DAG: @__gmem_pre_info__Z8saxpy_gsifPKfPf = addrspace(1) constant [6 x i32] [i32 827346247, i32 2, i32 12785, i32 1, i32 {{[0-9]+}}, i32 524288]
+// CHECK-DAG: @__gmem_pre_info__Z8saxpy_gsifPKfPf = addrspace(1) constant [6 x i32] [i32 827346247, i32 2, i32 12785, i32 1, i32 {{[0-9]+}}, i32 1572864]
 // CHECK-NOT: @__gmem_desc___gmem_pre_
 // CHECK:     define dso_local void @_Z8saxpy_gsifPKfPf(
 // CHECK:     define dso_local void @__gmem_pre__Z8saxpy_gsifPKfPf({{.*}}, ptr addrspace(1) noundef %gmem.ctl, i32 noundef %gmem.grid.x, i32 noundef %gmem.grid.y, i32 noundef %gmem.grid.z)
