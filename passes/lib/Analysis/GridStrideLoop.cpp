@@ -184,7 +184,6 @@ const Argument *boundArgument(const Value *V, std::optional<bool> &SignExtended)
   return A && A->getType()->isIntegerTy() ? A : nullptr;
 }
 
-
 /// Constants that multiply something in S: candidates for the bytes one
 /// item's address advances per index (1 always).
 void stepCandidates(const SCEV *S, SmallVectorImpl<int64_t> &Out) {
