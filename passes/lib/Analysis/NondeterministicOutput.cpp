@@ -59,6 +59,12 @@ bool isSourceIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::amdgcn_s_memtime:
   case Intrinsic::amdgcn_s_memrealtime:
   case Intrinsic::amdgcn_s_getreg:
+  case Intrinsic::amdgcn_s_sendmsg_rtn: // hardware state (doorbell, realtime)
+  // A counter's old value handed to each wave in the order the waves
+  // arrive, like a shared atomicAdd's but as an intrinsic, which the
+  // atomic-order check below never sees (HIP probe, session 50).
+  case Intrinsic::amdgcn_ds_append:
+  case Intrinsic::amdgcn_ds_consume:
   case Intrinsic::readcyclecounter:
   case Intrinsic::readsteadycounter:
     return true;
