@@ -7,11 +7,12 @@
 // whose reads and writes are disjoint (proved idempotent) leaves the same
 // memory. Its persistent forms may then run on a larger grid, a few trips
 // per virtual CTA: they stop between virtual CTAs, where the light twin
-// needs no loop check, instead of inside one long loop per CTA. Off by
-// default (GMEM_PREEMPT_GRID_STRIDE=T turns it on with T trips per virtual
-// CTA): on the H200 one trip per virtual CTA cost streaming loops (iota,
-// saxpy) more than their loop checks, while im2col and copy_vec4 gained
-// (bench/preempt/results/session49).
+// needs no loop check, instead of inside one long loop per CTA. T trips
+// per virtual CTA are chosen per launch shape by timing
+// (GMEM_PREEMPT_GRID_STRIDE=auto, the default; GridStrideTuner.h): on the
+// H200 one trip cost streaming loops (iota, saxpy) more than their loop
+// checks, four made iota faster than the kernel, while copy_vec4 gained
+// most from one (bench/preempt/results/session49).
 //
 // The only thing a larger grid could change is whether the next index,
 // i + blockDim.x * gridDim.x, wraps in the index's type: the info global's

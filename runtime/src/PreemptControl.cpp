@@ -369,9 +369,20 @@ struct Fnv {
 };
 } // namespace
 
-bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
-                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
-                    uint64_t *Coarse, uint64_t *Family) {
+bool launchArgsHash(const CloneInfo &C, void **Params, void **Extra, uint64_t &ArgsHash) {
+  Fnv H;
+  // Fixed sizes per parameter: the byte string parses one way only.
+  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
+        if (C.ShapeParam.empty() || (I < C.ShapeParam.size() && C.ShapeParam[I]))
+          H.add(P, C.Size[I]);
+      }))
+    return false;
+  ArgsHash = H.H;
+  return true;
+}
+
+uint64_t launchShapeKeyOf(const unsigned Grid[3], const unsigned Block[3], unsigned Shmem,
+                          uint64_t ArgsHash, uint64_t *Coarse, uint64_t *Family) {
   if (Family) {
     Fnv F;
     F.add(Block, 3 * sizeof(unsigned));
@@ -384,13 +395,17 @@ bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned B
   H.add(&Shmem, sizeof Shmem);
   if (Coarse)
     *Coarse = H.H;
-  // Fixed sizes per parameter: the byte string parses one way only.
-  if (!forEachKernelArg(C, Params, Extra, [&](size_t I, const char *P) {
-        if (C.ShapeParam.empty() || (I < C.ShapeParam.size() && C.ShapeParam[I]))
-          H.add(P, C.Size[I]);
-      }))
+  H.add(&ArgsHash, sizeof ArgsHash);
+  return H.H;
+}
+
+bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
+                    unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
+                    uint64_t *Coarse, uint64_t *Family) {
+  uint64_t Args = 0;
+  if (!launchArgsHash(C, Params, Extra, Args))
     return false;
-  Key = H.H;
+  Key = launchShapeKeyOf(Grid, Block, Shmem, Args, Coarse, Family);
   return true;
 }
 

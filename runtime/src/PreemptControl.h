@@ -376,6 +376,14 @@ uint32_t launchGridStrideX(const CloneInfo &C, const unsigned Grid[3], const uns
 bool launchShapeKey(const CloneInfo &C, const unsigned Grid[3], const unsigned Block[3],
                     unsigned Shmem, void **Params, void **Extra, uint64_t &Key,
                     uint64_t *Coarse = nullptr, uint64_t *Family = nullptr);
+/// launchShapeKey in two parts, for a caller that keys one launch on two
+/// grids (a grid-stride launch's own and the one it runs on): the hash of
+/// K's argument bytes (false when they cannot be read), then the key of a
+/// grid, block and shared memory with those arguments.
+bool launchArgsHash(const CloneInfo &C, void **Params, void **Extra, uint64_t &ArgsHash);
+uint64_t launchShapeKeyOf(const unsigned Grid[3], const unsigned Block[3], unsigned Shmem,
+                          uint64_t ArgsHash, uint64_t *Coarse = nullptr,
+                          uint64_t *Family = nullptr);
 
 /// Linear CTA count of a grid (0 for an empty one).
 inline uint64_t ctaCount(const unsigned Grid[3]) {

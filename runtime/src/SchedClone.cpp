@@ -94,7 +94,8 @@ int Scheduler::smCount(Context &C) {
 }
 
 bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, const LaunchRecord &Rec,
-                           ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key) {
+                           ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key,
+                           const uint64_t *ArgsHash) {
   const int Sms = CI.persistent() ? smCount(C) : 0;
   const bool Light = Opts.Light && CI.hasLight(), Alt = Opts.Alt && CI.hasAlt();
   // The free form's stops make threads run virtual CTAs again: sound only
@@ -121,9 +122,11 @@ bool Scheduler::planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, cons
   const bool LightOk = Light && !(Rec.Idempotent && CI.loopStops());
   const bool Cap = Opts.MaxOverhead > 0 || Opts.ShortUs > 0;
   uint64_t Coarse = 0, Family = 0;
+  uint64_t Args = ArgsHash ? *ArgsHash : 0;
   if ((Light || Alt || FreeOk || Batched || Spread || Cap || Scaled) &&
-      launchShapeKey(CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, Key,
-                     Opts.Varying ? &Coarse : nullptr, Opts.Varying ? &Family : nullptr)) {
+      (ArgsHash || launchArgsHash(CI, L.Params, L.Extra, Args))) {
+    Key = launchShapeKeyOf(L.Grid, L.Block, L.Shmem, Args, Opts.Varying ? &Coarse : nullptr,
+                           Opts.Varying ? &Family : nullptr);
     // Scalar arguments or grids that change on every launch would make
     // every launch a new shape, timed and never decided (VaryingShapes.h).
     bool Varying = false;

@@ -113,13 +113,17 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
   // runs the user's grid (Original).
   SchedLaunch Regridded;
   const SchedLaunch *LP = &L;
-  uint64_t UserKey = 0;
+  uint64_t UserKey = 0, ArgsHash = 0;
   unsigned Trips = 0;
+  // The tuner keys the launch on its own grid, planLaunch on the one it
+  // runs on: the arguments are hashed once for both.
   const bool Tuned = CI && Opts.GridStrideAuto && Rec->Idempotent &&
                      (CI->Flags & PreGridStride) && CI->persistent() &&
-                     launchShapeKey(*CI, L.Grid, L.Block, L.Shmem, L.Params, L.Extra, UserKey);
-  if (Tuned)
+                     launchArgsHash(*CI, L.Params, L.Extra, ArgsHash);
+  if (Tuned) {
+    UserKey = launchShapeKeyOf(L.Grid, L.Block, L.Shmem, ArgsHash);
     Trips = CI->GridTuner.tripsFor(UserKey);
+  }
   else if (CI && Opts.GridStrideTrips && Rec->Idempotent && (CI->Flags & PreGridStride))
     Trips = Opts.GridStrideTrips;
   if (Trips) {
@@ -138,7 +142,8 @@ CUresult Scheduler::gatedLaunch(Context &C, StreamState &St, const SchedLaunch &
       Trips = 0;
     }
   }
-  const bool Planned = CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key);
+  const bool Planned =
+      CI && planLaunch(C, *CI, *LP, *Rec, Plan, Choice, Key, Tuned ? &ArgsHash : nullptr);
   if (Tuned && Planned && Key)
     CI->GridTuner.observe(UserKey, Trips, CI->Chooser.settledUs(Key));
   if (Planned) {

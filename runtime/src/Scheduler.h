@@ -281,8 +281,10 @@ private:
   /// Which of CI's clones launch L runs (Choice; Key: its shape, when the
   /// chooser was asked) and its plan; false when the launch cannot be
   /// preemptible (SchedClone.cpp).
+  /// ArgsHash: L's launchArgsHash where the caller has it already.
   bool planLaunch(Context &C, CloneInfo &CI, const SchedLaunch &L, const LaunchRecord &Rec,
-                  ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key);
+                  ClonePlan &Plan, CloneChoice &Choice, uint64_t &Key,
+                  const uint64_t *ArgsHash = nullptr);
   StreamState &streamOf(Context &C, CUstream S);
   /// Host-side holding: while level P is suppressed or St waits for a
   /// preempted launch, a launch at P waits here (Lock released) instead of
