@@ -102,7 +102,7 @@ SyncKind classifyPTXAsm(StringRef Text, std::string *Why) {
   SyncKind Worst = SyncKind::None;
   forEachPtxWord(Text, [&](StringRef Word, StringRef Op) {
     SyncKind K = SyncKind::None;
-    if (Op == "exit" || Op == "mapa")
+    if (Op == "exit" || Op == "ret" || Op == "mapa")
       K = SyncKind::Unsupported;
     else if ((Op == "bar" || Op == "barrier") && Word.contains(".warp"))
       K = SyncKind::Collective;
