@@ -3,6 +3,7 @@
 #include "gmem/passes/KernelAnalysis.h"
 #include "gmem/compiler/InstanceCheck.h"
 #include "gmem/passes/AccessCollector.h"
+#include "gmem/passes/CoveredLoads.h"
 #include "gmem/passes/DisjointnessProver.h"
 #include "gmem/passes/GpuTarget.h"
 #include "gmem/passes/NondeterministicOutput.h"
@@ -14,6 +15,9 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -215,6 +219,10 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     std::vector<RangeCheck> Checks;
     unsigned Pairs = 0;
     for (const MemAccess *R : O.Reads) {
+      // A load of bytes the thread stored itself reads nothing from before
+      // the launch: no pair to prove apart (CoveredLoads.h).
+      if (loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
+        continue;
       for (const MemAccess *W : O.Writes) {
         // One atomic access: overlap is certain, already classified. One
         // access that both reads and writes otherwise (inline asm's whole
@@ -289,6 +297,102 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   return K;
 }
 
+/// Rewrites `inttoptr (ptrtoint P)` in \p F to P, cast to the result's
+/// address space where it differs, when no bit is lost on the way: the
+/// address is the same, and the accesses then resolve to P's object. HIP's
+/// kernels turn every global pointer argument into a flat one this way;
+/// InferAddressSpaces undoes it in the kernel's own code, but not in device
+/// functions the kernel calls, and inlining those into the analysis copy
+/// left their accesses unknown ("a pointer difference"). Only the global
+/// and flat spaces take part (a shared or private address becomes another
+/// number as a flat pointer). Returns whether anything changed. Only ever
+/// run on the analysis copy: the code the user runs keeps its casts.
+static bool foldPointerRoundTrips(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  auto GlobalOrFlat = [](unsigned AS) { return AS == 0 || AS == 1; };
+  SmallVector<IntToPtrInst *, 8> Casts;
+  for (Instruction &I : instructions(F))
+    if (auto *ITP = dyn_cast<IntToPtrInst>(&I))
+      Casts.push_back(ITP);
+  bool Changed = false;
+  for (IntToPtrInst *ITP : Casts) {
+    auto *PTI = dyn_cast<PtrToIntOperator>(ITP->getOperand(0));
+    if (!PTI)
+      continue;
+    Value *P = PTI->getPointerOperand();
+    unsigned From = P->getType()->getPointerAddressSpace();
+    unsigned To = ITP->getType()->getPointerAddressSpace();
+    unsigned Bits = ITP->getOperand(0)->getType()->getIntegerBitWidth();
+    if (!GlobalOrFlat(From) || !GlobalOrFlat(To) || DL.getPointerSizeInBits(From) != Bits ||
+        DL.getPointerSizeInBits(To) != Bits)
+      continue;
+    Value *Same = P;
+    if (From != To)
+      Same = new AddrSpaceCastInst(P, ITP->getType(), ITP->getName() + ".same", ITP);
+    ITP->replaceAllUsesWith(Same);
+    ITP->eraseFromParent();
+    Changed = true;
+  }
+  return Changed;
+}
+
+/// Whether \p ID reads a value that stays the same for a thread's whole run
+/// of the kernel: its position in the grid and the grid's shape.
+static bool isThreadConstantRead(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+  case Intrinsic::nvvm_read_ptx_sreg_laneid:
+  case Intrinsic::nvvm_read_ptx_sreg_warpsize:
+  case Intrinsic::amdgcn_workitem_id_x:
+  case Intrinsic::amdgcn_workitem_id_y:
+  case Intrinsic::amdgcn_workitem_id_z:
+  case Intrinsic::amdgcn_workgroup_id_x:
+  case Intrinsic::amdgcn_workgroup_id_y:
+  case Intrinsic::amdgcn_workgroup_id_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Makes every read of one thread-constant register in \p F the same value,
+/// read once at the entry. Two loops that each read blockDim.x in their own
+/// preheader otherwise step by two SCEV unknowns, and nothing can tell that
+/// they walk the same offsets (CoveredLoads.h). Analysis copy only.
+static bool shareThreadConstantReads(Function &F) {
+  std::map<Intrinsic::ID, SmallVector<CallInst *, 4>> Reads;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (isThreadConstantRead(II->getIntrinsicID()) && II->arg_empty())
+        Reads[II->getIntrinsicID()].push_back(II);
+  bool Changed = false;
+  BasicBlock &Entry = F.getEntryBlock();
+  for (auto &[ID, Calls] : Reads) {
+    if (Calls.size() < 2 && Calls.front()->getParent() == &Entry)
+      continue;
+    // The first read's attributes (its range) hold for every read.
+    CallInst *Shared = cast<CallInst>(Calls.front()->clone());
+    Shared->insertBefore(Entry.getFirstNonPHIOrDbgOrAlloca());
+    for (CallInst *C : Calls) {
+      C->replaceAllUsesWith(Shared);
+      C->eraseFromParent();
+    }
+    Changed = true;
+  }
+  return Changed;
+}
+
 std::vector<KernelDescriptor> analyzeModule(const Module &M) {
   std::vector<KernelDescriptor> Result;
   std::unique_ptr<Module> Copy = CloneModule(M);
@@ -323,6 +427,12 @@ std::vector<KernelDescriptor> analyzeModule(const Module &M) {
     }
   }
 
+  bool Folded = false;
+  for (Function *Kern : Kernels) {
+    Folded |= foldPointerRoundTrips(*Kern);
+    Folded |= shareThreadConstantReads(*Kern);
+  }
+
   PassBuilder PB;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -334,8 +444,9 @@ std::vector<KernelDescriptor> analyzeModule(const Module &M) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  if (Inlined) {
-    // Clean up what inlining left (allocas of by-reference arguments...).
+  if (Inlined || Folded) {
+    // Clean up what inlining (or the fold above) left (allocas of
+    // by-reference arguments, dead ptrtoints...).
     // One round of InstCombine without its fixpoint check: on a recursive
     // function inlined up to the budget, LLVM 19's check aborted the whole
     // device compile ("did not reach a fixpoint"), where plain clang builds
