@@ -28,6 +28,16 @@ bool simpleStore(const MemAccess &A) {
   return S && S->isSimple() && A.Writes && !A.Reads && !A.Atomic;
 }
 
+/// The address itself, not the offset from the access's object: a store
+/// through `(flag ? a : b)` is recorded as a write of a and one of b at the
+/// same offset (AccessCollector's may-write), but it stored to only one of
+/// them, so an offset match would cover a load of a the store never
+/// touched (an adversarial round, session 51). Equal address SCEVs (of
+/// one selected or swapped pointer value, say) are the same bytes.
+const SCEV *addressOf(const MemAccess &A, ScalarEvolution &SE) {
+  return SE.getSCEV(getLoadStorePointerOperand(A.Inst));
+}
+
 std::optional<uint64_t> constantBytes(const SCEV *S) {
   if (const auto *C = dyn_cast_or_null<SCEVConstant>(S))
     if (C->getAPInt().getActiveBits() <= 32)
@@ -49,17 +59,18 @@ bool insideStore(const SCEV *Diff, uint64_t RSize, uint64_t WSize) {
 /// loop's header to the load that missed the store would make one from the
 /// entry), and where the store sits in a loop the load follows, it ran in
 /// that loop's last iteration with the values the load's address sees.
-/// Equal SCEVs are then the same address.
+/// Equal address SCEVs are then the same bytes.
 bool storedBefore(const MemAccess &R, const MemAccess &W, uint64_t RSize, uint64_t WSize,
                   ScalarEvolution &SE, DominatorTree &DT) {
   if (!DT.dominates(W.Inst, R.Inst))
     return false;
-  if (R.Offset->getType() != W.Offset->getType())
+  const SCEV *RA = addressOf(R, SE), *WA = addressOf(W, SE);
+  if (RA->getType() != WA->getType())
     return false;
-  return insideStore(SE.getMinusSCEV(R.Offset, W.Offset), RSize, WSize);
+  return insideStore(SE.getMinusSCEV(RA, WA), RSize, WSize);
 }
 
-/// W's offset as a function of L2's iteration number instead of L1's.
+/// W's address as a function of L2's iteration number instead of L1's.
 class MoveToLoop : public SCEVRewriteVisitor<MoveToLoop> {
 public:
   MoveToLoop(ScalarEvolution &SE, const Loop *From, const Loop *To)
@@ -78,13 +89,13 @@ private:
   const Loop *To;
 };
 
-/// Whether every value Offset depends on is the same in L1 and L2: unknowns
+/// Whether every value Address depends on is the same in L1 and L2: unknowns
 /// defined outside both loops, recurrences of Own (the access's loop) or of
 /// loops around it.
-bool sameValuesInBoth(const SCEV *Offset, const Loop *Own, const Loop *L1, const Loop *L2,
+bool sameValuesInBoth(const SCEV *Address, const Loop *Own, const Loop *L1, const Loop *L2,
                       ScalarEvolution &SE) {
   bool Ok = true;
-  SCEVExprContains(Offset, [&](const SCEV *S) {
+  SCEVExprContains(Address, [&](const SCEV *S) {
     if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
       if (!SE.isLoopInvariant(U, L1) || !SE.isLoopInvariant(U, L2))
         Ok = false;
@@ -198,25 +209,26 @@ bool storedInEarlierLoop(const MemAccess &R, const MemAccess &W, uint64_t RSize,
   if (!atMostAsManyIterations(L1, L2, SE) || !entersAfter(L1, L2, DT, LI))
     return false;
 
-  if (R.Offset->getType() != W.Offset->getType() ||
-      !sameValuesInBoth(W.Offset, L1, L1, L2, SE) || !sameValuesInBoth(R.Offset, L2, L1, L2, SE))
+  const SCEV *RA = addressOf(R, SE), *WA = addressOf(W, SE);
+  if (RA->getType() != WA->getType() || !sameValuesInBoth(WA, L1, L1, L2, SE) ||
+      !sameValuesInBoth(RA, L2, L1, L2, SE))
     return false;
   MoveToLoop Move(SE, L1, L2);
-  const SCEV *WInL2 = Move.visit(W.Offset);
-  return insideStore(SE.getMinusSCEV(R.Offset, WInL2), RSize, WSize);
+  const SCEV *WInL2 = Move.visit(WA);
+  return insideStore(SE.getMinusSCEV(RA, WInL2), RSize, WSize);
 }
 
 } // namespace
 
 bool loadCoveredByOwnStore(const MemAccess &Read, ArrayRef<const MemAccess *> Writes,
                            ScalarEvolution &SE, DominatorTree &DT, LoopInfo &LI) {
-  if (!simpleLoad(Read) || !Read.Offset)
+  if (!simpleLoad(Read))
     return false;
   std::optional<uint64_t> RSize = constantBytes(Read.Size);
   if (!RSize)
     return false;
   for (const MemAccess *W : Writes) {
-    if (!simpleStore(*W) || !W->Offset)
+    if (!simpleStore(*W))
       continue;
     std::optional<uint64_t> WSize = constantBytes(W->Size);
     if (!WSize)

@@ -98,3 +98,32 @@ __global__ void read_then_written(float *out, int n) {
   if (i < n)
     out[i] = out[i] * 2.0f;
 }
+
+// A store through a pointer chosen among objects is a may-write of each, a
+// must-write of none: a[i] is read from before the launch when flag is 0
+// (the first version of the rule matched offsets from the object and
+// called this launch idempotent; an adversarial round, session 51).
+// CHECK:      kernel chosen_store(float*, float*, int)
+// CHECK:      class:  non-idempotent
+__global__ void chosen_store(float *a, float *b, int flag) {
+  int i = threadIdx.x;
+  float *p = flag ? a : b;
+  p[i] = 1.0f;
+  a[i] = a[i] + 1.0f;
+}
+
+// Ping-pong buffers: the store and the load go through different pointers.
+// CHECK:      kernel ping_pong(float*, float*, int)
+// CHECK:      class:  {{non-idempotent|unknown}}
+__global__ void ping_pong(float *a, float *b, int steps) {
+  int i = threadIdx.x;
+  float *src = a, *dst = b;
+  for (int s = 0; s < steps; ++s) {
+    dst[i] = 0.0f;
+    float v = src[i];
+    dst[i] = v + 1.0f;
+    float *t = src;
+    src = dst;
+    dst = t;
+  }
+}

@@ -10,12 +10,15 @@
 // those bytes in between with no barrier is a write-write race, which the
 // analysis assumes absent everywhere; test/gpu/README.md "Races".)
 //
-// Two sufficient shapes are recognised, both by SCEV:
-//  * the store dominates the load and their offsets differ by a constant
+// Two sufficient shapes are recognised, both by SCEV of the addresses
+// themselves (not of offsets from an object: a store through a pointer that
+// may be one of several objects is a may-write of each, a must-write of
+// none):
+//  * the store dominates the load and their addresses differ by a constant
 //    that keeps the load's bytes inside the store's: the store ran in the
 //    same iteration of every loop around both, or last in a loop it left;
 //  * the store is in a loop L1 that runs every iteration to the end and
-//    stores on each, the load in a later sibling loop L2 at the same offset
+//    stores on each, the load in a later sibling loop L2 at the same address
 //    function of its iteration number, L2 running at most as many
 //    iterations as L1, and L2 entered only where L1 was (L1's header
 //    dominates L2's, or both are guarded by one condition value).
