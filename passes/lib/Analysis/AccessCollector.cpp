@@ -66,6 +66,30 @@ bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs,
   return false;
 }
 
+/// An atomic whose operation is commutative, associative and idempotent
+/// (integer max, min, and, or) and whose old value nothing uses: whatever
+/// the order of the threads, and however often a restarted CTA applies it
+/// again, the bytes end as the operation over their old value and every
+/// operand (KernelAnalysis demotes an object combined by more than one
+/// operation: max and min do not commute). Float max/min are left out (the
+/// hardware's NaN rules are not LLVM's), and so is an exchange (two
+/// constants exchanged into one word leave the last).
+bool isIdempotentCombine(const AtomicRMWInst &RMW) {
+  if (RMW.isVolatile() || !RMW.use_empty())
+    return false;
+  switch (RMW.getOperation()) {
+  case AtomicRMWInst::Max:
+  case AtomicRMWInst::Min:
+  case AtomicRMWInst::UMax:
+  case AtomicRMWInst::UMin:
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::Or:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // Address spaces that never hold global memory, on both NVPTX and AMDGPU:
 // 3 is shared/LDS, 5 is local/private.
 bool isNonGlobalAddrSpace(unsigned AS) { return AS == 3 || AS == 5; }
@@ -107,7 +131,9 @@ private:
       add(I, SI->getPointerOperand(), sizeOf(SI->getValueOperand()->getType()), false, true,
           false);
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-      add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true, true);
+      const bool Combine = isIdempotentCombine(*RMW);
+      add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true,
+          !Combine, Combine);
     } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       add(I, CX->getPointerOperand(), sizeOf(CX->getCompareOperand()->getType()), true, true,
           true);
@@ -430,12 +456,14 @@ private:
     Result.Accesses.push_back(A);
   }
 
-  void add(Instruction &I, Value *Ptr, const SCEV *Size, bool Reads, bool Writes, bool Atomic) {
+  void add(Instruction &I, Value *Ptr, const SCEV *Size, bool Reads, bool Writes, bool Atomic,
+           bool Combine = false) {
     MemAccess A;
     A.Inst = &I;
     A.Reads = Reads;
     A.Writes = Writes;
     A.Atomic = Atomic;
+    A.Combine = Combine;
     A.Size = Size;
     if (resolve(Ptr, A))
       Result.Accesses.push_back(A);

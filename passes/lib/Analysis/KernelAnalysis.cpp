@@ -54,7 +54,10 @@ ScalarType scalarTypeOf(const Argument &A) {
 /// Accesses grouped by the object they touch: parameter index >= 0, or
 /// -(1 + global index).
 struct ObjectAccesses {
+  /// Reads that must be proven apart from the writes; Combines are atomic
+  /// max/min/and/or updates (MemAccess::Combine), writes only for that.
   std::vector<const MemAccess *> Reads, Writes;
+  bool Combines = false;
 };
 
 class Classifier {
@@ -163,6 +166,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * { return &Info(KeyOf(A)); };
 
   Classifier Cls(K);
+  std::map<int, AtomicRMWInst::BinOp> CombineOps;
   for (const MemAccess &A : Accesses.Accesses) {
     AccessRegion R = SR.regionOf(A);
     if (A.Target == AccessTarget::Unknown) {
@@ -181,11 +185,21 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
       P->Atomic = true;
       Cls.nonIdempotent("atomic read-modify-write of '" + P->Name + "'");
     }
+    if (A.Combine) {
+      // One operation per object: max after min is not min after max.
+      auto Op = cast<AtomicRMWInst>(A.Inst)->getOperation();
+      auto [It, New] = CombineOps.emplace(KeyOf(A), Op);
+      if (!New && It->second != Op && !P->Atomic) {
+        P->Atomic = true;
+        Cls.nonIdempotent("atomics of different operations on '" + P->Name + "'");
+      }
+    }
     ObjectAccesses &O = Objects[KeyOf(A)];
-    if (A.Reads)
+    if (A.Reads && !A.Combine)
       O.Reads.push_back(&A);
     if (A.Writes)
       O.Writes.push_back(&A);
+    O.Combines |= A.Combine;
   }
 
   // Output is an effect too: a block preempted and run again would print
@@ -200,7 +214,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
 
   bool AnyRead = K.UnknownRead.accessed(), AnyWrite = K.UnknownWrite.accessed();
   for (auto &[Key, O] : Objects) {
-    AnyRead |= !O.Reads.empty();
+    AnyRead |= !O.Reads.empty() || O.Combines;
     AnyWrite |= !O.Writes.empty();
   }
   if (K.UnknownWrite.accessed() && AnyRead)
@@ -210,9 +224,17 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
 
   // Same object read and written: prove each (read, write) pair disjoint.
   for (auto &[Key, O] : Objects) {
-    if (O.Reads.empty() || O.Writes.empty())
+    if (O.Writes.empty())
       continue;
     ParamInfo &P = Info(Key);
+    if (O.Reads.empty()) {
+      // Read only by atomic combines, which need no proof: the launch may
+      // ignore this object's read-write overlap wherever its regions hold.
+      if (O.Combines && P.Read.Kind == RegionKind::Bounded &&
+          P.Write.Kind == RegionKind::Bounded && !P.Atomic)
+        P.RWDisjoint = true;
+      continue;
+    }
     // An atomic access reads and writes the same bytes: never disjoint.
     bool AllProven = P.Read.Kind == RegionKind::Bounded &&
                      P.Write.Kind == RegionKind::Bounded && !P.Atomic;
@@ -251,7 +273,12 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
         }
         AllProven = false;
         const SCEV *D = R->Offset && W->Offset ? SE.getMinusSCEV(R->Offset, W->Offset) : nullptr;
-        if (D && isa<SCEVConstant>(D))
+        if (W->Combine)
+          // What the launch combines into the object it also reads there
+          // (a relaxation: atomicMin(&dist[v], dist[u] + w)).
+          Cls.nonIdempotent("'" + P.Name + "' is read and atomically combined at places " +
+                            "not proven apart");
+        else if (D && isa<SCEVConstant>(D))
           Cls.nonIdempotent("'" + P.Name + "' is read and written at " +
                             (cast<SCEVConstant>(D)->isZero() ? "the same offset"
                                                              : "a constant distance") +
@@ -281,7 +308,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
 
   // Different objects: one read, another written. They may alias at a launch.
   for (auto &[RK, RO] : Objects) {
-    if (RO.Reads.empty())
+    if (RO.Reads.empty() && !RO.Combines)
       continue;
     for (auto &[WK, WO] : Objects) {
       if (WK == RK || WO.Writes.empty())

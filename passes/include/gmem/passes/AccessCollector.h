@@ -30,6 +30,12 @@ struct MemAccess {
   bool Reads = false;
   bool Writes = false;
   bool Atomic = false;
+  /// An atomic integer max, min, and or or whose old value the kernel never
+  /// uses: applied again, or in another order,
+  /// it leaves the same bytes, so it is a write for idempotence (Atomic is
+  /// false) while its bytes stay in the may-read region (the result
+  /// depends on what was there before).
+  bool Combine = false;
   AccessTarget Target = AccessTarget::Unknown;
   unsigned ParamIndex = 0;  ///< Param, or the aggregate holding a Field
   unsigned FieldOffset = 0; ///< Field: byte offset of the pointer in the aggregate
