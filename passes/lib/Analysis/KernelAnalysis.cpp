@@ -387,6 +387,8 @@ static bool isThreadConstantRead(Intrinsic::ID ID) {
   case Intrinsic::amdgcn_workgroup_id_x:
   case Intrinsic::amdgcn_workgroup_id_y:
   case Intrinsic::amdgcn_workgroup_id_z:
+  case Intrinsic::amdgcn_dispatch_ptr:
+  case Intrinsic::amdgcn_implicitarg_ptr:
     return true;
   default:
     return false;
@@ -394,9 +396,11 @@ static bool isThreadConstantRead(Intrinsic::ID ID) {
 }
 
 /// Makes every read of one thread-constant register in \p F the same value,
-/// read once at the entry. Two loops that each read blockDim.x in their own
-/// preheader otherwise step by two SCEV unknowns, and nothing can tell that
-/// they walk the same offsets (CoveredLoads.h). Analysis copy only.
+/// read once at the entry (AMDGPU's launch sizes too, loads from the
+/// dispatch packet or the implicit arguments). Two loops that each read
+/// blockDim.x in their own preheader otherwise step by two SCEV unknowns,
+/// and nothing can tell that they walk the same offsets (CoveredLoads.h).
+/// Analysis copy only.
 static bool shareThreadConstantReads(Function &F) {
   std::map<Intrinsic::ID, SmallVector<CallInst *, 4>> Reads;
   for (Instruction &I : instructions(F))
@@ -415,6 +419,40 @@ static bool shareThreadConstantReads(Function &F) {
       C->replaceAllUsesWith(Shared);
       C->eraseFromParent();
     }
+    Changed = true;
+  }
+  // AMDGPU reads its launch sizes from the dispatch packet or the implicit
+  // arguments: one load per kind and width, made at the entry right after
+  // the (now single) pointer it reads through.
+  std::map<std::tuple<int, unsigned, unsigned>, LoadInst *> SharedLoads;
+  SmallVector<LoadInst *, 8> Loads;
+  for (Instruction &I : instructions(F))
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple() && classifyGeometry(LI))
+      Loads.push_back(LI);
+  for (LoadInst *LI : Loads) {
+    GeometryValue G = *classifyGeometry(LI);
+    auto Key = std::make_tuple(int(G.Kind), G.Dim, LI->getType()->getScalarSizeInBits());
+    LoadInst *&Shared = SharedLoads[Key];
+    if (!Shared) {
+      Value *Ptr = LI->getPointerOperand();
+      auto *GEP = dyn_cast<GetElementPtrInst>(Ptr);
+      auto *Base = dyn_cast<Instruction>(GEP ? GEP->getPointerOperand() : Ptr);
+      if (!Base || Base->getParent() != &Entry || (!GEP && !isa<IntrinsicInst>(Ptr)))
+        continue; // built another way: keep it as it is
+      Instruction *At = Base;
+      if (GEP) {
+        auto *G2 = cast<GetElementPtrInst>(GEP->clone());
+        G2->insertAfter(At);
+        At = G2;
+      }
+      Shared = cast<LoadInst>(LI->clone());
+      Shared->setOperand(0, At);
+      Shared->insertAfter(At);
+    }
+    if (Shared->getType() != LI->getType())
+      continue;
+    LI->replaceAllUsesWith(Shared);
+    LI->eraseFromParent();
     Changed = true;
   }
   return Changed;
