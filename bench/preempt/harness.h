@@ -87,6 +87,8 @@ struct Instance {
   int line = 0;
   std::string ptx, sym, name, pred, cls;
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  /// smem=N: dynamic shared memory bytes of every launch (kernel and forms).
+  unsigned smem = 0;
   std::vector<Arg> args;
   /// vary=I:N (part aslaunched): the 4-byte scalar parameter I takes a new
   /// value on every launch, N in turn (i32/u32: its value + 0 .. N-1, or

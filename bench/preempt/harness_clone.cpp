@@ -115,7 +115,7 @@ Module *CloneLaunch::open(const Instance &in, int sms,
   }
   *why = find(*mod, in.sym);
   if (why->empty())
-    *why = configure(in.grid, in.block, 0, sms);
+    *why = configure(in.grid, in.block, in.smem, sms);
   describe(j);
   return why->empty() ? mod.get() : nullptr;
 }
@@ -124,7 +124,7 @@ std::string CloneLaunch::open_form(const Module &m, const Instance &in, int sms,
                                    Form form, const char *label) {
   std::string why = find(m, in.sym, form);
   if (why.empty())
-    why = configure(in.grid, in.block, 0, sms);
+    why = configure(in.grid, in.block, in.smem, sms);
   if (why.empty())
     j.integer(std::string(label ? label : form_name(form)) + "_P", P);
   return why;

@@ -300,8 +300,8 @@ void launch(CUfunction f, const Instance &in, void **params, CUstream s) {
 }
 
 void launch(CUfunction f, const Instance &in, unsigned gx, void **params, CUstream s) {
-  CU(cuLaunchKernel(f, gx, in.grid[1], in.grid[2], in.block[0], in.block[1], in.block[2], 0, s,
-                    params, nullptr));
+  CU(cuLaunchKernel(f, gx, in.grid[1], in.grid[2], in.block[0], in.block[1], in.block[2],
+                    in.smem, s, params, nullptr));
 }
 
 bool ptx_has_entry(const std::string &text, const std::string &name) {

@@ -2,6 +2,7 @@
 
 #include "harness.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -196,6 +197,14 @@ bool read_manifest(const std::string &path, std::vector<Instance> &out, std::str
         I.error = "bad grid " + v;
       else if (k == "block" && !parse_dims(v, I.block))
         I.error = "bad block " + v;
+      else if (k == "smem") {
+        char *end = nullptr;
+        unsigned long b = std::strtoul(v.c_str(), &end, 10);
+        if (v.empty() || *end || b > 48 * 1024)
+          I.error = "bad smem " + v + " (dynamic shared memory bytes, at most 49152)";
+        else
+          I.smem = unsigned(b);
+      }
       else if (k == "vary") {
         long long a = -1, c = 0;
         size_t colon = v.find(':');

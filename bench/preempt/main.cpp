@@ -234,11 +234,15 @@ int self_test() {
          "ptx=c.ptx sym=s name=v grid=1 block=1 vary=1:-3 args=buf:f32:16:zero i32:16\n"
          "ptx=c.ptx sym=s name=w grid=1 block=1 vary=0:3 args=buf:f32:16:zero i32:16\n"
          "ptx=c.ptx sym=s name=x grid=1 block=1 vary=1:0 args=buf:f32:16:zero i32:16\n"
-         "ptx=c.ptx sym=s name=y grid=5 block=1 vary_grid=3 args=buf:f32:16:zero i32:16\n";
+         "ptx=c.ptx sym=s name=y grid=5 block=1 vary_grid=3 args=buf:f32:16:zero i32:16\n"
+         "ptx=c.ptx sym=s name=z grid=5 block=64 smem=256 args=buf:f32:16:zero i32:16\n"
+         "ptx=c.ptx sym=s name=u grid=5 block=64 smem=65536 args=buf:f32:16:zero i32:16\n";
   }
   std::vector<Instance> ins;
-  EXPECT(read_manifest(path, ins, e) && ins.size() == 6);
-  if (ins.size() == 6) {
+  EXPECT(read_manifest(path, ins, e) && ins.size() == 8);
+  if (ins.size() == 8) {
+    EXPECT(ins[6].error.empty() && ins[6].smem == 256 && ins[0].smem == 0);
+    EXPECT(!ins[7].error.empty()); // over the 48 KiB a launch gets without opting in
     EXPECT(ins[5].error.empty() && ins[5].grid_x(0) == 5 && ins[5].grid_x(2) == 3 &&
            ins[5].grid_x(3) == 5 && ins[0].grid_x(7) == 4);
     EXPECT(ins[0].error.empty() && ins[0].ctas() == 8 && ins[0].args.size() == 3 &&

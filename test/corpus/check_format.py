@@ -247,10 +247,12 @@ def parse_number(s, integer):
 
 
 def check_run(path, line, kernel, spec, probs):
-    m = re.fullmatch(r"(\S+)\s+grid=(\S+)\s+block=(\S+)\s+args=(.*)", spec)
+    m = re.fullmatch(r"(\S+)\s+grid=(\S+)\s+block=(\S+)(?:\s+smem=(\d+))?\s+args=(.*)", spec)
     if not m:
         probs.add(path, line, f"malformed RUN line: {spec!r}")
         return
+    if m.group(4) is not None and int(m.group(4)) > 48 * 1024:
+        probs.add(path, line, f"smem={m.group(4)} exceeds the 48 KiB a launch gets without opting in")
     grid, block = parse_dims(m.group(2)), parse_dims(m.group(3))
     if grid is None or block is None:
         probs.add(path, line, "bad grid= or block= dimensions")
@@ -259,7 +261,7 @@ def check_run(path, line, kernel, spec, probs):
         probs.add(path, line, f"block {block} exceeds CUDA limits")
     if grid[0] > 2**31 - 1 or grid[1] > 65535 or grid[2] > 65535:
         probs.add(path, line, f"grid {grid} exceeds CUDA limits")
-    toks = m.group(4).split()
+    toks = m.group(5).split()
     params = kernel["params"]
     if len(toks) != len(params):
         probs.add(path, line, f"{kernel['name']}: {len(toks)} ARG tokens for {len(params)} parameters")

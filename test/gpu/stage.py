@@ -266,6 +266,8 @@ def main():
                 value = (r.get("pred_detail") or {}).get(detail) or "-"
                 fields.append("%s=%s" % (key, value))
                 regions[key + ("-" if value == "-" else "")] += 1
+            if r.get("smem"):
+                fields.append("smem=%d" % r["smem"])
             if r["error"]:
                 # keep the bad grid/block text so the runner reports the problem
                 fields[3] = "grid=" + clean_value(r["grid_text"])

@@ -15,7 +15,7 @@ CLASSES = ("idempotent", "conditional", "non-idempotent", "unknown")
 EXPECT_RE = re.compile(r"^\s*//\s*GMEM-EXPECT:\s*(?P<rest>.*?)\s*$")
 RUN_RE = re.compile(
     r"^\s*//\s*GMEM-RUN:\s*(?P<name>.+?)\s+grid=(?P<grid>\S+)\s+block=(?P<block>\S+)"
-    r"\s+args=(?P<args>.*?)\s*$")
+    r"(?:\s+smem=(?P<smem>\d+))?\s+args=(?P<args>.*?)\s*$")
 RUN_START_RE = re.compile(r"^\s*//\s*GMEM-RUN:")
 
 WARNINGS = []
@@ -152,6 +152,7 @@ def parse_corpus_file(path):
                 continue
             run = {"file": path, "line": lineno, "name": m.group("name").strip(),
                    "grid_text": m.group("grid"), "block_text": m.group("block"),
+                   "smem": int(m.group("smem") or 0),
                    "tokens": m.group("args").split(), "error": None}
             try:
                 run["grid"] = parse_dims(run["grid_text"])
