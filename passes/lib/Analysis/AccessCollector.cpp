@@ -74,9 +74,37 @@ bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs,
 /// operation: max and min do not commute). Float max/min are left out (the
 /// hardware's NaN rules are not LLVM's), and so is an exchange (two
 /// constants exchanged into one word leave the last).
+/// An atomic whose operand leaves every value as it is (x | 0, x & ~0,
+/// x + 0, max(x, INT_MIN), ...).
+bool isNoOpAtomic(const AtomicRMWInst &RMW) {
+  const auto *C = dyn_cast<ConstantInt>(RMW.getValOperand());
+  if (!C)
+    return false;
+  const APInt &V = C->getValue();
+  switch (RMW.getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::UMax:
+    return V.isZero();
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::UMin:
+    return V.isAllOnes();
+  case AtomicRMWInst::Max:
+    return V.isMinSignedValue();
+  case AtomicRMWInst::Min:
+    return V.isMaxSignedValue();
+  default:
+    return false;
+  }
+}
+
 bool isIdempotentCombine(const AtomicRMWInst &RMW) {
   if (RMW.isVolatile() || !RMW.use_empty())
     return false;
+  if (isNoOpAtomic(RMW))
+    return true;
   switch (RMW.getOperation()) {
   case AtomicRMWInst::Max:
   case AtomicRMWInst::Min:
@@ -134,6 +162,10 @@ private:
       const bool Combine = isIdempotentCombine(*RMW);
       add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true,
           !Combine, Combine);
+      if (Combine && isNoOpAtomic(*RMW))
+        for (MemAccess &A : Result.Accesses)
+          if (A.Inst == &I)
+            A.ChangesNothing = true;
     } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       add(I, CX->getPointerOperand(), sizeOf(CX->getCompareOperand()->getType()), true, true,
           true);

@@ -54,10 +54,12 @@ ScalarType scalarTypeOf(const Argument &A) {
 /// Accesses grouped by the object they touch: parameter index >= 0, or
 /// -(1 + global index).
 struct ObjectAccesses {
-  /// Reads that must be proven apart from the writes; Combines are atomic
-  /// max/min/and/or updates (MemAccess::Combine), writes only for that.
+  /// Plain reads, and every write (combines included).
   std::vector<const MemAccess *> Reads, Writes;
-  bool Combines = false;
+  /// Atomic max/min/and/or updates (MemAccess::Combine): writes for the
+  /// plain reads, and reads for the plain writes (a store into a combined
+  /// word between two runs' combines changes what they leave).
+  std::vector<const MemAccess *> Combines;
 };
 
 class Classifier {
@@ -166,7 +168,9 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * { return &Info(KeyOf(A)); };
 
   Classifier Cls(K);
-  std::map<int, AtomicRMWInst::BinOp> CombineOps;
+  // One operation and width per object: max after min is not min after
+  // max, nor a 64-bit max after a 32-bit one on its low half.
+  std::map<int, std::pair<AtomicRMWInst::BinOp, const SCEV *>> CombineOps;
   for (const MemAccess &A : Accesses.Accesses) {
     AccessRegion R = SR.regionOf(A);
     if (A.Target == AccessTarget::Unknown) {
@@ -179,19 +183,20 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     ParamInfo *P = ObjectOf(A);
     if (A.Reads)
       P->Read.unite(R);
-    if (A.Writes)
+    if (A.Writes && !A.ChangesNothing)
       P->Write.unite(R);
     if (A.Atomic) {
       P->Atomic = true;
       Cls.nonIdempotent("atomic read-modify-write of '" + P->Name + "'");
     }
+    if (A.ChangesNothing)
+      continue; // in the regions; no read or write for idempotence
     if (A.Combine) {
-      // One operation per object: max after min is not min after max.
-      auto Op = cast<AtomicRMWInst>(A.Inst)->getOperation();
-      auto [It, New] = CombineOps.emplace(KeyOf(A), Op);
-      if (!New && It->second != Op && !P->Atomic) {
+      auto Kind = std::make_pair(cast<AtomicRMWInst>(A.Inst)->getOperation(), A.Size);
+      auto [It, New] = CombineOps.emplace(KeyOf(A), Kind);
+      if (!New && It->second != Kind && !P->Atomic) {
         P->Atomic = true;
-        Cls.nonIdempotent("atomics of different operations on '" + P->Name + "'");
+        Cls.nonIdempotent("atomics of different operations or widths on '" + P->Name + "'");
       }
     }
     ObjectAccesses &O = Objects[KeyOf(A)];
@@ -199,7 +204,8 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
       O.Reads.push_back(&A);
     if (A.Writes)
       O.Writes.push_back(&A);
-    O.Combines |= A.Combine;
+    if (A.Combine)
+      O.Combines.push_back(&A);
   }
 
   // Output is an effect too: a block preempted and run again would print
@@ -214,7 +220,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
 
   bool AnyRead = K.UnknownRead.accessed(), AnyWrite = K.UnknownWrite.accessed();
   for (auto &[Key, O] : Objects) {
-    AnyRead |= !O.Reads.empty() || O.Combines;
+    AnyRead |= !O.Reads.empty() || !O.Combines.empty();
     AnyWrite |= !O.Writes.empty();
   }
   if (K.UnknownWrite.accessed() && AnyRead)
@@ -223,29 +229,32 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     Cls.unknown("reads memory it cannot bound (" + K.UnknownRead.Reason + ")");
 
   // Same object read and written: prove each (read, write) pair disjoint.
+  // Combines need no proof among themselves (same operation and width), but
+  // one from each plain read and each plain write.
   for (auto &[Key, O] : Objects) {
-    if (O.Writes.empty())
+    if (O.Writes.empty() || (O.Reads.empty() && O.Combines.empty()))
       continue;
     ParamInfo &P = Info(Key);
-    if (O.Reads.empty()) {
-      // Read only by atomic combines, which need no proof: the launch may
-      // ignore this object's read-write overlap wherever its regions hold.
-      if (O.Combines && P.Read.Kind == RegionKind::Bounded &&
-          P.Write.Kind == RegionKind::Bounded && !P.Atomic)
-        P.RWDisjoint = true;
-      continue;
-    }
+    std::vector<std::pair<const MemAccess *, std::vector<const MemAccess *>>> ToProve;
+    for (const MemAccess *R : O.Reads)
+      // A load of bytes the thread stored itself reads nothing from before
+      // the launch: no pair to prove apart (CoveredLoads.h).
+      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
+        ToProve.push_back({R, O.Writes});
+    std::vector<const MemAccess *> PlainWrites;
+    for (const MemAccess *W : O.Writes)
+      if (!W->Combine)
+        PlainWrites.push_back(W);
+    if (!PlainWrites.empty())
+      for (const MemAccess *C : O.Combines)
+        ToProve.push_back({C, PlainWrites});
     // An atomic access reads and writes the same bytes: never disjoint.
     bool AllProven = P.Read.Kind == RegionKind::Bounded &&
                      P.Write.Kind == RegionKind::Bounded && !P.Atomic;
     std::vector<RangeCheck> Checks;
     unsigned Pairs = 0;
-    for (const MemAccess *R : O.Reads) {
-      // A load of bytes the thread stored itself reads nothing from before
-      // the launch: no pair to prove apart (CoveredLoads.h).
-      if (loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
-        continue;
-      for (const MemAccess *W : O.Writes) {
+    for (auto &[R, Writes] : ToProve) {
+      for (const MemAccess *W : Writes) {
         // One atomic access: overlap is certain, already classified. One
         // access that both reads and writes otherwise (inline asm's whole
         // allocation for a pointer it loads and stores through) overlaps
@@ -278,6 +287,11 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
           // (a relaxation: atomicMin(&dist[v], dist[u] + w)).
           Cls.nonIdempotent("'" + P.Name + "' is read and atomically combined at places " +
                             "not proven apart");
+        else if (R->Combine)
+          // A store into a combined word (a byte of it, another thread's
+          // initial value) between two runs' combines changes their result.
+          Cls.nonIdempotent("'" + P.Name + "' is written and atomically combined at places " +
+                            "not proven apart");
         else if (D && isa<SCEVConstant>(D))
           Cls.nonIdempotent("'" + P.Name + "' is read and written at " +
                             (cast<SCEVConstant>(D)->isZero() ? "the same offset"
@@ -308,7 +322,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
 
   // Different objects: one read, another written. They may alias at a launch.
   for (auto &[RK, RO] : Objects) {
-    if (RO.Reads.empty() && !RO.Combines)
+    if (RO.Reads.empty() && RO.Combines.empty())
       continue;
     for (auto &[WK, WO] : Objects) {
       if (WK == RK || WO.Writes.empty())

@@ -25,6 +25,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -125,10 +126,29 @@ bool readsSource(const Function &F, SmallPtrSetImpl<const Function *> &Seen) {
   return false;
 }
 
-/// Shared memory, or a generic pointer that may point there.
+/// Shared memory, or a generic pointer that may point there. A kernel's
+/// pointer parameters (and pointers offset from them) and the module's
+/// globals outside the shared space never do: a launch cannot be handed a
+/// CTA's shared memory. Without this every atomic and load of a CUDA
+/// kernel (generic pointers all) counted as shared, and two atomic
+/// operations on two output buffers tainted every load of the kernel.
 bool mayBeShared(const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  return AS == 0 || AS == 3; // generic (NVPTX and AMDGPU flat), shared/LDS
+  if (AS == 3)
+    return true; // shared/LDS
+  if (AS != 0)
+    return false; // global, constant, local: never shared
+  // Generic (NVPTX and AMDGPU flat): shared unless every object it may
+  // point into is one of the above.
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  return any_of(Objects, [](const Value *O) {
+    if (const auto *A = dyn_cast<Argument>(O))
+      return !isKernel(*A->getParent()) || isAggregateParam(*A);
+    if (const auto *GV = dyn_cast<GlobalVariable>(O))
+      return GV->getAddressSpace() == 0 || GV->getAddressSpace() == 3;
+    return true; // loaded, returned, made from an integer, ...
+  });
 }
 
 /// An atomic whose final value depends on the order of the threads: not an

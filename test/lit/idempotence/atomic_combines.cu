@@ -67,7 +67,7 @@ __global__ void max_and_old(const int *in, int *out, int *old, int n) {
 }
 
 // CHECK:      kernel max_then_min(int const*, int*, int)
-// CHECK:      class:  non-idempotent -- atomics of different operations on 'out'
+// CHECK:      class:  non-idempotent -- atomics of different operations or widths on 'out'
 __global__ void max_then_min(const int *in, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -85,4 +85,43 @@ __global__ void max_then_read(const int *in, int *out, int *copy, int n) {
   __syncthreads();
   if (threadIdx.x == 0)
     copy[blockIdx.x] = out[blockIdx.x];
+}
+
+// One operation at two widths on the same bytes: a 64-bit max can lower the
+// low half that a 32-bit max raises again (a helper's round, session 51).
+// CHECK:      kernel max_two_widths(unsigned long long*)
+// CHECK:      class:  non-idempotent -- atomics of different operations or widths on 'p'
+__global__ void max_two_widths(unsigned long long *p) {
+  atomicMax((unsigned *)p, 9u);
+  atomicMax(p, 1ull << 32);
+}
+
+// A plain store into part of a combined word between two runs' maxima.
+// CHECK:      kernel byte_then_max(unsigned int*)
+// CHECK:      class:  non-idempotent -- 'p' is written and atomically combined at places not proven apart
+__global__ void byte_then_max(unsigned *p) {
+  ((unsigned char *)p)[0] = 0xff;
+  atomicMax(p, 0x100u);
+}
+
+// A maximum folded over a fixed trip count: LLVM turns the empty case
+// atomicMax(p, INT_MIN) into `atomicrmw or p, 0`, which changes nothing; and
+// max and min into two buffers (generic pointers of kernel parameters are
+// never shared memory, so their order matters to nothing).
+// CHECK:      kernel unrolled_max(int const*, int, int*)
+// CHECK:      class:  conditional -- reads 'data' and writes 'bmax'
+__global__ void unrolled_max(const int *data, int n, int *bmax) {
+  for (int rd = 0; rd < 4; rd++) {
+    int mx = -2147483647 - 1;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+      mx = max(mx, data[i + rd * n]);
+    atomicMax(&bmax[blockIdx.x], mx);
+  }
+}
+
+// CHECK:      kernel max_and_min(int const*, int*, int*)
+// CHECK:      class:  conditional -- reads 'data' and writes 'bmax'
+__global__ void max_and_min(const int *data, int *bmax, int *bmin) {
+  atomicMax(&bmax[blockIdx.x], data[threadIdx.x]);
+  atomicMin(&bmin[blockIdx.x], data[threadIdx.x]);
 }

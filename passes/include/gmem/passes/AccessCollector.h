@@ -36,6 +36,12 @@ struct MemAccess {
   /// false) while its bytes stay in the may-read region (the result
   /// depends on what was there before).
   bool Combine = false;
+  /// An atomic that leaves its bytes as they were (or 0, and -1, max with
+  /// the type's minimum, add 0...) and whose old value nothing uses: in the
+  /// may-read region (it loads them), not the may-write one (no byte
+  /// changes), and neither a read nor a write for idempotence (LLVM turns
+  /// an unrolled `atomicMax(p, INT_MIN)` into `atomicrmw or p, 0`).
+  bool ChangesNothing = false;
   AccessTarget Target = AccessTarget::Unknown;
   unsigned ParamIndex = 0;  ///< Param, or the aggregate holding a Field
   unsigned FieldOffset = 0; ///< Field: byte offset of the pointer in the aggregate
