@@ -377,35 +377,18 @@ static bool foldPointerRoundTrips(Function &F) {
   return Changed;
 }
 
-/// Whether \p ID reads a value that stays the same for a thread's whole run
-/// of the kernel: its position in the grid and the grid's shape.
-static bool isThreadConstantRead(Intrinsic::ID ID) {
-  switch (ID) {
-  case Intrinsic::nvvm_read_ptx_sreg_tid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_tid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_tid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ntid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-  case Intrinsic::nvvm_read_ptx_sreg_laneid:
+/// Whether \p II reads a value that stays the same for a thread's whole
+/// run of the kernel: its position in the grid and the grid's shape
+/// (classifyGeometry's registers), the warp size, or the AMDGPU pointers the
+/// launch sizes are read through.
+static bool isThreadConstantRead(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
   case Intrinsic::nvvm_read_ptx_sreg_warpsize:
-  case Intrinsic::amdgcn_workitem_id_x:
-  case Intrinsic::amdgcn_workitem_id_y:
-  case Intrinsic::amdgcn_workitem_id_z:
-  case Intrinsic::amdgcn_workgroup_id_x:
-  case Intrinsic::amdgcn_workgroup_id_y:
-  case Intrinsic::amdgcn_workgroup_id_z:
   case Intrinsic::amdgcn_dispatch_ptr:
   case Intrinsic::amdgcn_implicitarg_ptr:
     return true;
   default:
-    return false;
+    return classifyGeometry(&II).has_value();
   }
 }
 
@@ -419,7 +402,7 @@ static bool shareThreadConstantReads(Function &F) {
   std::map<Intrinsic::ID, SmallVector<CallInst *, 4>> Reads;
   for (Instruction &I : instructions(F))
     if (auto *II = dyn_cast<IntrinsicInst>(&I))
-      if (isThreadConstantRead(II->getIntrinsicID()) && II->arg_empty())
+      if (II->arg_empty() && isThreadConstantRead(*II))
         Reads[II->getIntrinsicID()].push_back(II);
   bool Changed = false;
   BasicBlock &Entry = F.getEntryBlock();
