@@ -268,8 +268,11 @@ std::string nondeterministicOutput(const Function &F) {
   // Atomics: what one returns depends on the order in which threads got
   // there (a ticket). Where the operation itself depends on that order
   // (exchange, compare-and-swap, a float sum), so does what the memory
-  // holds after them: on shared memory (global atomics make a kernel
-  // non-idempotent anyway) every load of shared memory is then tainted.
+  // holds after them: on shared memory every load of shared memory is then
+  // tainted. (Global memory is KernelAnalysis's: an order-dependent global
+  // atomic makes the kernel non-idempotent, and an order-free combine, an
+  // unused integer max/min/and/or, must be proven apart from every plain
+  // read and write of its object.)
   // Atomics of different operations (or with and, add with max) on shared
   // memory do not commute either where they meet on one word: more than
   // one operation there counts as order-dependent (an adversarial corpus,
@@ -311,8 +314,7 @@ std::string nondeterministicOutput(const Function &F) {
         SmallVector<StringRef, 8> Parts;
         W.split(Parts, '.');
         const StringRef Op = atomicOperation(Parts);
-        // A global atomic meets no shared word (and makes the kernel
-        // non-idempotent by its regions).
+        // A global atomic meets no shared word (KernelAnalysis judges it).
         if (is_contained(Parts, "global"))
           continue;
         OrderedShared |= Op.empty() || Op == "exch" || Op == "cas" || Op == "swap" ||
