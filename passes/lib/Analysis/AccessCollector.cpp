@@ -72,8 +72,8 @@ bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs,
 /// again, the bytes end as the operation over their old value and every
 /// operand (KernelAnalysis demotes an object combined by more than one
 /// operation: max and min do not commute). Float max/min are left out (the
-/// hardware's NaN rules are not LLVM's), and so is an exchange (two
-/// constants exchanged into one word leave the last).
+/// hardware's NaN rules are not LLVM's); an exchange with its old value
+/// unused is a plain store (visit).
 /// An atomic whose operand leaves every value as it is (x | 0, x & ~0,
 /// x + 0, max(x, INT_MIN), ...).
 bool isNoOpAtomic(const AtomicRMWInst &RMW) {
@@ -159,6 +159,15 @@ private:
       add(I, SI->getPointerOperand(), sizeOf(SI->getValueOperand()->getType()), false, true,
           false);
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (RMW->getOperation() == AtomicRMWInst::Xchg && RMW->use_empty() && !RMW->isVolatile()) {
+        // An exchange whose old value nothing uses is a store: what it
+        // leaves depends on no byte from before it, and two threads
+        // exchanging different values into one word race as two stores
+        // would (assumed absent, test/gpu/README.md "Races").
+        add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), false, true,
+            false);
+        return;
+      }
       const bool Combine = isIdempotentCombine(*RMW);
       add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true,
           !Combine, Combine);

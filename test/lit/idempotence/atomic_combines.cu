@@ -51,11 +51,23 @@ __global__ void block_sum(const int *in, int *out, int n) {
     atomicAdd(&out[blockIdx.x], in[i]);
 }
 
+// An exchange whose old value is unused is a store (threads exchanging
+// different values into one word race as stores would); one whose old
+// value is used is a read-modify-write.
 // CHECK:      kernel exchange_flag(int*, int)
-// CHECK:      class:  non-idempotent -- atomic read-modify-write of 'flag'
+// CHECK:      class:  idempotent -- reads no global memory
+// CHECK:      #0 flag : ptr  W
 __global__ void exchange_flag(int *flag, int n) {
   if (blockIdx.x * blockDim.x + threadIdx.x < n)
     atomicExch(flag, 1);
+}
+
+// CHECK:      kernel exchange_taken(int*, int*, int)
+// CHECK:      class:  non-idempotent -- atomic read-modify-write of 'flag'
+__global__ void exchange_taken(int *flag, int *old, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    old[i] = atomicExch(flag, i);
 }
 
 // CHECK:      kernel max_and_old(int const*, int*, int*, int)

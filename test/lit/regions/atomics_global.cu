@@ -12,13 +12,15 @@
 // CHECK-NEXT:     read:  [0, 1024)
 // CHECK-NEXT:     write: [0, 1024)
 
-// atomicCAS and atomicExch count as atomic read-modify-writes too.
+// atomicCAS counts as an atomic read-modify-write too; an atomicExch whose
+// old value is unused is a store (session 51).
 // CHECK:      kernel cas_flag(int*)
 // CHECK:      class:  non-idempotent -- atomic read-modify-write of 'flag'
 // CHECK:      #0 flag : ptr  RWA
 // CHECK:      kernel exch(int*, int)
-// CHECK:      class:  non-idempotent -- atomic read-modify-write of 'slot'
-// CHECK:      #0 slot : ptr  RWA
+// CHECK:      class:  idempotent -- reads no global memory
+// CHECK:      #0 slot : ptr  W
+// CHECK-NEXT:     write: [0, 4*blockDim.x)
 
 __global__ void histogram(int n, const int *keys, int *hist) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
