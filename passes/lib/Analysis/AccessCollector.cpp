@@ -66,14 +66,6 @@ bool addressUsesOtherPointer(const Value *Ptr, ArrayRef<const Value *> Objs,
   return false;
 }
 
-/// An atomic whose operation is commutative, associative and idempotent
-/// (integer max, min, and, or) and whose old value nothing uses: whatever
-/// the order of the threads, and however often a restarted CTA applies it
-/// again, the bytes end as the operation over their old value and every
-/// operand (KernelAnalysis demotes an object combined by more than one
-/// operation: max and min do not commute). Float max/min are left out (the
-/// hardware's NaN rules are not LLVM's); an exchange with its old value
-/// unused is a plain store (visit).
 /// An atomic whose operand leaves every value as it is (x | 0, x & ~0,
 /// x + 0, max(x, INT_MIN), ...).
 bool isNoOpAtomic(const AtomicRMWInst &RMW) {
@@ -100,6 +92,14 @@ bool isNoOpAtomic(const AtomicRMWInst &RMW) {
   }
 }
 
+/// An atomic whose operation is commutative, associative and idempotent
+/// (integer max, min, and, or; or one that changes nothing) and whose old
+/// value nothing uses: whatever the order of the threads, and however often
+/// a restarted CTA applies it again, the bytes end as the operation over
+/// their old value and every operand (KernelAnalysis demotes an object
+/// combined by more than one operation or width: max and min do not
+/// commute). Float max/min are left out (the hardware's NaN rules are not
+/// LLVM's); an exchange with its old value unused is a plain store (visit).
 bool isIdempotentCombine(const AtomicRMWInst &RMW) {
   if (RMW.isVolatile() || !RMW.use_empty())
     return false;
@@ -170,11 +170,7 @@ private:
       }
       const bool Combine = isIdempotentCombine(*RMW);
       add(I, RMW->getPointerOperand(), sizeOf(RMW->getValOperand()->getType()), true, true,
-          !Combine, Combine);
-      if (Combine && isNoOpAtomic(*RMW))
-        for (MemAccess &A : Result.Accesses)
-          if (A.Inst == &I)
-            A.ChangesNothing = true;
+          !Combine, Combine, Combine && isNoOpAtomic(*RMW));
     } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       add(I, CX->getPointerOperand(), sizeOf(CX->getCompareOperand()->getType()), true, true,
           true);
@@ -498,13 +494,14 @@ private:
   }
 
   void add(Instruction &I, Value *Ptr, const SCEV *Size, bool Reads, bool Writes, bool Atomic,
-           bool Combine = false) {
+           bool Combine = false, bool ChangesNothing = false) {
     MemAccess A;
     A.Inst = &I;
     A.Reads = Reads;
     A.Writes = Writes;
     A.Atomic = Atomic;
     A.Combine = Combine;
+    A.ChangesNothing = ChangesNothing;
     A.Size = Size;
     if (resolve(Ptr, A))
       Result.Accesses.push_back(A);

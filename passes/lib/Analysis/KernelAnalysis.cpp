@@ -168,9 +168,9 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   auto ObjectOf = [&](const MemAccess &A) -> ParamInfo * { return &Info(KeyOf(A)); };
 
   Classifier Cls(K);
-  // One operation and width per object: max after min is not min after
-  // max, nor a 64-bit max after a 32-bit one on its low half.
-  std::map<int, std::pair<AtomicRMWInst::BinOp, const SCEV *>> CombineOps;
+  auto CombineKind = [](const MemAccess &A) {
+    return std::make_pair(cast<AtomicRMWInst>(A.Inst)->getOperation(), A.Size);
+  };
   for (const MemAccess &A : Accesses.Accesses) {
     AccessRegion R = SR.regionOf(A);
     if (A.Target == AccessTarget::Unknown) {
@@ -191,15 +191,14 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     }
     if (A.ChangesNothing)
       continue; // in the regions; no read or write for idempotence
-    if (A.Combine) {
-      auto Kind = std::make_pair(cast<AtomicRMWInst>(A.Inst)->getOperation(), A.Size);
-      auto [It, New] = CombineOps.emplace(KeyOf(A), Kind);
-      if (!New && It->second != Kind && !P->Atomic) {
-        P->Atomic = true;
-        Cls.nonIdempotent("atomics of different operations or widths on '" + P->Name + "'");
-      }
-    }
     ObjectAccesses &O = Objects[KeyOf(A)];
+    // One operation and width per object: max after min is not min after
+    // max, nor a 64-bit max after a 32-bit one on its low half.
+    if (A.Combine && !O.Combines.empty() && CombineKind(A) != CombineKind(*O.Combines.front()) &&
+        !P->Atomic) {
+      P->Atomic = true;
+      Cls.nonIdempotent("atomics of different operations or widths on '" + P->Name + "'");
+    }
     if (A.Reads && !A.Combine)
       O.Reads.push_back(&A);
     if (A.Writes)
@@ -235,26 +234,27 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     if (O.Writes.empty() || (O.Reads.empty() && O.Combines.empty()))
       continue;
     ParamInfo &P = Info(Key);
-    std::vector<std::pair<const MemAccess *, std::vector<const MemAccess *>>> ToProve;
-    for (const MemAccess *R : O.Reads)
-      // A load of bytes the thread stored itself reads nothing from before
-      // the launch: no pair to prove apart (CoveredLoads.h).
-      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
-        ToProve.push_back({R, O.Writes});
     std::vector<const MemAccess *> PlainWrites;
     for (const MemAccess *W : O.Writes)
       if (!W->Combine)
         PlainWrites.push_back(W);
+    // Each access to prove apart from a list of writes (not copied).
+    std::vector<std::pair<const MemAccess *, const std::vector<const MemAccess *> *>> ToProve;
+    for (const MemAccess *R : O.Reads)
+      // A load of bytes the thread stored itself reads nothing from before
+      // the launch: no pair to prove apart (CoveredLoads.h).
+      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
+        ToProve.push_back({R, &O.Writes});
     if (!PlainWrites.empty())
       for (const MemAccess *C : O.Combines)
-        ToProve.push_back({C, PlainWrites});
+        ToProve.push_back({C, &PlainWrites});
     // An atomic access reads and writes the same bytes: never disjoint.
     bool AllProven = P.Read.Kind == RegionKind::Bounded &&
                      P.Write.Kind == RegionKind::Bounded && !P.Atomic;
     std::vector<RangeCheck> Checks;
     unsigned Pairs = 0;
     for (auto &[R, Writes] : ToProve) {
-      for (const MemAccess *W : Writes) {
+      for (const MemAccess *W : *Writes) {
         // One atomic access: overlap is certain, already classified. One
         // access that both reads and writes otherwise (inline asm's whole
         // allocation for a pointer it loads and stores through) overlaps
@@ -423,11 +423,14 @@ static bool shareThreadConstantReads(Function &F) {
   // the (now single) pointer it reads through.
   std::map<std::tuple<int, unsigned, unsigned>, LoadInst *> SharedLoads;
   SmallVector<LoadInst *, 8> Loads;
+  SmallVector<GeometryValue, 8> Kinds;
   for (Instruction &I : instructions(F))
-    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple() && classifyGeometry(LI))
-      Loads.push_back(LI);
-  for (LoadInst *LI : Loads) {
-    GeometryValue G = *classifyGeometry(LI);
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
+      if (std::optional<GeometryValue> G = classifyGeometry(LI)) {
+        Loads.push_back(LI);
+        Kinds.push_back(*G);
+      }
+  for (auto [LI, G] : zip(Loads, Kinds)) {
     auto Key = std::make_tuple(int(G.Kind), G.Dim, LI->getType()->getScalarSizeInBits());
     LoadInst *&Shared = SharedLoads[Key];
     if (!Shared) {
