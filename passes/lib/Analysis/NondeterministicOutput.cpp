@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CycleInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -152,7 +153,9 @@ bool mayBeShared(const Value *Ptr) {
 }
 
 /// An atomic whose final value depends on the order of the threads: not an
-/// integer sum, bitwise operation, minimum or maximum.
+/// integer sum, bitwise operation, minimum or maximum. (A wrapping
+/// increment or decrement commutes only with itself at one limit: see
+/// sharedOpKey.)
 bool orderDependent(const AtomicRMWInst &RMW) {
   switch (RMW.getOperation()) {
   case AtomicRMWInst::Add:
@@ -170,6 +173,54 @@ bool orderDependent(const AtomicRMWInst &RMW) {
   default:
     return true; // exchange, nand, float add/sub/min/max
   }
+}
+
+/// What must be the same for every atomic on shared memory for their order
+/// not to matter: the operation and its width (a 32-bit add on the low half
+/// of a word a 64-bit add updates drops the carry: an adversarial corpus,
+/// session 52) and, for a wrapping increment or decrement, its limit (a
+/// constant: two limits are two functions, which do not commute). Empty:
+/// order-dependent whatever else.
+std::string sharedOpKey(const AtomicRMWInst &RMW) {
+  const AtomicRMWInst::BinOp Op = RMW.getOperation();
+  std::string Key = (Op == AtomicRMWInst::Sub ? StringRef("add")
+                                              : AtomicRMWInst::getOperationName(Op))
+                        .str();
+  Key += ":" + std::to_string(RMW.getValOperand()->getType()->getPrimitiveSizeInBits());
+  if (Op == AtomicRMWInst::UIncWrap || Op == AtomicRMWInst::UDecWrap) {
+    const auto *Limit = dyn_cast<ConstantInt>(RMW.getValOperand());
+    if (!Limit)
+      return "";
+    Key += ":" + std::to_string(Limit->getZExtValue());
+  }
+  return Key;
+}
+
+/// The state space a PTX word names (`ld.shared.u32` -> shared), empty for
+/// a generic access.
+StringRef ptxStateSpace(StringRef Word) {
+  for (StringRef Space : {"global", "shared", "const", "param", "local", "tex"})
+    for (size_t At = Word.find(Space); At != StringRef::npos; At = Word.find(Space, At + 1))
+      if (At > 0 && Word[At - 1] == '.' &&
+          (At + Space.size() == Word.size() || Word[At + Space.size()] == '.' ||
+           Word[At + Space.size()] == ':'))
+        return Space;
+  return "";
+}
+
+/// Whether inline asm may read shared memory: a load or copy whose state
+/// space is shared or generic (an address the asm gets as an integer may be
+/// a shared one).
+bool asmMayReadShared(const InlineAsm &IA) {
+  bool Reads = false;
+  forEachPtxWord(IA.getAsmString(), [&](StringRef Word, StringRef Op) {
+    if (Op == "ld" || Op == "ldu" || Op == "ldmatrix" || Op == "cp" || Op == "wgmma" ||
+        Op == "mma" || Op == "tensormap" || Op == "multimem") {
+      StringRef Space = ptxStateSpace(Word);
+      Reads |= Space.empty() || Space == "shared" || Op == "cp" || Op == "wgmma";
+    }
+  });
+  return Reads;
 }
 
 /// The operation of an atomic named by dot-separated \p Parts (`atom`,
@@ -191,12 +242,12 @@ StringRef atomicOperation(ArrayRef<StringRef> Parts) {
 /// that polls a word another thread writes runs as many times as the
 /// timing decides (counting its trips stores a different number every run:
 /// an adversarial corpus, session 49).
-bool pollsMemory(const Value *Cond, const Loop &L) {
+bool pollsMemory(const Value *Cond, const CycleInfo::CycleT &L) {
   SmallVector<const Value *, 16> Work{Cond};
   SmallPtrSet<const Value *, 32> Seen;
   while (!Work.empty()) {
     const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-    if (!I || !L.contains(I) || !Seen.insert(I).second)
+    if (!I || !L.contains(I->getParent()) || !Seen.insert(I).second)
       continue;
     if (const auto *LI = dyn_cast<LoadInst>(I)) {
       if (LI->isVolatile() || LI->isAtomic())
@@ -284,9 +335,9 @@ std::string nondeterministicOutput(const Function &F) {
       if (!RMW->use_empty())
         Taint(RMW);
       if (mayBeShared(RMW->getPointerOperand())) {
-        OrderedShared |= orderDependent(*RMW);
-        const AtomicRMWInst::BinOp Op = RMW->getOperation();
-        SharedOps.insert(Op == AtomicRMWInst::Sub ? "add" : AtomicRMWInst::getOperationName(Op));
+        const std::string Key = sharedOpKey(*RMW);
+        OrderedShared |= orderDependent(*RMW) || Key.empty();
+        SharedOps.insert(Key);
       }
     } else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       if (!CX->use_empty())
@@ -317,17 +368,55 @@ std::string nondeterministicOutput(const Function &F) {
         // A global atomic meets no shared word (KernelAnalysis judges it).
         if (is_contained(Parts, "global"))
           continue;
+        // The whole word is the key (operation and type): the same word
+        // twice commutes; anything else, or an increment or decrement
+        // (its limit is an operand), counts as order-dependent.
+        // (An intrinsic's increment names its limit as its last operand:
+        // a constant one is part of the key.)
+        std::string Key = W.str();
+        bool LimitKnown = false;
+        if ((Op == "inc" || Op == "dec") && Callee && CB->arg_size() > 0)
+          if (const auto *Limit = dyn_cast<ConstantInt>(CB->getArgOperand(CB->arg_size() - 1))) {
+            Key += ":" + std::to_string(Limit->getZExtValue());
+            LimitKnown = true;
+          }
         OrderedShared |= Op.empty() || Op == "exch" || Op == "cas" || Op == "swap" ||
-                         Op == "cmpswap" || W.contains(".f") || W.contains(".bf16");
-        SharedOps.insert(Op.empty() ? W : Op);
+                         Op == "cmpswap" || ((Op == "inc" || Op == "dec") && !LimitKnown) ||
+                         W.contains(".f") || W.contains(".bf16");
+        SharedOps.insert(Key);
       }
     }
   }
   OrderedShared |= SharedOps.size() > 1;
-  if (OrderedShared)
-    for (const Instruction &I : instructions(F))
-      if (const auto *LI = dyn_cast<LoadInst>(&I); LI && mayBeShared(LI->getPointerOperand()))
-        Taint(LI);
+  if (OrderedShared) {
+    // Every read of shared memory: loads, and calls that read it (inline
+    // asm `ld.shared` at an integer address, intrinsics given a shared
+    // pointer); a call that also writes memory (memcpy out of shared
+    // memory, a bulk copy) writes what the order left there.
+    for (const Instruction &I : instructions(F)) {
+      if (const auto *LI = dyn_cast<LoadInst>(&I)) {
+        if (mayBeShared(LI->getPointerOperand()))
+          Taint(LI);
+        continue;
+      }
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || CB->doesNotAccessMemory() || CB->onlyWritesMemory() || isSource(*CB))
+        continue;
+      bool ReadsShared = false;
+      if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand()))
+        ReadsShared = asmMayReadShared(*IA);
+      for (const Use &A : CB->args())
+        ReadsShared |= A->getType()->isPointerTy() && mayBeShared(A.get());
+      if (!ReadsShared)
+        continue;
+      const Function *Callee = CB->getCalledFunction();
+      const bool Barrier = Callee && Callee->getName().contains("barrier");
+      if (mayWrite(*CB) && !Barrier)
+        return Why;
+      if (!CB->getType()->isVoidTy())
+        Taint(CB);
+    }
+  }
   for (const Instruction &I : instructions(F)) {
     const auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)
@@ -353,15 +442,33 @@ std::string nondeterministicOutput(const Function &F) {
     return isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
   });
   if (MayPoll) {
-    DominatorTree DT(const_cast<Function &>(F));
-    LoopInfo LI(DT);
-    for (const Loop *L : LI.getLoopsInPreorder()) {
+    // Cycles, not loops: a cycle entered in two places (a goto into its
+    // middle) is no LoopInfo loop but polls all the same (an adversarial
+    // corpus, session 52); and an exit may be a switch.
+    CycleInfo CI;
+    CI.compute(const_cast<Function &>(F));
+    SmallVector<const CycleInfo::CycleT *, 8> Cycles(CI.toplevel_cycles().begin(),
+                                                     CI.toplevel_cycles().end());
+    for (size_t K = 0; K < Cycles.size(); ++K) {
+      const CycleInfo::CycleT *C = Cycles[K];
+      Cycles.append(C->children().begin(), C->children().end());
       SmallVector<BasicBlock *, 4> Exiting;
-      L->getExitingBlocks(Exiting);
-      for (const BasicBlock *E : Exiting)
-        if (const auto *Br = dyn_cast<BranchInst>(E->getTerminator());
-            Br && Br->isConditional() && pollsMemory(Br->getCondition(), *L))
+      C->getExitingBlocks(Exiting);
+      for (const BasicBlock *E : Exiting) {
+        const Instruction *T = E->getTerminator();
+        const Value *Cond = nullptr;
+        if (const auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+          Cond = Br->getCondition();
+        else if (const auto *Sw = dyn_cast<SwitchInst>(T))
+          Cond = Sw->getCondition();
+        else if (!isa<BranchInst>(T))
+          Cond = T; // indirectbr, callbr...: look at all it reads
+        if (Cond && (Cond == T ? any_of(T->operands(), [&](const Value *Op) {
+                       return pollsMemory(Op, *C);
+                     })
+                               : pollsMemory(Cond, *C)))
           PollExits.push_back(E);
+      }
     }
   }
   if (Work.empty() && PollExits.empty())
