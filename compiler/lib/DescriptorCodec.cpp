@@ -2,6 +2,7 @@
 
 #include "gmem/descriptor_abi.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gmem {
@@ -240,8 +241,13 @@ public:
 
 } // namespace
 
-std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
-  Writer Body;
+namespace {
+
+/// Variants of one kernel a blob may carry (a bound on the decoder's work).
+constexpr size_t MaxVariants = 64;
+constexpr size_t MaxGuardAtoms = 8;
+
+void writeBody(Writer &Body, const KernelDescriptor &K) {
   Body.str(K.Symbol);
   Body.str(K.Name);
   Body.str(K.PlainName);
@@ -259,11 +265,90 @@ std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
     Body.param(F);
   Body.region(K.UnknownRead);
   Body.region(K.UnknownWrite);
+}
+
+KernelDescriptor readBody(Reader &R) {
+  KernelDescriptor K;
+  K.Symbol = R.str();
+  K.Name = R.str();
+  K.PlainName = R.str();
+  K.Target = R.str();
+  uint8_t C = R.u8();
+  if (C > uint8_t(IdempotenceClass::Unknown))
+    throw DecodeError("bad class");
+  K.Class = IdempotenceClass(C);
+  K.ClassReason = R.str();
+  K.Params.resize(R.count());
+  for (auto &P : K.Params)
+    P = R.param();
+  K.Globals.resize(R.count());
+  for (auto &G : K.Globals)
+    G = R.param();
+  K.Fields.resize(R.count());
+  for (auto &F : K.Fields) {
+    F = R.param();
+    if (F.FieldParam < 0 || size_t(F.FieldParam) >= K.Params.size())
+      throw DecodeError("pointer field of a parameter that does not exist");
+  }
+  K.UnknownRead = R.region();
+  K.UnknownWrite = R.region();
+  return K;
+}
+
+/// A variant describes the same kernel: same parameters, same types.
+bool sameSignature(const KernelDescriptor &A, const KernelDescriptor &B) {
+  if (A.Params.size() != B.Params.size())
+    return false;
+  for (size_t I = 0; I < A.Params.size(); ++I)
+    if (A.Params[I].Type != B.Params[I].Type || A.Params[I].IsPointer != B.Params[I].IsPointer ||
+        A.Params[I].ByteSize != B.Params[I].ByteSize)
+      return false;
+  if (A.Globals.size() != B.Globals.size() || A.Fields.size() != B.Fields.size())
+    return false;
+  for (size_t I = 0; I < A.Globals.size(); ++I)
+    if (A.Globals[I].Name != B.Globals[I].Name)
+      return false;
+  for (size_t I = 0; I < A.Fields.size(); ++I)
+    if (A.Fields[I].FieldParam != B.Fields[I].FieldParam ||
+        A.Fields[I].FieldOffset != B.Fields[I].FieldOffset)
+      return false;
+  return true;
+}
+
+} // namespace
+
+std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
+  Writer Body;
+  writeBody(Body, K);
+  uint16_t Flags = 0;
+  size_t NV = 0;
+  for (const KernelVariant &V : K.Variants)
+    NV += V.D && V.When.size() <= MaxGuardAtoms && sameSignature(K, *V.D);
+  if (NV) {
+    Flags |= GMEM_DESC_FLAG_VARIANTS;
+    Body.uleb(std::min(NV, MaxVariants));
+    size_t Written = 0;
+    for (const KernelVariant &V : K.Variants) {
+      if (!V.D || V.When.size() > MaxGuardAtoms || !sameSignature(K, *V.D) ||
+          Written == MaxVariants)
+        continue;
+      ++Written;
+      Body.uleb(V.When.size());
+      for (const GuardAtom &G : V.When) {
+        Body.uleb(G.Param);
+        Body.u8(G.Bits);
+        Body.u8(uint8_t(G.How));
+        Body.u8(uint8_t(G.Pred));
+        Body.uleb(G.Const);
+      }
+      writeBody(Body, *V.D);
+    }
+  }
 
   Writer Out;
   Out.u32(GMEM_DESC_MAGIC);
   Out.u16(GMEM_DESC_VERSION);
-  Out.u16(0);
+  Out.u16(Flags);
   Out.u32(uint32_t(Body.Buf.size()));
   Out.Buf.insert(Out.Buf.end(), Body.Buf.begin(), Body.Buf.end());
   return Out.Buf;
@@ -279,7 +364,8 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
     if (Version != GMEM_DESC_VERSION)
       throw DecodeError("descriptor version " + std::to_string(Version) +
                         ", this reader understands " + std::to_string(GMEM_DESC_VERSION));
-    if (H.u16() != 0)
+    const uint16_t Flags = H.u16();
+    if (Flags & ~uint16_t(GMEM_DESC_FLAG_VARIANTS))
       throw DecodeError("unknown descriptor flags");
     uint32_t N = H.u32();
     if (N > size_t(H.End - H.P))
@@ -287,30 +373,40 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
     if (N < size_t(H.End - H.P))
       throw DecodeError("bytes after the descriptor's payload");
     Reader R(H.P, N);
-    KernelDescriptor K;
-    K.Symbol = R.str();
-    K.Name = R.str();
-    K.PlainName = R.str();
-    K.Target = R.str();
-    uint8_t C = R.u8();
-    if (C > uint8_t(IdempotenceClass::Unknown))
-      throw DecodeError("bad class");
-    K.Class = IdempotenceClass(C);
-    K.ClassReason = R.str();
-    K.Params.resize(R.count());
-    for (auto &P : K.Params)
-      P = R.param();
-    K.Globals.resize(R.count());
-    for (auto &G : K.Globals)
-      G = R.param();
-    K.Fields.resize(R.count());
-    for (auto &F : K.Fields) {
-      F = R.param();
-      if (F.FieldParam < 0 || size_t(F.FieldParam) >= K.Params.size())
-        throw DecodeError("pointer field of a parameter that does not exist");
+    KernelDescriptor K = readBody(R);
+    if (Flags & GMEM_DESC_FLAG_VARIANTS) {
+      size_t NV = R.count();
+      if (NV == 0 || NV > MaxVariants)
+        throw DecodeError("bad variant count");
+      for (size_t I = 0; I < NV; ++I) {
+        KernelVariant V;
+        size_t NA = R.count();
+        if (NA > MaxGuardAtoms)
+          throw DecodeError("too many guard atoms");
+        for (size_t J = 0; J < NA; ++J) {
+          GuardAtom G;
+          uint64_t Param = R.uleb();
+          if (Param >= K.Params.size())
+            throw DecodeError("guard on a parameter that does not exist");
+          G.Param = uint32_t(Param);
+          G.Bits = R.u8();
+          uint8_t How = R.u8(), Pred = R.u8();
+          if (How > uint8_t(GuardView::Last) || Pred > uint8_t(GuardPred::Last))
+            throw DecodeError("bad guard");
+          G.How = GuardView(How);
+          G.Pred = GuardPred(Pred);
+          G.Const = R.uleb();
+          if (!guardAtomValid(G, K.Params[G.Param].Type))
+            throw DecodeError("guard does not fit its parameter");
+          V.When.push_back(G);
+        }
+        KernelDescriptor VD = readBody(R);
+        if (!sameSignature(K, VD))
+          throw DecodeError("variant with other parameters");
+        V.D = std::make_shared<const KernelDescriptor>(std::move(VD));
+        K.Variants.push_back(std::move(V));
+      }
     }
-    K.UnknownRead = R.region();
-    K.UnknownWrite = R.region();
     if (R.P != R.End)
       throw DecodeError("trailing bytes in descriptor");
     Out = std::move(K);

@@ -135,6 +135,13 @@ std::string preemptionJson(const PreemptionSummary &P) {
   return O.str();
 }
 
+std::string variantGuardText(const KernelDescriptor &K, const KernelVariant &V) {
+  std::string S;
+  for (const GuardAtom &G : V.When)
+    S += (S.empty() ? "" : " and ") + guardText(K, G);
+  return S.empty() ? "always" : S;
+}
+
 std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
   std::ostringstream O;
   for (const KernelDescriptor &K : Kernels) {
@@ -142,6 +149,9 @@ std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
     O << "kernel " << K.Name << "  [" << K.Target << "]\n";
     O << "  symbol: " << K.Symbol << "\n";
     O << "  class:  " << className(K.Class) << " -- " << K.ClassReason << "\n";
+    for (const KernelVariant &V : K.Variants)
+      O << "  when " << variantGuardText(K, V) << ": " << className(V.D->Class) << " -- "
+        << V.D->ClassReason << "\n";
     auto Row = [&](const std::string &Label, const ParamInfo &P) {
       std::string Mode = std::string(P.Read.accessed() ? "R" : "") + (P.Write.accessed() ? "W" : "") +
                          (P.Atomic ? "A" : "");
@@ -189,6 +199,16 @@ std::string kernelJson(const KernelDescriptor &K, int Ind) {
   O << pad(Ind + 2) << "\"target\": \"" << jsonEscape(K.Target) << "\",\n";
   O << pad(Ind + 2) << "\"class\": \"" << className(K.Class) << "\",\n";
   O << pad(Ind + 2) << "\"class_reason\": \"" << jsonEscape(K.ClassReason) << "\",\n";
+  if (!K.Variants.empty()) {
+    O << pad(Ind + 2) << "\"variants\": [";
+    for (size_t I = 0; I < K.Variants.size(); ++I) {
+      const KernelVariant &V = K.Variants[I];
+      O << (I ? ",\n" : "\n") << pad(Ind + 4) << "{\"when\": \"" << jsonEscape(variantGuardText(K, V))
+        << "\", \"class\": \"" << className(V.D->Class) << "\", \"class_reason\": \""
+        << jsonEscape(V.D->ClassReason) << "\"}";
+    }
+    O << "\n" << pad(Ind + 2) << "],\n";
+  }
   O << pad(Ind + 2) << "\"args\": [";
   for (size_t I = 0; I < K.Params.size(); ++I)
     O << (I ? ",\n" : "\n") << paramJson(K.Params[I], int(I), Names, false, Ind + 4);

@@ -7,9 +7,15 @@
  *   blob    := header payload
  *   header  := u32 magic = GMEM_DESC_MAGIC ("GMD1" read as bytes 'G','M','D','1')
  *              u16 version = GMEM_DESC_VERSION
- *              u16 flags   = 0 (reserved; readers reject unknown bits)
+ *              u16 flags   (readers reject unknown bits):
+ *                          bit0 GMEM_DESC_FLAG_VARIANTS: variants follow the body
  *              u32 payload_size (bytes that follow the header)
- *   payload := str symbol, str name, str plain_name, str target,
+ *   payload := body [variants]
+ *   variants := uleb n (1..64), (uleb natoms (0..8), atom*natoms, body)*n
+ *   atom    := uleb param, u8 bits (compared width), u8 view (gmem_guard_view),
+ *              u8 pred (gmem_guard_pred), uleb constant (its bits at that width;
+ *              floats: IEEE bits)
+ *   body    := str symbol, str name, str plain_name, str target,
  *              u8 class (gmem_idempotence_class), str class_reason,
  *              uleb nparams, param*, uleb nglobals, param*,
  *              uleb nfields, param*,
@@ -58,6 +64,14 @@
  * lack the global: their launches pass through uninstrumented; loaders that
  * do not know gmem ignore it.
  *
+ * Launch variants (compiler/include/gmem/compiler/LaunchGuard.h): a
+ * variant's body describes the kernel at launches where each of its atoms
+ * holds, a condition on one scalar parameter's value (`beta == 0`,
+ * `bias == null`): the same parameters, with that condition folded. The
+ * runtime uses, per launch, the variant with the best class whose atoms all
+ * hold, else the main body. Blobs without variants keep flags 0, so readers
+ * of the first version-2 format still read them.
+ *
  * Versioning: the version is bumped on any incompatible change; a runtime
  * that meets another version reports it once and leaves the kernel
  * uninstrumented.
@@ -70,6 +84,7 @@
 #define GMEM_DESC_MAGIC 0x31444d47u /* "GMD1" */
 #define GMEM_DESC_VERSION 2u
 #define GMEM_DESC_HEADER_SIZE 12u
+#define GMEM_DESC_FLAG_VARIANTS 1u
 
 enum gmem_idempotence_class {
   GMEM_CLASS_IDEMPOTENT = 0,
@@ -93,6 +108,18 @@ enum gmem_scalar_type {
 enum gmem_expr_op {
   GMEM_EXPR_CONST = 0, GMEM_EXPR_VAR = 1, GMEM_EXPR_ADD = 2, GMEM_EXPR_MUL = 3,
   GMEM_EXPR_SMIN = 4, GMEM_EXPR_SMAX = 5, GMEM_EXPR_UDIV = 6, GMEM_EXPR_SDIV = 7
+};
+
+/* Guard atoms (values of gmem::GuardView and gmem::GuardPred). */
+enum gmem_guard_view {
+  GMEM_GUARD_SAME = 0, GMEM_GUARD_TRUNC, GMEM_GUARD_ZEXT, GMEM_GUARD_SEXT, GMEM_GUARD_BOOL
+};
+enum gmem_guard_pred {
+  GMEM_GUARD_EQ = 0, GMEM_GUARD_NE, GMEM_GUARD_SLT, GMEM_GUARD_SLE, GMEM_GUARD_SGT,
+  GMEM_GUARD_SGE, GMEM_GUARD_ULT, GMEM_GUARD_ULE, GMEM_GUARD_UGT, GMEM_GUARD_UGE,
+  GMEM_GUARD_FOEQ, GMEM_GUARD_FONE, GMEM_GUARD_FOLT, GMEM_GUARD_FOLE, GMEM_GUARD_FOGT,
+  GMEM_GUARD_FOGE, GMEM_GUARD_FORD, GMEM_GUARD_FUNO, GMEM_GUARD_FUEQ, GMEM_GUARD_FUNE,
+  GMEM_GUARD_FULT, GMEM_GUARD_FULE, GMEM_GUARD_FUGT, GMEM_GUARD_FUGE
 };
 
 #endif /* GMEM_DESCRIPTOR_ABI_H */

@@ -48,6 +48,14 @@ struct KernelEntry {
   KernelDescriptor Desc;
   FlatKernel Flat;
   int Class = -1;
+  /// Desc.Variants compiled (LaunchGuard.h): a launch whose arguments meet
+  /// a variant's guard is decided with it. Same parameters, globals and
+  /// pointer fields as Desc; Flat.NeedsBytes covers theirs too.
+  struct Variant {
+    const KernelDescriptor *Desc = nullptr; ///< owned by Desc.Variants
+    FlatKernel Flat;
+  };
+  std::vector<Variant> Variants;
 
   /// Parameter layout (cuFuncGetParamInfo, else from the descriptor types).
   std::vector<uint32_t> ParamOffset, ParamSize;

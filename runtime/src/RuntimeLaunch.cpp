@@ -305,6 +305,19 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
     return &R;
   }
 
+  // The launch's variant (LaunchGuard.h): its arguments may meet a guard
+  // under which the kernel touches less.
+  const KernelDescriptor *KD = &E->Desc;
+  const FlatKernel *FK = &E->Flat;
+  if (!E->Variants.empty()) {
+    const KernelDescriptor &Sel = selectVariant(E->Desc, Bits, NP);
+    for (const KernelEntry::Variant &V : E->Variants)
+      if (V.Desc == &Sel) {
+        KD = V.Desc;
+        FK = &V.Flat;
+      }
+  }
+
   FastLaunch FL;
   for (int I = 0; I < 3; ++I) {
     FL.Grid[I] = L.Grid[I];
@@ -328,7 +341,7 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
   auto Lookup = [this, Cache](uint64_t P, Allocation &A) { return Allocs.lookup(P, A, Cache); };
 
   R.Instrumented = true;
-  R.NumPtr = int32_t(E->Flat.PointerParams.size() + E->Flat.Fields.size());
+  R.NumPtr = int32_t(FK->PointerParams.size() + FK->Fields.size());
   R.NumPtrRec = R.NumPtr < GMEM_MAX_PTR_ARGS ? R.NumPtr : GMEM_MAX_PTR_ARGS;
 
   // Same launch as one this thread made recently: reuse its decision.
@@ -383,8 +396,8 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
     for (size_t I = 0; I < NP; ++I)
       if (S.Bytes[I].Data)
         LC.ArgBytes[I].assign(S.Bytes[I].Data, S.Bytes[I].Data + S.Bytes[I].Size);
-    std::vector<std::optional<Allocation>> G(FL.Globals, FL.Globals + (FL.Globals ? E->Desc.Globals.size() : 0));
-    const KernelDescriptor &K = E->Desc;
+    std::vector<std::optional<Allocation>> G(FL.Globals, FL.Globals + (FL.Globals ? KD->Globals.size() : 0));
+    const KernelDescriptor &K = *KD;
     InstanceDecision Ref = checkInstance(
         K, LC,
         [&](uint64_t P) -> std::optional<Allocation> {
@@ -400,7 +413,7 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
           return std::nullopt;
         });
     if (Opts.Verify) {
-      fastCheck(E->Flat, FL, Lookup, S.D);
+      fastCheck(*FK, FL, Lookup, S.D);
       std::string Diff = compareDecisions(K, S.D, Ref);
       if (!Diff.empty()) {
         NMismatch.fetch_add(1, std::memory_order_relaxed);
@@ -420,13 +433,13 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
         R.ClashLo = Ref.Clash->Range.Lo;
         R.ClashHi = Ref.Clash->Range.Hi;
       }
-      const size_t NPtr = E->Flat.PointerParams.size();
+      const size_t NPtr = FK->PointerParams.size();
       for (int32_t K2 = 0; K2 < R.NumPtrRec; ++K2) {
         bool IsField = size_t(K2) >= NPtr;
-        uint32_t I = IsField ? uint32_t(K2 - NPtr) : E->Flat.PointerParams[K2];
+        uint32_t I = IsField ? uint32_t(K2 - NPtr) : FK->PointerParams[K2];
         const ConcreteAccess &A = IsField ? Ref.Fields[I] : Ref.Params[I];
-        int Param = IsField ? E->Flat.Fields[I].FieldParam : int(I);
-        setAccess(R.Ptr[K2], Param, IsField ? int(E->Flat.Fields[I].FieldOffset) : -1,
+        int Param = IsField ? FK->Fields[I].FieldParam : int(I);
+        setAccess(R.Ptr[K2], Param, IsField ? int(FK->Fields[I].FieldOffset) : -1,
                   IsField ? FieldOwnerBase + int(I) : int(I),
                   IsField ? fieldPointer(*E, I, S.Bytes.data()) : Bits[I], A.Alloc.has_value(),
                   A.Alloc ? *A.Alloc : Allocation{}, A.Read.data(), A.Read.size(), A.ReadAnything,
@@ -436,7 +449,7 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
       return &R;
     }
   } else {
-    fastCheck(E->Flat, FL, Lookup, S.D);
+    fastCheck(*FK, FL, Lookup, S.D);
   }
 
   const FastDecision &D = S.D;
@@ -449,13 +462,13 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
     R.ClashLo = D.Clash.Range.Lo;
     R.ClashHi = D.Clash.Range.Hi;
   }
-  const size_t NPtr = E->Flat.PointerParams.size();
+  const size_t NPtr = FK->PointerParams.size();
   for (int32_t K = 0; K < R.NumPtrRec; ++K) {
     bool IsField = size_t(K) >= NPtr;
-    uint32_t I = IsField ? uint32_t(K - NPtr) : E->Flat.PointerParams[K];
+    uint32_t I = IsField ? uint32_t(K - NPtr) : FK->PointerParams[K];
     const FastAccess &A = IsField ? D.Fields[I] : D.Params[I];
-    int Param = IsField ? E->Flat.Fields[I].FieldParam : int(I);
-    setAccess(R.Ptr[K], Param, IsField ? int(E->Flat.Fields[I].FieldOffset) : -1,
+    int Param = IsField ? FK->Fields[I].FieldParam : int(I);
+    setAccess(R.Ptr[K], Param, IsField ? int(FK->Fields[I].FieldOffset) : -1,
               IsField ? FieldOwnerBase + int(I) : int(I),
               IsField ? fieldPointer(*E, I, S.Bytes.data()) : Bits[I], A.HasAlloc, A.Alloc,
               D.Pool.data() + A.ReadBegin, A.ReadEnd - A.ReadBegin, A.ReadAnything,

@@ -156,6 +156,15 @@ std::unique_ptr<KernelEntry> Runtime::makeEntry(uintptr_t H) {
   }
 
   E->Flat = compileKernel(E->Desc);
+  E->Variants.clear();
+  for (const KernelVariant &V : E->Desc.Variants) {
+    KernelEntry::Variant EV;
+    EV.Desc = V.D.get();
+    EV.Flat = compileKernel(*V.D);
+    for (size_t I = 0; I < EV.Flat.NeedsBytes.size() && I < E->Flat.NeedsBytes.size(); ++I)
+      E->Flat.NeedsBytes[I] |= EV.Flat.NeedsBytes[I];
+    E->Variants.push_back(std::move(EV));
+  }
   for (uint8_t B : E->Flat.NeedsBytes)
     E->AnyBytes |= B != 0;
   E->Class = int(E->Desc.Class);

@@ -20,7 +20,7 @@ namespace {
 
 constexpr uintptr_t Mod = 0x1000, Lib = 0x2000;
 constexpr uintptr_t FVecAdd = 0x11, FInc = 0x12, FPlain = 0x13, FBad = 0x14, FPack = 0x15,
-                    FWrongCount = 0x16, KVecAdd = 0x21, FLibVecAdd = 0x31;
+                    FWrongCount = 0x16, FAccum = 0x17, KVecAdd = 0x21, FLibVecAdd = 0x31;
 constexpr uint64_t BufA = 0x100000000ull, BufB = 0x200000000ull, BufC = 0x300000000ull;
 
 struct Fixture : ::testing::Test {
@@ -38,6 +38,8 @@ struct Fixture : ::testing::Test {
     std::vector<uint8_t> Bad = encodeDescriptor(vecAdd("_Z3badPf"));
     Bad[4] = 99; // another ABI version
     D.addGlobal(Mod, "__gmem_desc__Z3badPf", Bad);
+    D.addFunction(FAccum, Mod, "_Z5accumPKfPfii", {8, 8, 4, 4});
+    D.addDescriptor(Mod, accumFlag());
     D.addFunction(FPack, Mod, "_Z5apply4Pack", {24});
     D.addDescriptor(Mod, packKernel());
     D.addFunction(FWrongCount, Mod, "_Z5wrongPfS_", {8, 8});
@@ -137,6 +139,33 @@ TEST_F(Fixture, ReadModifyWriteIsNotIdempotent) {
   EXPECT_EQ(I.conflict_write, 0);
   EXPECT_EQ(I.conflict_lo, BufA);
   EXPECT_EQ(I.conflict_hi, BufA + 40);
+}
+
+// A launch whose arguments meet a variant's guard is decided with the
+// variant (y only written when accumulate == 0); the memo keys on the
+// arguments, so alternating flags never reuse the other's decision.
+TEST_F(Fixture, LaunchVariantChosenByTheArguments) {
+  for (int Round = 0; Round < 2; ++Round) {
+    uint64_t X = BufA, Y = BufB;
+    int Acc = 0, N = 1000;
+    gmemLaunchInfo I = launch(FAccum, {&X, &Y, &Acc, &N});
+    EXPECT_EQ(I.kernel_class, GMEM_CLASS_NON_IDEMPOTENT); // the kernel's own class
+    EXPECT_EQ(I.idempotent, 1);
+    ASSERT_EQ(I.num_ptr_args_recorded, 2);
+    EXPECT_FALSE(I.ptr_args[1].flags & GMEM_ARG_READS);
+    EXPECT_TRUE(I.ptr_args[1].flags & GMEM_ARG_WRITES);
+    Acc = 1;
+    I = launch(FAccum, {&X, &Y, &Acc, &N});
+    EXPECT_EQ(I.idempotent, 0);
+    EXPECT_TRUE(I.ptr_args[1].flags & GMEM_ARG_READS);
+    EXPECT_STREQ(I.reason, "write of y overlaps read of y");
+    // In place, the variant is conditional and this launch is not idempotent.
+    Acc = 0;
+    Y = BufA;
+    I = launch(FAccum, {&X, &Y, &Acc, &N});
+    EXPECT_EQ(I.idempotent, 0);
+    EXPECT_STREQ(I.reason, "write of y overlaps read of x");
+  }
 }
 
 TEST_F(Fixture, UninstrumentedPassesThrough) {

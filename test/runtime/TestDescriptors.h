@@ -73,6 +73,39 @@ inline KernelDescriptor increment(const std::string &Symbol = "_Z9incrementPfi")
   return K;
 }
 
+/// accum(const float *x, float *y, int accumulate, int n): y[i] += x[i] when
+/// accumulate, else y[i] = x[i]. Non-idempotent, with a conditional variant
+/// for accumulate == 0 (LaunchGuard.h).
+inline KernelDescriptor accumFlag(const std::string &Symbol = "_Z5accumPKfPfii") {
+  KernelDescriptor K;
+  K.Symbol = Symbol;
+  K.Name = "accum(float const*, float*, int, int)";
+  K.PlainName = "accum";
+  K.Target = "nvptx";
+  K.Class = IdempotenceClass::NonIdempotent;
+  K.ClassReason = "'y' is read and written at the same offset";
+  K.Params = {ptrParam("x"), ptrParam("y"), scalarParam("accumulate", ScalarType::I32),
+              scalarParam("n", ScalarType::I32)};
+  K.Params[0].Read = linearRegion(3, 4);
+  K.Params[1].Read = linearRegion(3, 4);
+  K.Params[1].Write = linearRegion(3, 4);
+  KernelDescriptor V = K;
+  V.Class = IdempotenceClass::Conditional;
+  V.ClassReason = "reads 'x' and writes 'y'";
+  V.Params[1].Read = AccessRegion();
+  KernelVariant KV;
+  GuardAtom G;
+  G.Param = 2;
+  G.Bits = 32;
+  G.How = GuardView::Same;
+  G.Pred = GuardPred::Eq;
+  G.Const = 0;
+  KV.When = {G};
+  KV.D = std::make_shared<const KernelDescriptor>(V);
+  K.Variants.push_back(KV);
+  return K;
+}
+
 /// apply(Pack p): struct Pack { const float *in; float *out; int n; } by
 /// value (24 bytes); reads in[0, 4n), writes out[0, 4n).
 inline KernelDescriptor packKernel(const std::string &Symbol = "_Z5apply4Pack") {

@@ -62,8 +62,13 @@ TEST(DescriptorCodecErrors, BadHeader) {
   }
   {
     auto B = Good;
-    B[6] = 1; // reserved flags
+    B[6] = 2; // reserved flags
     EXPECT_TRUE(Rejects(B, "flags"));
+  }
+  {
+    auto B = Good;
+    B[6] = 1; // variants announced, none there
+    EXPECT_TRUE(Rejects(B, "truncated"));
   }
   {
     auto B = Good;

@@ -536,10 +536,12 @@ int main(int argc, char **argv) {
     auto It = O.Globals.find(Sym);
     return It == O.Globals.end() ? std::nullopt : std::optional<Allocation>(It->second);
   };
+  // The variant the runtime would use for these arguments (LaunchGuard.h).
+  const KernelDescriptor &KV = selectVariant(K, L.ArgBits.data(), L.ArgBits.size());
   // Decide with the evaluator libgmemrt uses at every launch (compiled
   // descriptor, compiler/FlatEval), then confirm it against the reference
   // checkInstance, whose form also carries the notes printed below.
-  flat::FlatKernel FK = flat::compileKernel(K);
+  flat::FlatKernel FK = flat::compileKernel(KV);
   flat::FastLaunch FL;
   for (int I = 0; I < 3; ++I) {
     FL.Grid[I] = L.Grid[I];
@@ -553,7 +555,7 @@ int main(int argc, char **argv) {
   FL.ArgBytes = Views.data();
   FL.NumArgBytes = Views.size();
   std::vector<std::optional<Allocation>> GlobalAllocs;
-  for (const ParamInfo &G : K.Globals)
+  for (const ParamInfo &G : KV.Globals)
     GlobalAllocs.push_back(FindGlobal(G.Name));
   FL.Globals = GlobalAllocs.data();
   flat::FastDecision FD;
@@ -565,8 +567,8 @@ int main(int argc, char **argv) {
                     return A.has_value();
                   },
                   FD);
-  InstanceDecision D = checkInstance(K, L, Find, FindGlobal);
-  std::string Diff = flat::compareDecisions(K, FD, D);
+  InstanceDecision D = checkInstance(KV, L, Find, FindGlobal);
+  std::string Diff = flat::compareDecisions(KV, FD, D);
   if (!Diff.empty())
     fail("internal: the launch evaluator and the reference disagree: " + Diff);
   if (O.Json) {
@@ -574,9 +576,14 @@ int main(int argc, char **argv) {
     for (size_t I = 0; I < O.Inputs.size(); ++I)
       outs() << (I ? ", " : "") << "\"" << jsonEscape(O.Inputs[I]) << "\"";
     outs() << "],\n  \"kernels\": [\n" << kernelJson(K, 4) << "\n  ],\n  \"instance\": "
-           << instanceJson(K, L, D, 2) << "\n}\n";
+           << instanceJson(KV, L, D, 2) << "\n}\n";
   } else {
-    outs() << formatTable({K}) << instanceText(K, L, D);
+    outs() << formatTable({K});
+    if (&KV != &K)
+      for (const KernelVariant &V : K.Variants)
+        if (V.D.get() == &KV)
+          outs() << "launch variant: " << variantGuardText(K, V) << " holds at this launch\n";
+    outs() << instanceText(KV, L, D);
   }
   return 0;
 }

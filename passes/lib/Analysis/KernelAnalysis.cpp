@@ -6,6 +6,7 @@
 #include "gmem/passes/CoveredLoads.h"
 #include "gmem/passes/DisjointnessProver.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/LaunchVariants.h"
 #include "gmem/passes/NondeterministicOutput.h"
 #include "gmem/passes/SymbolicRange.h"
 
@@ -523,8 +524,11 @@ std::vector<KernelDescriptor> analyzeModule(const Module &M) {
     else
       MPM.run(*Copy, MAM);
   }
-  for (Function *Kern : findKernels(*Copy))
-    Result.push_back(analyzeKernel(*Kern, FAM));
+  for (Function *Kern : findKernels(*Copy)) {
+    KernelDescriptor K = analyzeKernel(*Kern, FAM);
+    addLaunchVariants(*Kern, K, FAM, analyzeKernel);
+    Result.push_back(std::move(K));
+  }
   return Result;
 }
 

@@ -4,8 +4,10 @@
 // the pass embeds (see include/gmem/descriptor_abi.h for the binary form).
 #pragma once
 
+#include "gmem/compiler/LaunchGuard.h"
 #include "gmem/compiler/SymExpr.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,15 @@ struct PreemptionSummary {
   std::vector<std::string> Notes;
 };
 
+struct KernelDescriptor;
+
+/// The kernel as it behaves at launches where every atom of When holds
+/// (LaunchGuard.h): its class and regions with those conditions folded.
+struct KernelVariant {
+  std::vector<GuardAtom> When;
+  std::shared_ptr<const KernelDescriptor> D; ///< same parameters; no variants of its own
+};
+
 struct KernelDescriptor {
   std::string Symbol;    ///< mangled name
   std::string Name;      ///< demangled
@@ -122,6 +133,9 @@ struct KernelDescriptor {
   AccessRegion UnknownRead;
   AccessRegion UnknownWrite;
   PreemptionSummary Preemption; ///< reports only (not encoded)
+  /// Better descriptions for launches whose scalar arguments meet a guard,
+  /// best class first (selectVariant picks per launch).
+  std::vector<KernelVariant> Variants;
 
   std::vector<std::string> paramNames() const;
 };

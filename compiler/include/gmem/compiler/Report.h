@@ -12,6 +12,8 @@
 namespace gmem {
 
 std::string regionText(const AccessRegion &R, const std::vector<std::string> &Names);
+/// "b == 0 and bias == null": a variant's guard.
+std::string variantGuardText(const KernelDescriptor &K, const KernelVariant &V);
 std::string formatTable(const std::vector<KernelDescriptor> &Kernels);
 std::string jsonEscape(const std::string &S);
 /// The "preempt:" line of the table and the "preemption" object of the schema.

@@ -1,0 +1,329 @@
+//===- LaunchVariants.cpp - Kernels analysed again under launch guards ----===//
+
+#include "gmem/passes/LaunchVariants.h"
+#include "gmem/passes/GpuTarget.h"
+
+#include "llvm/Analysis/InstructionSimplify.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace gmem {
+namespace {
+
+/// Conditions tried per kernel (two analyses each): the first ones met in
+/// the kernel's code, which is where flags such as `accumulate` are tested.
+constexpr unsigned MaxQuestions = 3;
+
+std::optional<GuardPred> guardPredOf(CmpInst::Predicate P) {
+  switch (P) {
+  case CmpInst::ICMP_EQ: return GuardPred::Eq;
+  case CmpInst::ICMP_NE: return GuardPred::Ne;
+  case CmpInst::ICMP_SLT: return GuardPred::Slt;
+  case CmpInst::ICMP_SLE: return GuardPred::Sle;
+  case CmpInst::ICMP_SGT: return GuardPred::Sgt;
+  case CmpInst::ICMP_SGE: return GuardPred::Sge;
+  case CmpInst::ICMP_ULT: return GuardPred::Ult;
+  case CmpInst::ICMP_ULE: return GuardPred::Ule;
+  case CmpInst::ICMP_UGT: return GuardPred::Ugt;
+  case CmpInst::ICMP_UGE: return GuardPred::Uge;
+  case CmpInst::FCMP_OEQ: return GuardPred::FOeq;
+  case CmpInst::FCMP_ONE: return GuardPred::FOne;
+  case CmpInst::FCMP_OLT: return GuardPred::FOlt;
+  case CmpInst::FCMP_OLE: return GuardPred::FOle;
+  case CmpInst::FCMP_OGT: return GuardPred::FOgt;
+  case CmpInst::FCMP_OGE: return GuardPred::FOge;
+  case CmpInst::FCMP_ORD: return GuardPred::FOrd;
+  case CmpInst::FCMP_UNO: return GuardPred::FUno;
+  case CmpInst::FCMP_UEQ: return GuardPred::FUeq;
+  case CmpInst::FCMP_UNE: return GuardPred::FUne;
+  case CmpInst::FCMP_ULT: return GuardPred::FUlt;
+  case CmpInst::FCMP_ULE: return GuardPred::FUle;
+  case CmpInst::FCMP_UGT: return GuardPred::FUgt;
+  case CmpInst::FCMP_UGE: return GuardPred::FUge;
+  default: return std::nullopt;
+  }
+}
+
+/// A scalar parameter of the kernel, as the runtime reads it (not a
+/// by-value aggregate; pointers 64-bit).
+const Argument *scalarParam(const Value *V) {
+  auto *A = dyn_cast<Argument>(V);
+  if (!A || !isKernel(*A->getParent()) || isAggregateParam(*A))
+    return nullptr;
+  Type *T = A->getType();
+  if (T->isPointerTy())
+    return A->getParent()->getDataLayout().getPointerTypeSizeInBits(T) == 64 ? A : nullptr;
+  if (T->isIntegerTy(1) || T->isIntegerTy(8) || T->isIntegerTy(16) || T->isIntegerTy(32) ||
+      T->isIntegerTy(64) || T->isFloatTy() || T->isDoubleTy())
+    return A;
+  return nullptr;
+}
+
+/// The guard atom a branch or select condition is, if it is one: an i1
+/// parameter, or a comparison of a scalar parameter (an integer one maybe
+/// truncated or extended once) with a constant.
+std::optional<GuardAtom> atomOf(const Value *Cond) {
+  GuardAtom G;
+  if (const Argument *A = scalarParam(Cond)) {
+    if (!A->getType()->isIntegerTy(1))
+      return std::nullopt;
+    G.Param = A->getArgNo();
+    G.Bits = 1;
+    G.How = GuardView::Bool;
+    G.Pred = GuardPred::Ne;
+    G.Const = 0;
+    return G;
+  }
+  auto *C = dyn_cast<CmpInst>(Cond);
+  if (!C)
+    return std::nullopt;
+  const Value *L = C->getOperand(0), *R = C->getOperand(1);
+  CmpInst::Predicate P = C->getPredicate();
+  if (isa<Constant>(L) && !isa<Constant>(R)) {
+    std::swap(L, R);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  std::optional<GuardPred> GP = guardPredOf(P);
+  if (!GP)
+    return std::nullopt;
+  G.Pred = *GP;
+  if (auto *CF = dyn_cast<ConstantFP>(R)) {
+    const Argument *A = scalarParam(L);
+    if (!A || !A->getType()->isFloatingPointTy() || !isFloatPred(G.Pred))
+      return std::nullopt;
+    G.Param = A->getArgNo();
+    G.Bits = uint8_t(A->getType()->getPrimitiveSizeInBits());
+    G.How = GuardView::Same;
+    G.Const = CF->getValueAPF().bitcastToAPInt().getZExtValue();
+    return G;
+  }
+  if (isFloatPred(G.Pred))
+    return std::nullopt;
+  if (isa<ConstantPointerNull>(R)) {
+    const Argument *A = scalarParam(L);
+    if (!A || !A->getType()->isPointerTy() ||
+        (G.Pred != GuardPred::Eq && G.Pred != GuardPred::Ne))
+      return std::nullopt;
+    G.Param = A->getArgNo();
+    G.Bits = 64;
+    G.How = GuardView::Same;
+    G.Const = 0;
+    return G;
+  }
+  auto *CI = dyn_cast<ConstantInt>(R);
+  if (!CI || CI->getBitWidth() > 64)
+    return std::nullopt;
+  G.How = GuardView::Same;
+  const Value *Src = L;
+  if (auto *Cast = dyn_cast<CastInst>(L)) {
+    if (isa<TruncInst>(Cast))
+      G.How = GuardView::Trunc;
+    else if (isa<ZExtInst>(Cast))
+      G.How = GuardView::ZExt;
+    else if (isa<SExtInst>(Cast))
+      G.How = GuardView::SExt;
+    else
+      return std::nullopt;
+    Src = Cast->getOperand(0);
+  }
+  const Argument *A = scalarParam(Src);
+  // i1 parameters travel as bytes whose other bits are not the IR's: only
+  // the Bool view (a direct branch on them) reads them.
+  if (!A || !A->getType()->isIntegerTy() || A->getType()->isIntegerTy(1))
+    return std::nullopt;
+  G.Param = A->getArgNo();
+  G.Bits = uint8_t(CI->getBitWidth());
+  G.Const = CI->getValue().getZExtValue();
+  return G;
+}
+
+bool sameQuestion(const GuardAtom &A, const GuardAtom &B) {
+  if (A == B)
+    return true;
+  GuardAtom I = B;
+  I.Pred = inversePred(B.Pred);
+  return A == I;
+}
+
+/// The value of atom X at every launch where H holds, where H decides it:
+/// X is H or its inverse, or H fixes X's parameter to one value.
+std::optional<bool> decidedBy(const GuardAtom &H, const GuardAtom &X, ScalarType T) {
+  if (X == H)
+    return true;
+  GuardAtom Inv = H;
+  Inv.Pred = inversePred(H.Pred);
+  if (X == Inv)
+    return false;
+  if (X.Param != H.Param || isFloatPred(H.Pred) || isFloatPred(X.Pred))
+    return std::nullopt;
+  std::optional<uint64_t> Value;
+  if (H.How == GuardView::Same && H.Pred == GuardPred::Eq)
+    Value = H.Const;
+  else if (H.How == GuardView::Bool && (H.Pred == GuardPred::Eq || H.Pred == GuardPred::Ne))
+    Value = (H.Pred == GuardPred::Eq) == (H.Const == 1) ? 1 : 0;
+  if (!Value)
+    return std::nullopt;
+  return guardHolds(X, T, *Value);
+}
+
+/// Folds, in F, every branch and select condition H decides, then removes
+/// the code no launch meeting H reaches. Loads stay (only conditions and
+/// pure values are simplified), so the read regions keep what the kernel
+/// may read.
+void foldUnder(Function &F, const GuardAtom &H, ScalarType T) {
+  LLVMContext &Ctx = F.getContext();
+  SmallVector<std::pair<Value *, bool>, 8> Decided;
+  for (Argument &A : F.args())
+    if (std::optional<GuardAtom> X = atomOf(&A))
+      if (std::optional<bool> V = decidedBy(H, *X, T))
+        Decided.push_back({&A, *V});
+  for (Instruction &I : instructions(F))
+    if (isa<CmpInst>(I))
+      if (std::optional<GuardAtom> X = atomOf(&I))
+        if (std::optional<bool> V = decidedBy(H, *X, T))
+          Decided.push_back({&I, *V});
+  for (auto [V, B] : Decided) {
+    Constant *C = ConstantInt::getBool(Ctx, B);
+    if (isa<Argument>(V)) {
+      // Only the i1 parameter's uses as a condition: it keeps its other
+      // uses (their values are the same either way).
+      for (Use &U : make_early_inc_range(V->uses()))
+        if (auto *Br = dyn_cast<BranchInst>(U.getUser()); Br && Br->isConditional())
+          U.set(C);
+        else if (auto *Sel = dyn_cast<SelectInst>(U.getUser()); Sel && U.getOperandNo() == 0)
+          U.set(C);
+      continue;
+    }
+    V->replaceAllUsesWith(C);
+  }
+  // Pure values over the folded constants (`and i1 true, %c`, selects), to
+  // a fixpoint; nothing that touches memory is simplified or removed.
+  const DataLayout &DL = F.getDataLayout();
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      if (I.mayReadOrWriteMemory() || I.isTerminator() || isa<PHINode>(I) || I.use_empty())
+        continue;
+      if (Value *S = simplifyInstruction(&I, SimplifyQuery(DL, &I))) {
+        if (S == &I)
+          continue;
+        I.replaceAllUsesWith(S);
+        Changed = true;
+      }
+    }
+  }
+  for (BasicBlock &BB : F)
+    ConstantFoldTerminator(&BB);
+  removeUnreachableBlocks(F);
+}
+
+unsigned rankOf(IdempotenceClass C) {
+  return C == IdempotenceClass::Idempotent ? 0 : C == IdempotenceClass::Conditional ? 1 : 2;
+}
+
+/// Lays V's globals and pointer fields out as K's (the runtime resolves them
+/// by K's positions); false if V has one K lacks.
+bool alignObjects(const KernelDescriptor &K, KernelDescriptor &V) {
+  auto Align = [](const std::vector<ParamInfo> &Base, std::vector<ParamInfo> &Own, auto Same) {
+    std::vector<ParamInfo> Out;
+    std::vector<bool> Used(Own.size());
+    for (const ParamInfo &B : Base) {
+      ParamInfo P;
+      P.Name = B.Name;
+      P.Type = B.Type;
+      P.IsPointer = B.IsPointer;
+      P.FieldParam = B.FieldParam;
+      P.FieldOffset = B.FieldOffset;
+      for (size_t I = 0; I < Own.size(); ++I)
+        if (!Used[I] && Same(B, Own[I])) {
+          P = Own[I];
+          Used[I] = true;
+          break;
+        }
+      Out.push_back(std::move(P));
+    }
+    for (bool U : Used)
+      if (!U)
+        return false;
+    Own = std::move(Out);
+    return true;
+  };
+  return Align(K.Globals, V.Globals,
+               [](const ParamInfo &A, const ParamInfo &B) { return A.Name == B.Name; }) &&
+         Align(K.Fields, V.Fields, [](const ParamInfo &A, const ParamInfo &B) {
+           return A.FieldParam == B.FieldParam && A.FieldOffset == B.FieldOffset;
+         });
+}
+
+} // namespace
+
+void addLaunchVariants(
+    Function &F, KernelDescriptor &K, FunctionAnalysisManager &FAM,
+    const std::function<KernelDescriptor(Function &, FunctionAnalysisManager &)> &Analyse) {
+  if (K.Class == IdempotenceClass::Idempotent)
+    return;
+  // The questions, in code order: each atom met as a branch or select
+  // condition, an atom and its inverse being one question.
+  SmallVector<GuardAtom, MaxQuestions> Questions;
+  auto Consider = [&](const Value *Cond) {
+    std::optional<GuardAtom> G = atomOf(Cond);
+    if (!G || G->Param >= K.Params.size() || !guardAtomValid(*G, K.Params[G->Param].Type))
+      return;
+    for (const GuardAtom &Q : Questions)
+      if (sameQuestion(Q, *G))
+        return;
+    if (Questions.size() < MaxQuestions)
+      Questions.push_back(*G);
+  };
+  for (Instruction &I : instructions(F)) {
+    if (auto *Br = dyn_cast<BranchInst>(&I); Br && Br->isConditional())
+      Consider(Br->getCondition());
+    else if (auto *Sel = dyn_cast<SelectInst>(&I))
+      Consider(Sel->getCondition());
+  }
+  std::vector<KernelVariant> Found;
+  for (const GuardAtom &Q : Questions) {
+    for (bool Holds : {true, false}) {
+      GuardAtom H = Q;
+      if (!Holds)
+        H.Pred = inversePred(Q.Pred);
+      ValueToValueMapTy VMap;
+      Function *Copy = CloneFunction(&F, VMap);
+      Copy->setName(F.getName() + ".gmem.variant");
+      if (!isKernel(*Copy))
+        Copy->setCallingConv(CallingConv::PTX_Kernel); // NVVM marks kernels by annotation
+      foldUnder(*Copy, H, K.Params[H.Param].Type);
+      KernelDescriptor V = Analyse(*Copy, FAM);
+      FAM.clear(*Copy, Copy->getName());
+      Copy->eraseFromParent();
+      if (rankOf(V.Class) >= rankOf(K.Class) || !alignObjects(K, V))
+        continue;
+      V.Symbol = K.Symbol;
+      V.Name = K.Name;
+      V.PlainName = K.PlainName;
+      V.Target = K.Target;
+      V.Variants.clear();
+      KernelVariant KV;
+      KV.When.push_back(H);
+      KV.D = std::make_shared<const KernelDescriptor>(std::move(V));
+      Found.push_back(std::move(KV));
+    }
+  }
+  // Best class first: the runtime takes the first best that holds.
+  std::stable_sort(Found.begin(), Found.end(), [](const KernelVariant &A, const KernelVariant &B) {
+    return rankOf(A.D->Class) < rankOf(B.D->Class);
+  });
+  for (KernelVariant &V : Found)
+    K.Variants.push_back(std::move(V));
+}
+
+} // namespace gmem
