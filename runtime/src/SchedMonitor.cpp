@@ -454,7 +454,7 @@ void Scheduler::monitorMain() {
     // long relaunch watch must not wait for the watch to end before its
     // resume is planned. With sleep_for and a 2 ms watch the training kept
     // 14.5 of 27.5 kernels/s beside the chain, with this wait 26.5
-    // (bench/colocation/results/diag/watch_ab.jsonl).
+    // (bench/colocation/results/diag/watch_ab.jsonl.gz).
     MonCv.wait_for(Lock, std::chrono::nanoseconds(Sleep),
                    [&] { return MonStop || MonWakes != Wakes; });
   }
