@@ -6,6 +6,7 @@
 #include "gmem/passes/CoveredLoads.h"
 #include "gmem/passes/DisjointnessProver.h"
 #include "gmem/passes/GpuTarget.h"
+#include "gmem/passes/IdempotentUpdates.h"
 #include "gmem/passes/LaunchVariants.h"
 #include "gmem/passes/NondeterministicOutput.h"
 #include "gmem/passes/SymbolicRange.h"
@@ -267,6 +268,11 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
           Cls.unknown("reads and writes of '" + P.Name + "' may overlap (one access does both)");
           continue;
         }
+        // A store back of an idempotent function of the loaded value at
+        // its own address (in-place ReLU, a clamp, a mask): run again, it
+        // stores what it stored (IdempotentUpdates.h).
+        if (isIdempotentUpdate(*R, *W, SE))
+          continue;
         if (++Pairs > MaxProverPairs) {
           AllProven = false;
           Cls.unknown("too many accesses to '" + P.Name + "' to prove its reads and writes apart");

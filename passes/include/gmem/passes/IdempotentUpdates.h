@@ -1,0 +1,45 @@
+//===- IdempotentUpdates.h - Updates that leave their result alone -*- C++ -*-===//
+//
+// A thread that loads a value and stores a function of it back to the same
+// address reads what the launch writes, yet the pair is harmless when the
+// function is idempotent (f(f(x)) = f(x)): run again, on its own result, it
+// stores what it stored. In-place ReLU (`x = fmaxf(x, 0)`, `x = x <= 0 ? 0
+// : x`), clamps and saturations (`min(max(x, lo), hi)`, `if (h > 255) h =
+// 255`), masks (`x &= m`, `x |= bit`), `fabsf`/`floorf` in place, a store
+// back of the loaded value, and a breadth-first search's `if (level[v] ==
+// UNSEEN) level[v] = depth + 1` are such updates.
+//
+// Recognised (the function must be the same for every thread and every
+// run: its other operands are constants and scalar kernel arguments, never
+// memory, geometry or another thread's value):
+//  * the loaded value itself, or a value that does not depend on it;
+//  * `select(P(x), x, c)` or `select(P(x), c, x)`: x replaced by c where P
+//    holds (f(c) = c whatever P says);
+//  * a chain of min/max of one kind (signed, unsigned, maxnum/minnum, or
+//    maximum/minimum) with fixed operands: a clamp;
+//  * a chain of `and`/`or` with fixed operands: each bit kept or set;
+//  * fabs, floor, ceil, trunc, round, rint, nearbyint, roundeven of x;
+// and the store may be guarded by a branch on a predicate of x and fixed
+// values alone whose guarded block holds nothing else that writes: if P(x)
+// then g(x) with g one of the above is idempotent too (g(x) = g(g(x))).
+// The loaded value must go nowhere else (no other store, address, call or
+// phi), so nothing else the launch does depends on which run it saw.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_PASSES_IDEMPOTENTUPDATES_H
+#define GMEM_PASSES_IDEMPOTENTUPDATES_H
+
+#include "gmem/passes/AccessCollector.h"
+
+#include "llvm/Analysis/ScalarEvolution.h"
+
+namespace gmem {
+
+/// Whether \p Write stores, at the address \p Read loads, an idempotent
+/// function of the loaded value, which goes nowhere else (see above).
+bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
+                        llvm::ScalarEvolution &SE);
+
+} // namespace gmem
+
+#endif
