@@ -340,6 +340,8 @@ std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
         Body.u8(uint8_t(G.How));
         Body.u8(uint8_t(G.Pred));
         Body.uleb(G.Const);
+        if (G.How == GuardView::Mask)
+          Body.uleb(G.Mask);
       }
       writeBody(Body, *V.D);
     }
@@ -396,6 +398,8 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
           G.How = GuardView(How);
           G.Pred = GuardPred(Pred);
           G.Const = R.uleb();
+          if (G.How == GuardView::Mask)
+            G.Mask = R.uleb();
           if (!guardAtomValid(G, K.Params[G.Param].Type))
             throw DecodeError("guard does not fit its parameter");
           V.When.push_back(G);

@@ -124,12 +124,15 @@ bool guardAtomValid(const GuardAtom &G, ScalarType T) {
            G.Bits == W;
   if (!isIntParam(T) || G.Bits < 1 || G.Bits > 64 || (G.Const & ~maskOf(G.Bits)))
     return false;
+  if ((G.How == GuardView::Mask) != (G.Mask != 0))
+    return false;
   switch (G.How) {
   case GuardView::Same: return G.Bits == W;
   case GuardView::Trunc: return G.Bits < W;
   case GuardView::ZExt:
   case GuardView::SExt: return G.Bits > W;
   case GuardView::Bool: return T == ScalarType::I8 && G.Bits == 1;
+  case GuardView::Mask: return G.Bits == W && !(G.Mask & ~maskOf(W));
   }
   return false;
 }
@@ -161,6 +164,7 @@ bool guardHolds(const GuardAtom &G, ScalarType T, uint64_t ParamBits) {
     if (X > 1)
       return false; // not a bool the kernel's IR can see: no variant applies
     break;
+  case GuardView::Mask: X &= G.Mask; break;
   }
   const uint64_t C = G.Const;
   const int64_t SX = signedAt(X, G.Bits), SC = signedAt(C, G.Bits);
@@ -199,7 +203,11 @@ std::string guardText(const KernelDescriptor &K, const GuardAtom &G) {
   }
   if (T == ScalarType::Ptr && G.Const == 0 && (G.Pred == GuardPred::Eq || G.Pred == GuardPred::Ne))
     return Name + " " + predText(G.Pred) + " null";
-  if (G.How == GuardView::Trunc)
+  if (G.How == GuardView::Mask) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)G.Mask);
+    Name = "(" + Name + " & " + Buf + ")";
+  } else if (G.How == GuardView::Trunc)
     Name = "(i" + std::to_string(G.Bits) + ")" + Name;
   else if (G.How == GuardView::ZExt || G.How == GuardView::SExt)
     Name = std::string(G.How == GuardView::ZExt ? "zext " : "sext ") + Name;

@@ -14,7 +14,7 @@
  *   variants := uleb n (1..64), (uleb natoms (0..8), atom*natoms, body)*n
  *   atom    := uleb param, u8 bits (compared width), u8 view (gmem_guard_view),
  *              u8 pred (gmem_guard_pred), uleb constant (its bits at that width;
- *              floats: IEEE bits)
+ *              floats: IEEE bits), [uleb mask: view MASK only, nonzero]
  *   body    := str symbol, str name, str plain_name, str target,
  *              u8 class (gmem_idempotence_class), str class_reason,
  *              uleb nparams, param*, uleb nglobals, param*,
@@ -112,7 +112,8 @@ enum gmem_expr_op {
 
 /* Guard atoms (values of gmem::GuardView and gmem::GuardPred). */
 enum gmem_guard_view {
-  GMEM_GUARD_SAME = 0, GMEM_GUARD_TRUNC, GMEM_GUARD_ZEXT, GMEM_GUARD_SEXT, GMEM_GUARD_BOOL
+  GMEM_GUARD_SAME = 0, GMEM_GUARD_TRUNC, GMEM_GUARD_ZEXT, GMEM_GUARD_SEXT, GMEM_GUARD_BOOL,
+  GMEM_GUARD_MASK
 };
 enum gmem_guard_pred {
   GMEM_GUARD_EQ = 0, GMEM_GUARD_NE, GMEM_GUARD_SLT, GMEM_GUARD_SLE, GMEM_GUARD_SGT,

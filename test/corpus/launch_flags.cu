@@ -120,7 +120,7 @@ __global__ void lv_modes(const float *x, float *y, int mode, int n) {
 }
 
 // The flag's low byte decides ((char)flag == 0 holds for 256): the guard
-// must read what the kernel reads.
+// must read what the kernel reads (the IR tests flag & 255).
 // GMEM-EXPECT: lv_low_byte non-idempotent
 // GMEM-RUN: lv_low_byte grid=4 block=256 args=buf:f32:1024:rand buf:f32:1024:rand i32:256 i32:1024
 // GMEM-RUN: lv_low_byte grid=4 block=256 args=buf:f32:1024:rand buf:f32:1024:rand i32:257 i32:1024

@@ -78,6 +78,29 @@ TEST(LaunchGuard, TruncatedAndExtendedViews) {
   EXPECT_FALSE(guardHolds(Z, ScalarType::I8, 0x7f));
 }
 
+TEST(LaunchGuard, MaskedViews) {
+  // (flags & 4) != 0
+  auto Bit = atom(0, 32, GuardView::Mask, GuardPred::Ne, 0);
+  Bit.Mask = 4;
+  EXPECT_TRUE(guardHolds(Bit, ScalarType::I32, 6));
+  EXPECT_FALSE(guardHolds(Bit, ScalarType::I32, 3));
+  // (x & 255) == 0 holds for 256, not for 257.
+  auto Low = atom(0, 32, GuardView::Mask, GuardPred::Eq, 0);
+  Low.Mask = 255;
+  EXPECT_TRUE(guardHolds(Low, ScalarType::I32, 256));
+  EXPECT_FALSE(guardHolds(Low, ScalarType::I32, 257));
+  // A mask wider than the parameter, or none, is malformed.
+  auto Wide = Low;
+  Wide.Mask = 0x1ffffffffull;
+  EXPECT_FALSE(guardAtomValid(Wide, ScalarType::I32));
+  auto None = Low;
+  None.Mask = 0;
+  EXPECT_FALSE(guardAtomValid(None, ScalarType::I32));
+  auto Stray = atom(0, 32, GuardView::Same, GuardPred::Eq, 0);
+  Stray.Mask = 1; // a mask on another view
+  EXPECT_FALSE(guardAtomValid(Stray, ScalarType::I32));
+}
+
 TEST(LaunchGuard, BoolParametersHoldOnlyForZeroAndOne) {
   auto Set = atom(0, 1, GuardView::Bool, GuardPred::Ne, 0);
   auto Clear = atom(0, 1, GuardView::Bool, GuardPred::Eq, 0);
@@ -189,14 +212,32 @@ TEST(LaunchGuard, SelectVariantTakesTheBestThatHolds) {
 
 TEST(LaunchGuard, VariantsRoundTrip) {
   KernelDescriptor K = axpby();
+  {
+    // A masked guard travels with its mask: (flags & 4) != 0.
+    ParamInfo Flags;
+    Flags.Name = "flags";
+    Flags.Type = ScalarType::I32;
+    K.Params.push_back(Flags);
+    auto V0 = *K.Variants[0].D;
+    V0.Params.push_back(Flags);
+    K.Variants[0].D = std::make_shared<const KernelDescriptor>(V0);
+    KernelVariant KV;
+    auto G = atom(4, 32, GuardView::Mask, GuardPred::Ne, 0);
+    G.Mask = 4;
+    KV.When = {G};
+    KV.D = std::make_shared<const KernelDescriptor>(V0);
+    K.Variants.push_back(KV);
+  }
   std::vector<uint8_t> Blob = encodeDescriptor(K);
   EXPECT_EQ(Blob[6], GMEM_DESC_FLAG_VARIANTS);
   KernelDescriptor D;
   std::string Err;
   ASSERT_TRUE(decodeDescriptor(Blob.data(), Blob.size(), D, &Err)) << Err;
   expectSameDescriptor(K, D);
-  ASSERT_EQ(D.Variants.size(), 1u);
+  ASSERT_EQ(D.Variants.size(), 2u);
   EXPECT_TRUE(D.Variants[0].When == K.Variants[0].When);
+  EXPECT_TRUE(D.Variants[1].When == K.Variants[1].When);
+  EXPECT_EQ(D.Variants[1].When[0].Mask, 4u);
   expectSameDescriptor(*K.Variants[0].D, *D.Variants[0].D);
   // Without variants the flags stay 0 (readable by the first version-2 readers).
   K.Variants.clear();

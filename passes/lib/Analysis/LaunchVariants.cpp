@@ -124,6 +124,20 @@ std::optional<GuardAtom> atomOf(const Value *Cond) {
     return std::nullopt;
   G.How = GuardView::Same;
   const Value *Src = L;
+  // A flag bit or a low byte: `(flags & 4) != 0`, `(x & 255) == 0`.
+  if (auto *And = dyn_cast<BinaryOperator>(L); And && And->getOpcode() == Instruction::And) {
+    auto *M = dyn_cast<ConstantInt>(And->getOperand(1));
+    const Argument *A = scalarParam(And->getOperand(0));
+    if (!M || M->isZero() || !A || !A->getType()->isIntegerTy() || A->getType()->isIntegerTy(1) ||
+        M->getBitWidth() != CI->getBitWidth())
+      return std::nullopt;
+    G.Param = A->getArgNo();
+    G.Bits = uint8_t(CI->getBitWidth());
+    G.How = GuardView::Mask;
+    G.Mask = M->getValue().getZExtValue();
+    G.Const = CI->getValue().getZExtValue();
+    return G;
+  }
   if (auto *Cast = dyn_cast<CastInst>(L)) {
     if (isa<TruncInst>(Cast))
       G.How = GuardView::Trunc;

@@ -149,3 +149,28 @@ __global__ void always_rmw(const float *x, float *y, int k, int n) {
   else
     y[i] -= x[i];
 }
+
+// A flag bit: (opts & 4) decides; the guard keeps the mask.
+// RUN: %gmem-analyze %s --kernel flag_bit --grid 4 --block 256 \
+// RUN:   --alloc 0x100000:4096 --alloc 0x200000:4096 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg i32:3 --arg i32:1000 \
+// RUN:   | FileCheck %s --check-prefix=BITCLEAR
+// RUN: %gmem-analyze %s --kernel flag_bit --grid 4 --block 256 \
+// RUN:   --alloc 0x100000:4096 --alloc 0x200000:4096 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg i32:6 --arg i32:1000 \
+// RUN:   | FileCheck %s --check-prefix=BETAX
+// BITCLEAR:   launch variant: (opts & 0x4) == 0 holds at this launch
+// BITCLEAR:   idempotent: yes
+// CHECK:      kernel flag_bit(float const*, float*, int, int)
+// CHECK-NEXT:   symbol:
+// CHECK-NEXT:   class:  non-idempotent
+// CHECK-NEXT:   when (opts & 0x4) == 0: conditional
+__global__ void flag_bit(const float *x, float *y, int opts, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (opts & 4)
+    y[i] += x[i];
+  else
+    y[i] = x[i];
+}

@@ -39,7 +39,8 @@ enum class GuardView : uint8_t {
   ZExt,  ///< zero-extended to Bits
   SExt,  ///< sign-extended to Bits
   Bool,  ///< an i1 parameter passed as a byte: holds only for bytes 0 and 1
-  Last = Bool
+  Mask,  ///< the parameter's bits and Mask, at its own width (`flags & 4`)
+  Last = Mask
 };
 
 struct GuardAtom {
@@ -48,10 +49,11 @@ struct GuardAtom {
   GuardView How = GuardView::Same;
   GuardPred Pred = GuardPred::Eq;
   uint64_t Const = 0;  ///< the constant's bits at that width (floats: IEEE)
+  uint64_t Mask = 0;   ///< GuardView::Mask only
 
   bool operator==(const GuardAtom &O) const {
     return Param == O.Param && Bits == O.Bits && How == O.How && Pred == O.Pred &&
-           Const == O.Const;
+           Const == O.Const && Mask == O.Mask;
   }
 };
 
