@@ -163,3 +163,21 @@ __global__ void lv_ticket(const float *x, float *y, int *counter, int compact, i
   else
     y[i] = x[i];
 }
+
+// Two hazards on two flags: idempotent only where both are off.
+// GMEM-EXPECT: lv_two_flags non-idempotent
+// GMEM-RUN: lv_two_flags grid=4 block=256 args=buf:f32:1024:rand buf:f32:1024:rand buf:i32:1:zero i32:0 i32:0 i32:1024
+// GMEM-RUN: lv_two_flags grid=4 block=256 args=buf:f32:1024:rand buf:f32:1024:rand buf:i32:1:zero i32:0 i32:1 i32:1024
+// GMEM-RUN: lv_two_flags grid=4 block=256 args=buf:f32:1024:rand buf:f32:1024:rand buf:i32:1:zero i32:1 i32:0 i32:1024
+__global__ void lv_two_flags(const float *x, float *y, int *count, int accumulate, int counting,
+                             int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (accumulate)
+    y[i] += x[i];
+  else
+    y[i] = x[i];
+  if (counting)
+    atomicAdd(count, 1);
+}

@@ -12,6 +12,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <array>
 #include <optional>
 
 using namespace llvm;
@@ -305,33 +306,57 @@ void addLaunchVariants(
       Consider(Sel->getCondition());
   }
   std::vector<KernelVariant> Found;
-  for (const GuardAtom &Q : Questions) {
-    for (bool Holds : {true, false}) {
-      GuardAtom H = Q;
-      if (!Holds)
-        H.Pred = inversePred(Q.Pred);
-      ValueToValueMapTy VMap;
-      Function *Copy = CloneFunction(&F, VMap);
-      Copy->setName(F.getName() + ".gmem.variant");
-      if (!isKernel(*Copy))
-        Copy->setCallingConv(CallingConv::PTX_Kernel); // NVVM marks kernels by annotation
+  // The kernel analysed with every atom of When holding; a variant if its
+  // class beats Floor.
+  auto Try = [&](ArrayRef<GuardAtom> When, IdempotenceClass Floor) -> bool {
+    ValueToValueMapTy VMap;
+    Function *Copy = CloneFunction(&F, VMap);
+    Copy->setName(F.getName() + ".gmem.variant");
+    if (!isKernel(*Copy))
+      Copy->setCallingConv(CallingConv::PTX_Kernel); // NVVM marks kernels by annotation
+    for (const GuardAtom &H : When)
       foldUnder(*Copy, H, K.Params[H.Param].Type);
-      KernelDescriptor V = Analyse(*Copy, FAM);
-      FAM.clear(*Copy, Copy->getName());
-      Copy->eraseFromParent();
-      if (rankOf(V.Class) >= rankOf(K.Class) || !alignObjects(K, V))
-        continue;
-      V.Symbol = K.Symbol;
-      V.Name = K.Name;
-      V.PlainName = K.PlainName;
-      V.Target = K.Target;
-      V.Variants.clear();
-      KernelVariant KV;
-      KV.When.push_back(H);
-      KV.D = std::make_shared<const KernelDescriptor>(std::move(V));
-      Found.push_back(std::move(KV));
-    }
-  }
+    KernelDescriptor V = Analyse(*Copy, FAM);
+    FAM.clear(*Copy, Copy->getName());
+    Copy->eraseFromParent();
+    if (rankOf(V.Class) >= rankOf(Floor) || !alignObjects(K, V))
+      return false;
+    V.Symbol = K.Symbol;
+    V.Name = K.Name;
+    V.PlainName = K.PlainName;
+    V.Target = K.Target;
+    V.Variants.clear();
+    KernelVariant KV;
+    KV.When.assign(When.begin(), When.end());
+    KV.D = std::make_shared<const KernelDescriptor>(std::move(V));
+    Found.push_back(std::move(KV));
+    return true;
+  };
+  auto Side = [](const GuardAtom &Q, bool Holds) {
+    GuardAtom H = Q;
+    if (!Holds)
+      H.Pred = inversePred(Q.Pred);
+    return H;
+  };
+  // Each question alone, both ways; the class each side reached.
+  std::vector<std::array<IdempotenceClass, 2>> Alone(Questions.size(), {K.Class, K.Class});
+  for (size_t Q = 0; Q < Questions.size(); ++Q)
+    for (bool Holds : {true, false})
+      if (Try({Side(Questions[Q], Holds)}, K.Class))
+        Alone[Q][Holds ? 0 : 1] = Found.back().D->Class;
+  // Two questions together, where two hazards hang on two flags
+  // (`if (accumulate) y += v; ... if (count) atomicAdd(n, 1)`): kept only
+  // where the pair does better than either side alone.
+  for (size_t A = 0; A < Questions.size(); ++A)
+    for (size_t B = A + 1; B < Questions.size(); ++B)
+      for (bool HA : {true, false})
+        for (bool HB : {true, false}) {
+          const IdempotenceClass CA = Alone[A][HA ? 0 : 1], CB = Alone[B][HB ? 0 : 1];
+          const IdempotenceClass Floor = rankOf(CA) < rankOf(CB) ? CA : CB;
+          if (rankOf(Floor) == 0)
+            continue; // one side alone is idempotent already
+          Try({Side(Questions[A], HA), Side(Questions[B], HB)}, Floor);
+        }
   // Best class first: the runtime takes the first best that holds.
   std::stable_sort(Found.begin(), Found.end(), [](const KernelVariant &A, const KernelVariant &B) {
     return rankOf(A.D->Class) < rankOf(B.D->Class);

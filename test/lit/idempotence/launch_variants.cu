@@ -174,3 +174,33 @@ __global__ void flag_bit(const float *x, float *y, int opts, int n) {
   else
     y[i] = x[i];
 }
+
+// Two hazards on two flags: only both guards together leave a launch
+// without either; neither alone is a variant.
+// RUN: %gmem-analyze %s --kernel two_flags --grid 4 --block 256 \
+// RUN:   --alloc 0x100000:4096 --alloc 0x200000:4096 --alloc 0x300000:4 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg ptr:0x300000 --arg i32:0 --arg i32:0 \
+// RUN:   --arg i32:1000 | FileCheck %s --check-prefix=BOTH
+// RUN: %gmem-analyze %s --kernel two_flags --grid 4 --block 256 \
+// RUN:   --alloc 0x100000:4096 --alloc 0x200000:4096 --alloc 0x300000:4 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg ptr:0x300000 --arg i32:0 --arg i32:1 \
+// RUN:   --arg i32:1000 | FileCheck %s --check-prefix=BETAX
+// BOTH:       launch variant: accumulate == 0 and counting == 0 holds at this launch
+// BOTH:       idempotent: yes
+// CHECK:      kernel two_flags(float const*, float*, int*, int, int, int)
+// CHECK-NEXT:   symbol:
+// CHECK-NEXT:   class:  non-idempotent -- atomic read-modify-write of 'count'
+// CHECK-NEXT:   when accumulate == 0 and counting == 0: conditional
+// CHECK-NEXT:   #0 x
+__global__ void two_flags(const float *x, float *y, int *count, int accumulate, int counting,
+                          int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  if (accumulate)
+    y[i] += x[i];
+  else
+    y[i] = x[i];
+  if (counting)
+    atomicAdd(count, 1);
+}
