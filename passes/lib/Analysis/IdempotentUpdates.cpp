@@ -207,15 +207,25 @@ bool guardsOnly(const BranchInst &Br, const StoreInst &St) {
   const BasicBlock *Next = B->getSingleSuccessor();
   if (!Next)
     return false;
+  // Where the paths meet, nothing may tell which one ran: a phi taking
+  // another value from the guarded block than from the other path would
+  // carry the loaded value's test on (`g = 9` set beside the store and
+  // stored elsewhere after: an adversarial round, session 52).
+  auto SameAtJoin = [&](const BasicBlock *OtherPred) {
+    for (const PHINode &Phi : Next->phis())
+      if (Phi.getIncomingValueForBlock(B) != Phi.getIncomingValueForBlock(OtherPred))
+        return false;
+    return true;
+  };
   if (Next == Other)
-    return true; // if-then
+    return SameAtJoin(Br.getParent()); // if-then
   // if-then-else: the other arm writes nothing and both meet at Next.
   if (Other->getSinglePredecessor() != Br.getParent() || Other->getSingleSuccessor() != Next)
     return false;
   for (const Instruction &I : *Other)
     if (I.mayWriteToMemory() || isa<CallBase>(I))
       return false;
-  return true;
+  return SameAtJoin(Other);
 }
 
 } // namespace

@@ -139,3 +139,34 @@ __global__ void byte_of_word(unsigned *x, int n) {
     ((unsigned char *)x)[4 * i] = (unsigned char)(v >> 8);
   }
 }
+
+// The guarded store's test must not leave its block: a value chosen beside
+// the store and stored after the join carries which path ran (an
+// adversarial round, session 52: run again, the flag is set and g is 3).
+// CHECK-LABEL: kernel join_leak(int*, int)
+// CHECK:         class:  non-idempotent -- 'buf' is read and written at the same offset
+__global__ void join_leak(int *buf, int n) {
+  int i = threadIdx.x;
+  if (i < n) {
+    int g = 3;
+    if (buf[i] == 0) {
+      buf[i] = 1;
+      g = 9;
+    }
+    buf[n + i] = g;
+  }
+}
+
+// CHECK-LABEL: kernel join_leak_else(int*, float*)
+// CHECK:         class:  non-idempotent -- 'flag' is read and written at the same offset
+__global__ void join_leak_else(int *flag, float *out) {
+  int i = threadIdx.x;
+  float g;
+  if (flag[i] == 0) {
+    flag[i] = 1;
+    g = 7.5f;
+  } else {
+    g = 2.5f;
+  }
+  out[i] = g;
+}
