@@ -15,18 +15,11 @@ namespace {
 
 constexpr unsigned MaxDepth = 16;
 
-/// Math that computes from its operands alone (not the geometry reads,
-/// which are calls without memory effects too).
-bool isPureMath(const IntrinsicInst &II) {
-  switch (II.getIntrinsicID()) {
-  case Intrinsic::smin:
-  case Intrinsic::smax:
-  case Intrinsic::umin:
-  case Intrinsic::umax:
-  case Intrinsic::minnum:
-  case Intrinsic::maxnum:
-  case Intrinsic::minimum:
-  case Intrinsic::maximum:
+/// One-operand math that is its own fixpoint once applied: fabs, the
+/// roundings, saturate (LLVM's and NVVM's, the latter being what CUDA's
+/// libdevice gives fabsf, floorf, __saturatef at -O2).
+bool isIdempotentUnary(Intrinsic::ID ID) {
+  switch (ID) {
   case Intrinsic::fabs:
   case Intrinsic::floor:
   case Intrinsic::ceil:
@@ -35,11 +28,6 @@ bool isPureMath(const IntrinsicInst &II) {
   case Intrinsic::rint:
   case Intrinsic::nearbyint:
   case Intrinsic::roundeven:
-  case Intrinsic::abs:
-  case Intrinsic::copysign:
-  case Intrinsic::fma:
-  case Intrinsic::fmuladd:
-  // CUDA's libdevice math as NVVM intrinsics (fabsf, fmaxf at -O2).
   case Intrinsic::nvvm_fabs_f:
   case Intrinsic::nvvm_fabs_d:
   case Intrinsic::nvvm_floor_f:
@@ -50,17 +38,29 @@ bool isPureMath(const IntrinsicInst &II) {
   case Intrinsic::nvvm_trunc_d:
   case Intrinsic::nvvm_round_f:
   case Intrinsic::nvvm_round_d:
-  case Intrinsic::nvvm_saturate_f:
+  case Intrinsic::nvvm_saturate_f: // __saturatef: a clamp to [0, 1]
   case Intrinsic::nvvm_saturate_d:
-  case Intrinsic::nvvm_fmax_f:
-  case Intrinsic::nvvm_fmin_f:
-  case Intrinsic::nvvm_fmax_d:
-  case Intrinsic::nvvm_fmin_d:
-  case Intrinsic::nvvm_fmax_nan_f:
-  case Intrinsic::nvvm_fmin_nan_f:
     return true;
   default:
     return false;
+  }
+}
+
+enum class Family { None, Signed, Unsigned, Num, NaNPropagating, NvvmNum, NvvmNaN, Bits };
+
+Family familyOf(const Value *V);
+
+/// Math that computes from its operands alone (not the geometry reads,
+/// which are calls without memory effects too).
+bool isPureMath(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::abs:
+  case Intrinsic::copysign:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    return true;
+  default:
+    return isIdempotentUnary(II.getIntrinsicID()) || familyOf(&II) != Family::None;
   }
 }
 
@@ -101,8 +101,6 @@ bool dependsOnlyOn(const Value *V, const Value *X, unsigned Depth = 0) {
       return false;
   return true;
 }
-
-enum class Family { None, Signed, Unsigned, Num, NaNPropagating, NvvmNum, NvvmNaN, Bits };
 
 Family familyOf(const Value *V) {
   if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
@@ -160,33 +158,8 @@ bool isIdempotentOf(const Value *V, const Value *X) {
   }
   if (const Family F = familyOf(V); F != Family::None)
     return isChainOf(V, X, F);
-  if (const auto *II = dyn_cast<IntrinsicInst>(V)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::fabs:
-    case Intrinsic::floor:
-    case Intrinsic::ceil:
-    case Intrinsic::trunc:
-    case Intrinsic::round:
-    case Intrinsic::rint:
-    case Intrinsic::nearbyint:
-    case Intrinsic::roundeven:
-    case Intrinsic::nvvm_fabs_f:
-    case Intrinsic::nvvm_fabs_d:
-    case Intrinsic::nvvm_floor_f:
-    case Intrinsic::nvvm_floor_d:
-    case Intrinsic::nvvm_ceil_f:
-    case Intrinsic::nvvm_ceil_d:
-    case Intrinsic::nvvm_trunc_f:
-    case Intrinsic::nvvm_trunc_d:
-    case Intrinsic::nvvm_round_f:
-    case Intrinsic::nvvm_round_d:
-    case Intrinsic::nvvm_saturate_f: // __saturatef: a clamp to [0, 1]
-    case Intrinsic::nvvm_saturate_d:
-      return II->getArgOperand(0) == X;
-    default:
-      return false;
-    }
-  }
+  if (const auto *II = dyn_cast<IntrinsicInst>(V))
+    return isIdempotentUnary(II->getIntrinsicID()) && II->getArgOperand(0) == X;
   return false;
 }
 
