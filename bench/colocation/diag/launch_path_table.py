@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Medians per configuration of launch_path.jsonl (bench/colocation/diag)."""
+import gzip
 import json
 import statistics
 import sys
@@ -12,7 +13,9 @@ def pct(v, p):
 
 
 runs = defaultdict(list)
-for line in open(sys.argv[1]):
+# Committed results are gzipped (results/diag/*.jsonl.gz).
+opener = gzip.open if sys.argv[1].endswith(".gz") else open
+for line in opener(sys.argv[1], "rt"):
     if line.strip():
         r = json.loads(line)
         runs[r["label"]].append(r)
