@@ -60,7 +60,11 @@ extern "C" {
 /* gmemLaunchInfo.kernel_class: one of gmem_idempotence_class
  * (include/gmem/descriptor_abi.h: 0 idempotent, 1 conditional,
  * 2 non-idempotent, 3 unknown), or GMEM_CLASS_NONE for a launch of a kernel
- * without a (valid) descriptor. */
+ * without a (valid) descriptor. It is the kernel's class over all launches:
+ * a launch whose scalar arguments meet a launch variant's guard (`beta ==
+ * 0`) is decided with the variant, so a non-idempotent kernel's launch may
+ * still be idempotent (gmemLaunchInfo.idempotent, regions and reason are
+ * the variant's). */
 #define GMEM_CLASS_NONE (-1)
 
 /* Owners of accesses and conflicts: a parameter index (0 <= i < 2^20), a
