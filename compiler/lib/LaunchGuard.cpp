@@ -219,9 +219,13 @@ std::string guardText(const KernelDescriptor &K, const GuardAtom &G) {
 
 const KernelDescriptor &selectVariant(const KernelDescriptor &K, const uint64_t *ArgBits,
                                       size_t NumArgs) {
+  // A variant whose guards hold describes the launch at least as well as
+  // the kernel (the same code with more known): it wins ties with K; among
+  // variants the better class wins, the first of equals.
   const KernelDescriptor *Best = &K;
   for (const KernelVariant &V : K.Variants) {
-    if (!V.D || classRank(V.D->Class) >= classRank(Best->Class))
+    if (!V.D || classRank(V.D->Class) > classRank(Best->Class) ||
+        (Best != &K && classRank(V.D->Class) == classRank(Best->Class)))
       continue;
     bool All = true;
     for (const GuardAtom &G : V.When)

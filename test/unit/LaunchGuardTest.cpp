@@ -205,8 +205,11 @@ TEST(LaunchGuard, SelectVariantTakesTheBestThatHolds) {
   KV.D = std::make_shared<const KernelDescriptor>(Better);
   K.Variants.push_back(KV);
   EXPECT_EQ(&selectVariant(K, Args, 4), K.Variants[1].D.get());
-  // Never a worse class than the kernel's own.
+  // As good as the kernel's own class: the variant (it knows more).
   K.Class = IdempotenceClass::Idempotent;
+  EXPECT_EQ(&selectVariant(K, Args, 4), K.Variants[1].D.get());
+  // Never a worse class than the kernel's own.
+  K.Variants.pop_back();
   EXPECT_EQ(&selectVariant(K, Args, 4), &K);
 }
 

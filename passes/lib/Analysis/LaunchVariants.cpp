@@ -245,6 +245,21 @@ unsigned rankOf(IdempotenceClass C) {
   return C == IdempotenceClass::Idempotent ? 0 : C == IdempotenceClass::Conditional ? 1 : 2;
 }
 
+/// Whether V (laid out as K) leaves some access of K out: a parameter,
+/// global or field it no longer reads or writes, or whose reads and writes
+/// it proves apart where K did not.
+bool touchesLess(const KernelDescriptor &V, const KernelDescriptor &K) {
+  auto Less = [](const std::vector<ParamInfo> &A, const std::vector<ParamInfo> &B) {
+    for (size_t I = 0; I < A.size() && I < B.size(); ++I)
+      if ((B[I].Read.accessed() && !A[I].Read.accessed()) ||
+          (B[I].Write.accessed() && !A[I].Write.accessed()) ||
+          (A[I].RWDisjoint && !B[I].RWDisjoint && A[I].Read.accessed() && A[I].Write.accessed()))
+        return true;
+    return false;
+  };
+  return Less(V.Params, K.Params) || Less(V.Globals, K.Globals) || Less(V.Fields, K.Fields);
+}
+
 /// Lays V's globals and pointer fields out as K's (the runtime resolves them
 /// by K's positions); false if V has one K lacks.
 bool alignObjects(const KernelDescriptor &K, KernelDescriptor &V) {
@@ -319,7 +334,16 @@ void addLaunchVariants(
     KernelDescriptor V = Analyse(*Copy, FAM);
     FAM.clear(*Copy, Copy->getName());
     Copy->eraseFromParent();
-    if (rankOf(V.Class) >= rankOf(Floor) || !alignObjects(K, V))
+    if (!alignObjects(K, V))
+      return false;
+    // A better class, or (a single guard) a conditional one that touches
+    // less: `if (beta != 0) v += beta * C[i]` leaves C unread at beta == 0,
+    // so a launch whose C aliases the output is idempotent there, though
+    // the kernel is conditional either way.
+    const bool Better = rankOf(V.Class) < rankOf(Floor);
+    const bool Narrower = When.size() == 1 && V.Class == IdempotenceClass::Conditional &&
+                          K.Class == IdempotenceClass::Conditional && touchesLess(V, K);
+    if (!Better && !Narrower)
       return false;
     V.Symbol = K.Symbol;
     V.Name = K.Name;

@@ -204,3 +204,30 @@ __global__ void two_flags(const float *x, float *y, int *count, int accumulate, 
   if (counting)
     atomicAdd(count, 1);
 }
+
+// A conditional kernel whose variant touches less: at beta == 0, C is not
+// read, so a launch whose C is the output D is idempotent there.
+// RUN: %gmem-analyze %s --kernel epilogue --grid 4 --block 64 \
+// RUN:   --alloc 0x100000:1024 --alloc 0x200000:1024 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg ptr:0x200000 --arg f32:1 --arg f32:0 \
+// RUN:   --arg i32:256 | FileCheck %s --check-prefix=EPI0
+// RUN: %gmem-analyze %s --kernel epilogue --grid 4 --block 64 \
+// RUN:   --alloc 0x100000:1024 --alloc 0x200000:1024 \
+// RUN:   --arg ptr:0x100000 --arg ptr:0x200000 --arg ptr:0x200000 --arg f32:1 --arg f32:1 \
+// RUN:   --arg i32:256 | FileCheck %s --check-prefix=BETAX
+// EPI0:       launch variant: beta == 0 holds at this launch
+// EPI0:       idempotent: yes
+// CHECK:      kernel epilogue(float const*, float const*, float*, float, float, int)
+// CHECK-NEXT:   symbol:
+// CHECK-NEXT:   class:  conditional
+// CHECK-NEXT:   when beta == 0: conditional
+__global__ void epilogue(const float *acc, const float *C, float *D, float alpha, float beta,
+                         int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float v = alpha * acc[i];
+  if (beta != 0.f)
+    v += beta * C[i];
+  D[i] = fmaxf(v, 0.f);
+}

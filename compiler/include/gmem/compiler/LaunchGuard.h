@@ -74,7 +74,7 @@ std::string guardText(const KernelDescriptor &K, const GuardAtom &G);
 
 /// The descriptor to use for a launch with these argument bits: the
 /// variant of K with the best class whose every guard atom holds (the first
-/// of equals), else K itself. ArgBits has one entry per parameter (fewer:
+/// of equals; a variant as good as K is preferred to K), else K itself. ArgBits has one entry per parameter (fewer:
 /// guards on missing parameters do not hold).
 const KernelDescriptor &selectVariant(const KernelDescriptor &K, const uint64_t *ArgBits,
                                       size_t NumArgs);
