@@ -181,3 +181,21 @@ __global__ void lv_two_flags(const float *x, float *y, int *count, int accumulat
   if (counting)
     atomicAdd(count, 1);
 }
+
+// A CUTLASS-style epilogue, D = max(alpha*acc + beta*C, 0), run in place
+// (C is D): conditional either way, idempotent at beta == 0 where C is not
+// read.
+// GMEM-EXPECT: lv_epilogue conditional
+// GMEM-RUN: lv_epilogue grid=4 block=64 args=buf:f32:256:rand buf:f32:256:rand ptr:1+0 f32:1.0 f32:0.0 i32:256
+// GMEM-RUN: lv_epilogue grid=4 block=64 args=buf:f32:256:rand buf:f32:256:rand ptr:1+0 f32:1.0 f32:1.0 i32:256
+// GMEM-RUN: lv_epilogue grid=4 block=64 args=buf:f32:256:rand buf:f32:256:rand buf:f32:256:zero f32:1.0 f32:1.0 i32:256
+__global__ void lv_epilogue(const float *acc, const float *C, float *D, float alpha, float beta,
+                            int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float v = alpha * acc[i];
+  if (beta != 0.f)
+    v += beta * C[i];
+  D[i] = fmaxf(v, 0.f);
+}
