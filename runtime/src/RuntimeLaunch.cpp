@@ -305,19 +305,6 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
     return &R;
   }
 
-  // The launch's variant (LaunchGuard.h): its arguments may meet a guard
-  // under which the kernel touches less.
-  const KernelDescriptor *KD = &E->Desc;
-  const FlatKernel *FK = &E->Flat;
-  if (!E->Variants.empty()) {
-    const KernelDescriptor &Sel = selectVariant(E->Desc, Bits, NP);
-    for (const KernelEntry::Variant &V : E->Variants)
-      if (V.Desc == &Sel) {
-        KD = V.Desc;
-        FK = &V.Flat;
-      }
-  }
-
   FastLaunch FL;
   for (int I = 0; I < 3; ++I) {
     FL.Grid[I] = L.Grid[I];
@@ -341,7 +328,8 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
   auto Lookup = [this, Cache](uint64_t P, Allocation &A) { return Allocs.lookup(P, A, Cache); };
 
   R.Instrumented = true;
-  R.NumPtr = int32_t(FK->PointerParams.size() + FK->Fields.size());
+  // (Every variant has the kernel's pointer parameters and fields.)
+  R.NumPtr = int32_t(E->Flat.PointerParams.size() + E->Flat.Fields.size());
   R.NumPtrRec = R.NumPtr < GMEM_MAX_PTR_ARGS ? R.NumPtr : GMEM_MAX_PTR_ARGS;
 
   // Same launch as one this thread made recently: reuse its decision.
@@ -381,6 +369,18 @@ LaunchRecord *Runtime::decide(const LaunchRequest &L) {
     Mm.Next[Set] = uint8_t((Mm.Next[Set] + 1) % Memo::Assoc);
   }
 
+  // The launch's variant (LaunchGuard.h), once the memo missed: its
+  // arguments may meet a guard under which the kernel touches less.
+  const KernelDescriptor *KD = &E->Desc;
+  const FlatKernel *FK = &E->Flat;
+  if (!E->Variants.empty()) {
+    const KernelDescriptor &Sel = selectVariant(E->Desc, Bits, NP);
+    for (const KernelEntry::Variant &V : E->Variants)
+      if (V.Desc == &Sel) {
+        KD = V.Desc;
+        FK = &V.Flat;
+      }
+  }
   {
     ThreadCounters &TC = countersOf(T);
     TC.Evaluated.store(TC.Evaluated.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
