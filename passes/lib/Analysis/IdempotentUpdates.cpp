@@ -3,8 +3,11 @@
 #include "gmem/passes/IdempotentUpdates.h"
 #include "gmem/passes/GpuTarget.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -40,6 +43,7 @@ bool isIdempotentUnary(Intrinsic::ID ID) {
   case Intrinsic::nvvm_round_d:
   case Intrinsic::nvvm_saturate_f: // __saturatef: a clamp to [0, 1]
   case Intrinsic::nvvm_saturate_d:
+  case Intrinsic::abs: // |INT_MIN| is INT_MIN again (or poison, then UB)
     return true;
   default:
     return false;
@@ -73,31 +77,77 @@ bool isPure(const Instruction &I) {
   return II && isPureMath(*II);
 }
 
-/// The same value for every thread and every run of the launch: constants
-/// and scalar kernel arguments, and pure math over them.
-bool isLaunchInvariant(const Value *V, unsigned Depth = 0) {
-  if (isa<Constant>(V))
-    return !isa<GlobalValue>(V) && !isa<ConstantExpr>(V);
-  if (const auto *A = dyn_cast<Argument>(V))
-    return isKernel(*A->getParent()) && !isAggregateParam(*A) && !A->getType()->isPointerTy();
-  const auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > MaxDepth || !isPure(*I))
-    return false;
-  for (const Value *Op : I->operands())
-    if (!isLaunchInvariant(Op, Depth + 1))
-      return false;
-  return true;
-}
+/// What the map may take besides the loaded value: values that are the
+/// same for the thread in every run of the launch (a run again is the same
+/// thread of the same grid, where its update is checked against its own
+/// result). Constants, scalar arguments and fields of by-value aggregate
+/// ones, the thread's geometry (a per-thread floor `max(x, threadIdx.x)`
+/// is still idempotent for that thread), and simple loads the caller
+/// vouches for (of objects the launch never writes: masked_fill_'s mask,
+/// a clamp's tensor bounds), at addresses computed from such values; and
+/// pure math over them. Never the loaded value itself (`table[x]`), shared
+/// memory or anything another thread wrote.
+class RunInvariant {
+public:
+  explicit RunInvariant(const SmallPtrSetImpl<const Instruction *> &Stable) : Stable(Stable) {}
 
-/// A function of X and launch-invariant values alone.
-bool dependsOnlyOn(const Value *V, const Value *X, unsigned Depth = 0) {
-  if (V == X || isLaunchInvariant(V))
+  bool operator()(const Value *V, unsigned Depth = 0) const {
+    if (isa<Constant>(V))
+      return !isa<GlobalValue>(V) && !isa<ConstantExpr>(V);
+    if (const auto *A = dyn_cast<Argument>(V))
+      return isKernel(*A->getParent()) && !isAggregateParam(*A) && !A->getType()->isPointerTy();
+    if (classifyGeometry(V))
+      return true;
+    if (loadsAggregateParam(V))
+      return !V->getType()->isPointerTy();
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > MaxDepth)
+      return false;
+    if (const auto *L = dyn_cast<LoadInst>(I))
+      return L->isSimple() && Stable.contains(L) && address(L->getPointerOperand(), Depth + 1);
+    if (!isPure(*I))
+      return false;
+    for (const Value *Op : I->operands())
+      if (!(*this)(Op, Depth + 1))
+        return false;
+    return true;
+  }
+
+private:
+  const SmallPtrSetImpl<const Instruction *> &Stable;
+
+  /// An address the thread computes the same in every run: a pointer
+  /// argument (or a field of an aggregate one) offset by such values.
+  bool address(const Value *P, unsigned Depth) const {
+    if (Depth > MaxDepth)
+      return false;
+    if (const auto *A = dyn_cast<Argument>(P))
+      return isKernel(*A->getParent()) && !isAggregateParam(*A);
+    if (isa<GlobalVariable>(P))
+      return true;
+    if (std::optional<ParamField> F = matchParamField(P))
+      return F->IsPointer;
+    if (const auto *Cast = dyn_cast<AddrSpaceCastInst>(P))
+      return address(Cast->getPointerOperand(), Depth + 1);
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(P)) {
+      for (const Value *Idx : GEP->indices())
+        if (!(*this)(Idx, Depth + 1))
+          return false;
+      return address(GEP->getPointerOperand(), Depth + 1);
+    }
+    return false;
+  }
+};
+
+/// A function of X and run-invariant values alone.
+bool dependsOnlyOn(const Value *V, const Value *X, const RunInvariant &Inv, unsigned Depth = 0) {
+  if (V == X || Inv(V))
     return true;
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > MaxDepth || !isPure(*I))
     return false;
   for (const Value *Op : I->operands())
-    if (!dependsOnlyOn(Op, X, Depth + 1))
+    if (!dependsOnlyOn(Op, X, Inv, Depth + 1))
       return false;
   return true;
 }
@@ -131,36 +181,360 @@ Family familyOf(const Value *V) {
 }
 
 /// V = op_n(... op_1(X, c_1) ..., c_n), every op of family F and every c
-/// launch-invariant: a clamp (min/max of one order) or a per-bit keep/set
+/// run-invariant: a clamp (min/max of one order) or a per-bit keep/set
 /// (and/or), both idempotent.
-bool isChainOf(const Value *V, const Value *X, Family F, unsigned Depth = 0) {
+bool isChainOf(const Value *V, const Value *X, Family F, const RunInvariant &Inv,
+               unsigned Depth = 0) {
   if (V == X)
     return true;
   if (Depth > MaxDepth || familyOf(V) != F)
     return false;
   const auto *I = cast<Instruction>(V);
   const Value *A = I->getOperand(0), *B = I->getOperand(1);
-  if (isLaunchInvariant(B))
-    return isChainOf(A, X, F, Depth + 1);
-  if (isLaunchInvariant(A))
-    return isChainOf(B, X, F, Depth + 1);
+  if (Inv(B))
+    return isChainOf(A, X, F, Inv, Depth + 1);
+  if (Inv(A))
+    return isChainOf(B, X, F, Inv, Depth + 1);
   return false;
 }
 
+/// V = rem(... rem(X, c_1) ..., c_n), all signed or all unsigned, each c a
+/// literal other than 0 (and -1, signed): the result is smaller in
+/// magnitude than every divisor and keeps x's sign, so each remainder leaves
+/// it alone the second time. (A divisor from an argument could be 0, whose
+/// remainder the hardware leaves unspecified.)
+bool isRemChain(const Value *V, const Value *X, unsigned Opcode, unsigned Depth = 0) {
+  if (V == X)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || BO->getOpcode() != Opcode || Depth > MaxDepth)
+    return false;
+  const auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+  if (!C || C->isZero() || (Opcode == Instruction::SRem && C->isMinusOne()))
+    return false;
+  return isRemChain(BO->getOperand(0), X, Opcode, Depth + 1);
+}
+
+/// Maps with few outcomes: sign (`(0 < x) - (x < 0)`), a binarisation or
+/// step (`x > 0.5f ? 1.f : 0.f`), a flag normalised (`f = f != 0`), a
+/// sentinel replaced by a literal. V is built from X and literals by exact
+/// operations only (integer arithmetic, casts, comparisons, selects, sign
+/// bit operations), and X reaches it only through comparisons or
+/// unchanged. Every way those comparisons can come out (infeasible ones
+/// too: a spurious failure only loses the proof) must leave V equal to X,
+/// or to a literal c that the same function maps to itself, which is
+/// checked by evaluating it on c with LLVM's constant folder. Floating-point
+/// arithmetic is left out: the backend may contract it, and the folder
+/// does not know the target's rounding of fused operations; so are fast-math
+/// flags but contraction (the backend may assume their facts) and
+/// subnormal literals (a flush-to-zero comparison treats them as 0).
+class FixpointCases {
+public:
+  FixpointCases(const Value *X, const DataLayout &DL) : X(X), DL(DL) {}
+
+  bool holds(const Value *V) {
+    if (!collect(V) || Cases.size() > MaxCases)
+      return false;
+    SmallVector<Constant *, 8> Outcomes;
+    for (unsigned Bits = 0; Bits < (1u << Cases.size()); ++Bits) {
+      Memo.clear();
+      XValue = nullptr;
+      CaseBits = Bits;
+      const Result R = eval(V);
+      if (R.K == Result::Fail)
+        return false;
+      if (R.K == Result::Const && !is_contained(Outcomes, R.C))
+        Outcomes.push_back(R.C);
+    }
+    for (Constant *C : Outcomes) {
+      if (!plainLiteral(C))
+        return false;
+      Memo.clear();
+      XValue = C;
+      const Result R = eval(V);
+      if (R.K != Result::Const || R.C != C) // uniqued: the same bits
+        return false;
+    }
+    return true;
+  }
+
+  /// V's value when X is the literal C, by the same exact operations; null
+  /// where V is not built that way or does not fold.
+  Constant *evaluateAt(const Value *V, Constant *C) {
+    if (!plainLiteral(C) || !collect(V))
+      return nullptr;
+    Memo.clear();
+    XValue = C;
+    const Result R = eval(V);
+    return R.K == Result::Const ? R.C : nullptr;
+  }
+
+private:
+  static constexpr unsigned MaxCases = 4, MaxNodes = 48;
+  struct Result {
+    enum Kind { Fail, IsX, Const } K = Fail;
+    Constant *C = nullptr;
+  };
+
+  const Value *X;
+  const DataLayout &DL;
+  SmallVector<const Instruction *, MaxCases + 1> Cases; ///< comparisons of X
+  SmallPtrSet<const Value *, 32> Visited;
+  DenseMap<const Value *, bool> OnX; ///< depends on X
+  DenseMap<const Value *, Result> Memo;
+  Constant *XValue = nullptr; ///< X's value in the check of an outcome
+  unsigned CaseBits = 0;
+
+  static bool plainLiteral(const Constant *C) {
+    if (isa<ConstantInt>(C))
+      return true;
+    const auto *F = dyn_cast<ConstantFP>(C);
+    return F && !F->getValueAPF().isDenormal() && !F->isNaN();
+  }
+
+  /// Half and bfloat16 are left out: their conversions are lowered per
+  /// target (sm_80 turns int -> bf16 into two roundings, the folder one).
+  static bool plainType(const Type *T) {
+    return T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy();
+  }
+
+  static bool exactOp(const Instruction &I) {
+    // Contraction only fuses arithmetic, which is left out anyway; the
+    // other flags let the backend assume facts about the values.
+    if (const auto *FP = dyn_cast<FPMathOperator>(&I)) {
+      FastMathFlags FMF = FP->getFastMathFlags();
+      FMF.setAllowContract(false);
+      if (FMF.any())
+        return false;
+    }
+    if (!plainType(I.getType()))
+      return false;
+    for (const Value *Op : I.operands())
+      if (!isa<BasicBlock>(Op) && !isa<Function>(Op) && !plainType(Op->getType()))
+        return false;
+    switch (I.getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::And:
+    case Instruction::Or:
+    case Instruction::Xor:
+    case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::AShr:
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Trunc:
+    case Instruction::SIToFP:
+    case Instruction::UIToFP:
+    case Instruction::FPExt:
+    case Instruction::BitCast:
+    case Instruction::FNeg:
+    case Instruction::ICmp:
+    case Instruction::FCmp:
+    case Instruction::Select:
+    case Instruction::Freeze:
+      return true;
+    case Instruction::Call:
+      if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::fabs:
+        case Intrinsic::copysign:
+        case Intrinsic::abs:
+        case Intrinsic::smin:
+        case Intrinsic::smax:
+        case Intrinsic::umin:
+        case Intrinsic::umax:
+          return true;
+        default:
+          break;
+        }
+      return false;
+    default:
+      return false;
+    }
+  }
+
+  /// Checks the shape, numbers the comparisons of X. False: not a map
+  /// this class decides.
+  bool collect(const Value *V) {
+    if (!Visited.insert(V).second)
+      return true;
+    if (Visited.size() > MaxNodes)
+      return false;
+    if (V == X) {
+      OnX[V] = true;
+      return true;
+    }
+    if (const auto *C = dyn_cast<Constant>(V)) {
+      OnX[V] = false;
+      return plainLiteral(C);
+    }
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !exactOp(*I))
+      return false;
+    bool Dep = false;
+    const unsigned NumOps = isa<CallBase>(I) ? cast<CallBase>(I)->arg_size() : I->getNumOperands();
+    for (unsigned Op = 0; Op < NumOps; ++Op) {
+      if (!collect(I->getOperand(Op)))
+        return false;
+      Dep |= OnX.lookup(I->getOperand(Op));
+    }
+    OnX[V] = Dep;
+    if (Dep && isa<CmpInst>(I))
+      Cases.push_back(I);
+    return true;
+  }
+
+  Result eval(const Value *V) {
+    if (auto It = Memo.find(V); It != Memo.end())
+      return It->second;
+    Result R = evalUncached(V);
+    Memo[V] = R;
+    return R;
+  }
+
+  Result evalUncached(const Value *V) {
+    Result R;
+    if (V == X) {
+      if (XValue) {
+        R.K = Result::Const;
+        R.C = XValue;
+      } else {
+        R.K = Result::IsX;
+      }
+      return R;
+    }
+    if (const auto *C = dyn_cast<Constant>(V)) {
+      R.K = Result::Const;
+      R.C = const_cast<Constant *>(C);
+      return R;
+    }
+    auto *I = const_cast<Instruction *>(cast<Instruction>(V));
+    if (!XValue && OnX.lookup(V) && isa<CmpInst>(I)) {
+      const unsigned Idx = find(Cases, I) - Cases.begin();
+      R.K = Result::Const;
+      R.C = ConstantInt::getBool(I->getType(), (CaseBits >> Idx) & 1);
+      return R;
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(I)) {
+      const Result Cond = eval(Sel->getCondition());
+      if (Cond.K != Result::Const || !isa<ConstantInt>(Cond.C))
+        return R;
+      return eval(cast<ConstantInt>(Cond.C)->isOne() ? Sel->getTrueValue() : Sel->getFalseValue());
+    }
+    if (isa<FreezeInst>(I))
+      return eval(I->getOperand(0));
+    SmallVector<Constant *, 3> Ops;
+    const unsigned NumOps = isa<CallBase>(I) ? cast<CallBase>(I)->arg_size() : I->getNumOperands();
+    for (unsigned Op = 0; Op < NumOps; ++Op) {
+      const Result O = eval(I->getOperand(Op));
+      if (O.K != Result::Const)
+        return R; // X itself under anything but a select: not decided here
+      Ops.push_back(O.C);
+    }
+    Constant *Folded = nullptr;
+    if (auto *Cmp = dyn_cast<CmpInst>(I))
+      Folded = ConstantFoldCompareInstOperands(Cmp->getPredicate(), Ops[0], Ops[1], DL, nullptr, I);
+    else if (auto *Call = dyn_cast<CallBase>(I))
+      Folded = ConstantFoldCall(Call, Call->getCalledFunction(), Ops, nullptr,
+                                /*AllowNonDeterministic=*/false);
+    else
+      Folded = ConstantFoldInstOperands(I, Ops, DL, nullptr, /*AllowNonDeterministic=*/false);
+    if (!Folded || !(isa<ConstantInt>(Folded) || isa<ConstantFP>(Folded)))
+      return R; // poison (an over-wide shift), undef, a constant expression
+    // A NaN's payload after any operation but a bitwise one is not fixed
+    // (LangRef): the folder keeps it through fpext, the GPU's cvt gives
+    // its canonical NaN (a map moved 1.0000001f to a NaN, then to 0, in
+    // the eighth adversarial round). So no NaN at all, not even as an
+    // operand of a comparison.
+    if (const auto *F = dyn_cast<ConstantFP>(Folded); F && F->isNaN())
+      return R;
+    // An integer converted to floating point must be exact: no rounding,
+    // whatever steps the backend takes.
+    if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I)) {
+      Constant *Back = ConstantFoldCastOperand(
+          isa<SIToFPInst>(I) ? Instruction::FPToSI : Instruction::FPToUI, Folded,
+          I->getOperand(0)->getType(), DL);
+      if (Back != Ops[0])
+        return R;
+    }
+    R.K = Result::Const;
+    R.C = Folded;
+    return R;
+  }
+};
+
+/// Whether a block between a branch and its join writes or calls nothing.
+bool onlyComputes(const BasicBlock &B) {
+  for (const Instruction &I : B)
+    if (I.mayWriteToMemory() || isa<CallBase>(I))
+      return false;
+  return true;
+}
+
+/// `m[i] ? v : x[i]` compiled with x[i] loaded on its own arm: a phi of
+/// the loaded value and a run-invariant one, joined right after one
+/// conditional branch (a triangle, or a diamond whose arms neither write
+/// nor call): select(P, x, c) again, P the branch's condition. Where P
+/// depends on x, no other phi at the join may tell the paths apart.
+bool isSelectLikePhi(const PHINode &Phi, const Value *X, const RunInvariant &Inv) {
+  if (Phi.getNumIncomingValues() != 2)
+    return false;
+  const unsigned XI = Phi.getIncomingValue(0) == X ? 0 : 1;
+  if (Phi.getIncomingValue(XI) != X || !Inv(Phi.getIncomingValue(1 - XI)))
+    return false;
+  const BasicBlock *J = Phi.getParent();
+  const BasicBlock *A = Phi.getIncomingBlock(0), *B = Phi.getIncomingBlock(1);
+  if (A == B || J->hasNPredecessorsOrMore(3))
+    return false;
+  auto IsArm = [J](const BasicBlock *Arm, const BasicBlock *From) {
+    return From && Arm->getSinglePredecessor() == From && Arm->getSingleSuccessor() == J &&
+           onlyComputes(*Arm);
+  };
+  const BasicBlock *D = nullptr;
+  if (IsArm(A, B))
+    D = B; // triangle
+  else if (IsArm(B, A))
+    D = A;
+  else if (IsArm(A, A->getSinglePredecessor()) && IsArm(B, A->getSinglePredecessor()))
+    D = A->getSinglePredecessor(); // diamond
+  const auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional())
+    return false;
+  const Value *Cond = Br->getCondition();
+  if (Inv(Cond))
+    return true;
+  if (!dependsOnlyOn(Cond, X, Inv))
+    return false;
+  for (const PHINode &Other : J->phis())
+    if (&Other != &Phi && Other.getIncomingValue(0) != Other.getIncomingValue(1))
+      return false;
+  return true;
+}
+
 /// Whether V, as a function of X, is one of the idempotent forms.
-bool isIdempotentOf(const Value *V, const Value *X) {
-  if (V == X || isLaunchInvariant(V))
+bool isIdempotentOf(const Value *V, const Value *X, const RunInvariant &Inv) {
+  if (V == X || Inv(V))
     return true;
   if (const auto *S = dyn_cast<SelectInst>(V)) {
     const Value *T = S->getTrueValue(), *E = S->getFalseValue();
-    const bool Replace = (T == X && isLaunchInvariant(E)) || (E == X && isLaunchInvariant(T));
-    return Replace && dependsOnlyOn(S->getCondition(), X);
+    const bool Replace = (T == X && Inv(E)) || (E == X && Inv(T));
+    if (Replace && dependsOnlyOn(S->getCondition(), X, Inv))
+      return true;
   }
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return isSelectLikePhi(*Phi, X, Inv);
   if (const Family F = familyOf(V); F != Family::None)
-    return isChainOf(V, X, F);
+    return isChainOf(V, X, F, Inv);
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
-    return isIdempotentUnary(II->getIntrinsicID()) && II->getArgOperand(0) == X;
-  return false;
+    if (isIdempotentUnary(II->getIntrinsicID()) && II->getArgOperand(0) == X)
+      return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && (BO->getOpcode() == Instruction::SRem || BO->getOpcode() == Instruction::URem))
+    return isRemChain(V, X, BO->getOpcode());
+  const auto *I = dyn_cast<Instruction>(V);
+  return I && FixpointCases(X, I->getDataLayout()).holds(V);
 }
 
 /// Whether the conditional branch \p Br only decides whether the block of
@@ -201,28 +575,92 @@ bool guardsOnly(const BranchInst &Br, const StoreInst &St) {
   return SameAtJoin(Other);
 }
 
-} // namespace
+/// A flag that turns its own work off: `if (m[i]) { ...; m[i] = 0; }`
+/// (Rodinia BFS's `g_updating_mask`). The loaded value only decides the
+/// branch, which skips one block T or runs it and goes on where the skip
+/// goes (a triangle). T is one block entered from the branch alone, so no
+/// checkpoint stops a thread inside it, holds no call (a barrier there may
+/// carry a loop's checkpoint), and stores a literal at the flag's address
+/// that makes the branch skip T. Nothing T computes is used after it, and
+/// the join's phis do not tell whether T ran. Run again, a thread whose
+/// first run took T finds the flag off and skips it, leaving what T stored;
+/// one whose first run skipped it skips it again (other writes of the flag
+/// are pairs of their own). Returns T, else null.
+const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
+                                    const RunInvariant &Inv) {
+  auto *C = const_cast<Constant *>(dyn_cast<Constant>(St.getValueOperand()));
+  const BasicBlock *T = St.getParent();
+  const BasicBlock *D = T->getSinglePredecessor();
+  const BasicBlock *J = T->getSingleSuccessor();
+  const auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+  if (!C || !J || !Br || !Br->isConditional() || J == T ||
+      (Br->getSuccessor(0) != J && Br->getSuccessor(1) != J) ||
+      !dependsOnlyOn(Br->getCondition(), &LI, Inv))
+    return nullptr;
+  // The loaded value goes into the condition alone.
+  SmallVector<const Value *, 8> Work{&LI};
+  SmallPtrSet<const Value *, 8> Seen{&LI};
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    for (const User *U : X->users()) {
+      if (U == Br)
+        continue;
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I || !isPure(*I) || isa<PHINode>(I))
+        return nullptr;
+      if (Seen.insert(I).second)
+        Work.push_back(I);
+    }
+  }
+  for (const Instruction &I : *T) {
+    if (isa<CallBase>(I) && !isa<DbgInfoIntrinsic>(I) && !I.isLifetimeStartOrEnd())
+      return nullptr;
+    for (const User *U : I.users())
+      if (cast<Instruction>(U)->getParent() != T)
+        return nullptr;
+  }
+  for (const PHINode &Phi : J->phis())
+    if (Phi.getIncomingValueForBlock(T) != Phi.getIncomingValueForBlock(D))
+      return nullptr;
+  Constant *Taken = FixpointCases(&LI, LI.getDataLayout()).evaluateAt(Br->getCondition(), C);
+  const auto *TakenBit = dyn_cast_or_null<ConstantInt>(Taken);
+  if (!TakenBit || Br->getSuccessor(TakenBit->isOne() ? 0 : 1) != J)
+    return nullptr;
+  return T;
+}
 
-bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE) {
+/// The simple load and store of one pair at one address and width.
+bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE) {
   const auto *LI = dyn_cast_or_null<LoadInst>(Read.Inst);
   const auto *St = dyn_cast_or_null<StoreInst>(Write.Inst);
   if (!LI || !St || !LI->isSimple() || !St->isSimple() || Read.Atomic || Write.Atomic ||
       Read.Combine || Write.Combine)
     return false;
-  // The same bytes: one address, one width.
   const DataLayout &DL = LI->getDataLayout();
   if (LI->getType() != St->getValueOperand()->getType() ||
       DL.getTypeStoreSize(LI->getType()) != DL.getTypeStoreSize(St->getValueOperand()->getType()))
     return false;
-  if (SE.getSCEV(const_cast<Value *>(LI->getPointerOperand())) !=
-      SE.getSCEV(const_cast<Value *>(St->getPointerOperand())))
+  return SE.getSCEV(const_cast<Value *>(LI->getPointerOperand())) ==
+         SE.getSCEV(const_cast<Value *>(St->getPointerOperand()));
+}
+
+} // namespace
+
+bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE,
+                        const SmallPtrSetImpl<const Instruction *> &StableLoads) {
+  if (!samePlainBytes(Read, Write, SE))
     return false;
+  const RunInvariant Inv(StableLoads);
+  const auto *LI = cast<LoadInst>(Read.Inst);
+  const auto *St = cast<StoreInst>(Write.Inst);
+  if (selfDisabledBlock(*LI, *St, Inv))
+    return true;
   const Value *V = St->getValueOperand();
-  if (!isIdempotentOf(V, LI))
+  if (!isIdempotentOf(V, LI, Inv))
     return false;
   // Where the loaded value goes: pure math that ends in the stored value,
   // or in branches that only guard the store on a function of it and
-  // launch-invariant values. Anything else (another store, an address, a
+  // run-invariant values. Anything else (another store, an address, a
   // call, a phi) could carry which run it saw elsewhere.
   SmallVector<const Value *, 16> Work{LI};
   SmallPtrSet<const Value *, 16> Seen{LI};
@@ -235,18 +673,28 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
         continue;
       }
       if (const auto *Br = dyn_cast<BranchInst>(U)) {
-        if (!guardsOnly(*Br, *St) || !dependsOnlyOn(Br->getCondition(), LI))
+        if (!guardsOnly(*Br, *St) || !dependsOnlyOn(Br->getCondition(), LI, Inv))
           return false;
         continue;
       }
       const auto *I = dyn_cast<Instruction>(U);
-      if (!I || !isPure(*I))
+      // The stored value itself may be a phi (isSelectLikePhi above).
+      if (!I || !(isPure(*I) || (I == V && isa<PHINode>(I))))
         return false;
       if (Seen.insert(I).second)
         Work.push_back(I);
     }
   }
   return true;
+}
+
+const BasicBlock *selfDisabledBlock(const MemAccess &Read, const MemAccess &Write,
+                                    ScalarEvolution &SE,
+                                    const SmallPtrSetImpl<const Instruction *> &StableLoads) {
+  if (!samePlainBytes(Read, Write, SE))
+    return nullptr;
+  return selfDisabledBlock(*cast<LoadInst>(Read.Inst), *cast<StoreInst>(Write.Inst),
+                           RunInvariant(StableLoads));
 }
 
 } // namespace gmem

@@ -229,6 +229,28 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   if (K.UnknownRead.accessed() && AnyWrite)
     Cls.unknown("reads memory it cannot bound (" + K.UnknownRead.Reason + ")");
 
+  // Loads of objects the launch never writes: the same value in a run
+  // again (an in-place update may take them as fixed operands, such as
+  // masked_fill_'s mask). Another object that the launch writes may alias
+  // one at a launch: the runtime checks such read/write pairs (the class
+  // is conditional then). Not with writes the analysis cannot place.
+  SmallPtrSet<const Instruction *, 16> StableLoads;
+  if (!K.UnknownWrite.accessed())
+    for (auto &[Key, O] : Objects)
+      if (O.Writes.empty() && O.Combines.empty() && !Info(Key).Atomic)
+        for (const MemAccess *R : O.Reads)
+          if (isa<LoadInst>(R->Inst) && !R->Atomic)
+            StableLoads.insert(R->Inst);
+
+  // Blocks a flag turns off once they ran (`if (m[i]) { ...; m[i] = 0; }`):
+  // a thread run again skips them, so their loads read nothing again.
+  SmallPtrSet<const BasicBlock *, 4> SelfDisabled;
+  for (auto &[Key, O] : Objects)
+    for (const MemAccess *R : O.Reads)
+      for (const MemAccess *W : O.Writes)
+        if (const BasicBlock *T = selfDisabledBlock(*R, *W, SE, StableLoads))
+          SelfDisabled.insert(T);
+
   // Same object read and written: prove each (read, write) pair disjoint.
   // Combines need no proof among themselves (same operation and width), but
   // one from each plain read and each plain write.
@@ -245,7 +267,8 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     for (const MemAccess *R : O.Reads)
       // A load of bytes the thread stored itself reads nothing from before
       // the launch: no pair to prove apart (CoveredLoads.h).
-      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
+      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI) &&
+          !SelfDisabled.contains(R->Inst->getParent()))
         ToProve.push_back({R, &O.Writes});
     if (!PlainWrites.empty())
       for (const MemAccess *C : O.Combines)
@@ -271,7 +294,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
         // A store back of an idempotent function of the loaded value at
         // its own address (in-place ReLU, a clamp, a mask): run again, it
         // stores what it stored (IdempotentUpdates.h).
-        if (isIdempotentUpdate(*R, *W, SE))
+        if (isIdempotentUpdate(*R, *W, SE, StableLoads))
           continue;
         if (++Pairs > MaxProverPairs) {
           AllProven = false;

@@ -223,6 +223,18 @@ std::optional<ParamField> matchParamField(const Value *V) {
                     T->isPointerTy()};
 }
 
+bool loadsAggregateParam(const Value *V) {
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || !LI->isSimple())
+    return false;
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  APInt Off(64, 0);
+  const Value *Base = LI->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true);
+  auto *A = dyn_cast<Argument>(Base);
+  return A && isKernel(*A->getParent()) && isReadOnlyAggregate(*A);
+}
+
 bool isAMDGPUDescriptorAccess(const CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   if (!Callee || !Callee->isIntrinsic())

@@ -65,6 +65,11 @@ struct ParamField {
 };
 std::optional<ParamField> matchParamField(const llvm::Value *V);
 
+/// A simple load, at a constant offset, of a by-value aggregate kernel
+/// parameter the kernel only reads (any type: a functor's float fields
+/// too): part of the launch's argument bytes.
+bool loadsAggregateParam(const llvm::Value *V);
+
 /// Whether inline asm text can read or write global memory: any memory
 /// instruction mnemonic counts (PTX: ld ldu st atom red tex tld4 suld sust
 /// sured cp multimem ...; AMDGPU: *load* *store* *atomic* global_ flat_

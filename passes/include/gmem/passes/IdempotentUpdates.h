@@ -9,16 +9,23 @@
 // back of the loaded value, and a breadth-first search's `if (level[v] ==
 // UNSEEN) level[v] = depth + 1` are such updates.
 //
-// Recognised (the function must be the same for every thread and every
-// run: its other operands are constants and scalar kernel arguments, never
-// memory, geometry or another thread's value):
+// Recognised (the function must be the same for the thread in every run:
+// its other operands are constants, scalar kernel arguments and fields of
+// aggregate ones, the thread's geometry, and loads of memory the launch
+// never writes at addresses computed from such values (StableLoads), never
+// the loaded value, shared memory or another thread's value):
 //  * the loaded value itself, or a value that does not depend on it;
 //  * `select(P(x), x, c)` or `select(P(x), c, x)`: x replaced by c where P
-//    holds (f(c) = c whatever P says);
+//    holds (f(c) = c whatever P says): masked_fill_ with a mask tensor;
 //  * a chain of min/max of one kind (signed, unsigned, maxnum/minnum, or
 //    maximum/minimum) with fixed operands: a clamp;
 //  * a chain of `and`/`or` with fixed operands: each bit kept or set;
-//  * fabs, floor, ceil, trunc, round, rint, nearbyint, roundeven of x;
+//  * fabs, floor, ceil, trunc, round, rint, nearbyint, roundeven, integer
+//    abs of x; a chain of remainders by non-zero literals;
+//  * a map with few outcomes built from x and literals by exact operations
+//    (sign, a binarisation, a flag normalised): each way its comparisons
+//    of x come out leaves x or a literal the map keeps (checked by
+//    evaluating it);
 // and the store may be guarded by a branch on a predicate of x and fixed
 // values alone whose guarded block holds nothing else that writes: if P(x)
 // then g(x) with g one of the above is idempotent too (g(x) = g(g(x))).
@@ -31,14 +38,30 @@
 
 #include "gmem/passes/AccessCollector.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 
 namespace gmem {
 
 /// Whether \p Write stores, at the address \p Read loads, an idempotent
 /// function of the loaded value, which goes nowhere else (see above).
+/// \p StableLoads: loads of objects the launch never writes (their values
+/// are the same in a run again, given the same address).
 bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
-                        llvm::ScalarEvolution &SE);
+                        llvm::ScalarEvolution &SE,
+                        const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads);
+
+/// A flag that turns its own work off, `if (m[i]) { ...; m[i] = 0; }`
+/// (Rodinia BFS): where \p Read loads the flag and \p Write clears it in
+/// the one block the branch on it runs, that block, else null. The pair
+/// needs no proof (isIdempotentUpdate accepts it), and neither do the
+/// block's other loads: a thread run again skips the block, so nothing it
+/// read there is read again. The block is straight-line code entered only
+/// from that branch, without calls, whose values do not outlive it, and
+/// the skipped path goes where the block goes.
+const llvm::BasicBlock *
+selfDisabledBlock(const MemAccess &Read, const MemAccess &Write, llvm::ScalarEvolution &SE,
+                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads);
 
 } // namespace gmem
 

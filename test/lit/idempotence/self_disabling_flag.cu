@@ -1,0 +1,95 @@
+// A flag that turns its own work off: `if (m[i]) { ...; m[i] = 0; }`
+// (Rodinia BFS's second kernel). Run again, a thread whose first run took
+// the block finds its flag off and skips it, so the block's stores stay as
+// the first run left them and its loads are not read again. Refused: a
+// flag stored that keeps the block on, a block with a barrier (it may
+// carry a loop's checkpoint), a value of the block used after it, a join
+// that tells whether the block ran, a skip path that does other work, the
+// flag's value used elsewhere.
+// RUN: %gmem-analyze %s | FileCheck %s
+
+// CHECK-LABEL: kernel bfs_kernel2(bool*, bool*, bool*, bool*, int)
+// CHECK:         class:  conditional -- reads 'g_updating_graph_mask' and writes 'g_graph_mask'
+__global__ void bfs_kernel2(bool *g_graph_mask, bool *g_updating_graph_mask, bool *g_graph_visited,
+                            bool *g_over, int no_of_nodes) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < no_of_nodes && g_updating_graph_mask[tid]) {
+    g_graph_mask[tid] = true;
+    g_graph_visited[tid] = true;
+    *g_over = true;
+    g_updating_graph_mask[tid] = false;
+  }
+}
+
+// The count in the block is not counted again: the flag is off by then.
+// CHECK-LABEL: kernel clear_and_count(int*, int*, int)
+// CHECK:         class:  conditional -- reads 'flag' and writes 'cnt'
+__global__ void clear_and_count(int *flag, int *cnt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && flag[i] == 3) {
+    cnt[i] = cnt[i] + 1;
+    flag[i] = 0;
+  }
+}
+
+// CHECK-LABEL: kernel flag_kept_on(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void flag_kept_on(int *flag, int *cnt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && flag[i]) {
+    cnt[i] = cnt[i] + 1;
+    flag[i] = 1;
+  }
+}
+
+// CHECK-LABEL: kernel clear_with_barrier(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void clear_with_barrier(int *flag, int *cnt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (flag[blockIdx.x]) {
+    flag[blockIdx.x] = 0;
+    __syncthreads();
+    cnt[i] = cnt[i] + 1;
+  }
+}
+
+// CHECK-LABEL: kernel join_tells(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void join_tells(int *flag, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int ran = 0;
+    if (flag[i]) {
+      flag[i] = 0;
+      ran = 1;
+    }
+    out[i] = ran;
+  }
+}
+
+// CHECK-LABEL: kernel skip_does_work(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void skip_does_work(int *flag, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    if (flag[i]) {
+      flag[i] = 0;
+    } else {
+      out[i] = out[i] + 1;
+    }
+  }
+}
+
+// CHECK-LABEL: kernel flag_value_escapes(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void flag_value_escapes(int *flag, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int f = flag[i];
+    if (f) {
+      flag[i] = 0;
+      out[n + i] = 5;
+    }
+    out[i] = f;
+  }
+}
