@@ -254,3 +254,22 @@ ncu_step() {
   rm -f "$W"/ncu/*.ncu-rep
   gzip -9 "$W"/ncu/*.csv 2>/dev/null
 }
+
+# correctness_summary LOGFILE REGEX
+#   totals of a forced-preemption log (part correctness's per-instance JSON
+#   lines), and one line per instance whose name matches REGEX and is
+#   predicted idempotent, or that has a mismatch; to stdout and LOG.
+correctness_summary() {
+  grep -E "^\[" "$1" | REGEX="$2" python3 -c '
+import json, os, re, sys
+want = re.compile(os.environ["REGEX"])
+t = c = m = 0
+for line in sys.stdin:
+    d = json.loads(line.split("] ", 1)[1])
+    t += d.get("trials", 0); c += d.get("cut", 0); m += d.get("mismatches", 0)
+    if d.get("pred") == "idempotent" and want.search(d["name"]) or d.get("mismatches", 0):
+        print(d["name"], "pred", d["pred"], "trials", d.get("trials"), "cut", d.get("cut"),
+              "mismatches", d.get("mismatches"), "sequential_exact", d.get("sequential_exact"))
+print("total trials", t, "cut", c, "mismatches", m)
+' | tee -a "$LOG"
+}
