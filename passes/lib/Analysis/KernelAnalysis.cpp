@@ -23,6 +23,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <set>
 #include <map>
 
 using namespace llvm;
@@ -242,6 +243,11 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
           if (isa<LoadInst>(R->Inst) && !R->Atomic)
             StableLoads.insert(R->Inst);
 
+  // Objects whose read bytes are also written, but only by in-place
+  // updates a run again keeps (or flags that turn their block off), and
+  // objects read in such blocks: the idempotent verdict says so.
+  std::set<std::string> UpdatedInPlace, ReadInSkippedBlocks;
+
   // Blocks a flag turns off once they ran (`if (m[i]) { ...; m[i] = 0; }`):
   // a thread run again skips them, so their loads read nothing again.
   SmallPtrSet<const BasicBlock *, 4> SelfDisabled;
@@ -267,8 +273,9 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     for (const MemAccess *R : O.Reads)
       // A load of bytes the thread stored itself reads nothing from before
       // the launch: no pair to prove apart (CoveredLoads.h).
-      if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI) &&
-          !SelfDisabled.contains(R->Inst->getParent()))
+      if (SelfDisabled.contains(R->Inst->getParent()))
+        ReadInSkippedBlocks.insert(P.Name);
+      else if (!loadCoveredByOwnStore(*R, O.Writes, SE, DT, LI))
         ToProve.push_back({R, &O.Writes});
     if (!PlainWrites.empty())
       for (const MemAccess *C : O.Combines)
@@ -294,8 +301,10 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
         // A store back of an idempotent function of the loaded value at
         // its own address (in-place ReLU, a clamp, a mask): run again, it
         // stores what it stored (IdempotentUpdates.h).
-        if (isIdempotentUpdate(*R, *W, SE, StableLoads))
+        if (isIdempotentUpdate(*R, *W, SE, StableLoads)) {
+          UpdatedInPlace.insert(P.Name);
           continue;
+        }
         if (++Pairs > MaxProverPairs) {
           AllProven = false;
           Cls.unknown("too many accesses to '" + P.Name + "' to prove its reads and writes apart");
@@ -362,9 +371,20 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
                       "': idempotent when they do not overlap at a launch");
     }
   }
-  Cls.finish(!AnyRead    ? "reads no global memory"
-             : !AnyWrite ? "writes no global memory"
-                         : "every location it reads is proven apart from every location it writes");
+  auto Quoted = [](const std::set<std::string> &Names) {
+    std::string S;
+    for (const std::string &N : Names)
+      S += (S.empty() ? "'" : ", '") + N + "'";
+    return S;
+  };
+  std::string Apart = "every location it reads is proven apart from every location it writes";
+  if (!UpdatedInPlace.empty())
+    Apart += ", but for in-place updates of " + Quoted(UpdatedInPlace) +
+             " to values a run again keeps";
+  if (!ReadInSkippedBlocks.empty())
+    Apart += ", and reads of " + Quoted(ReadInSkippedBlocks) +
+             " in blocks a cleared flag turns off";
+  Cls.finish(!AnyRead ? "reads no global memory" : !AnyWrite ? "writes no global memory" : Apart);
   return K;
 }
 
