@@ -93,3 +93,15 @@ __global__ void flag_value_escapes(int *flag, int *out, int n) {
     out[i] = f;
   }
 }
+
+// One buffer: the flags in its first half, the counts in its second. The
+// verdict names both exemptions.
+// CHECK-LABEL: kernel one_buffer(int*, int)
+// CHECK:         class:  idempotent -- every location it reads is proven apart from every location it writes, but for in-place updates of 'buf' to values a run again keeps, and reads of 'buf' in blocks a cleared flag turns off
+__global__ void one_buffer(int *buf, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && buf[i] == 3) {
+    buf[n + i] = buf[n + i] + 1;
+    buf[i] = 0;
+  }
+}
