@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -581,13 +582,19 @@ bool guardsOnly(const BranchInst &Br, const StoreInst &St) {
 /// goes (a triangle). T is one block entered from the branch alone, so no
 /// checkpoint stops a thread inside it, holds no call (a barrier there may
 /// carry a loop's checkpoint), and stores a literal at the flag's address
-/// that makes the branch skip T. Nothing T computes is used after it, and
-/// the join's phis do not tell whether T ran. Run again, a thread whose
-/// first run took T finds the flag off and skips it, leaving what T stored;
-/// one whose first run skipped it skips it again (other writes of the flag
-/// are pairs of their own). Returns T, else null.
+/// that makes the branch skip T. Nothing T computes is used after it, the
+/// join's phis do not tell whether T ran, and T writes only global memory
+/// the analysis tracks (a shared or local word written there and read
+/// after the join would tell). No path leads from T back to T without
+/// loading the flag again: a flag loaded once before a loop whose body
+/// holds T would run T on every trip, and a thread stopped at the loop's
+/// checkpoint after one trip has cleared it (the ninth adversarial round).
+/// Run again, a thread whose first run took T finds the flag off and skips
+/// it, leaving what T stored; one whose first run skipped it skips it again
+/// (other writes of the flag are pairs of their own). Returns T, else null.
 const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
-                                    const RunInvariant &Inv) {
+                                    const RunInvariant &Inv,
+                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites) {
   auto *C = const_cast<Constant *>(dyn_cast<Constant>(St.getValueOperand()));
   const BasicBlock *T = St.getParent();
   const BasicBlock *D = T->getSinglePredecessor();
@@ -615,9 +622,23 @@ const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
   for (const Instruction &I : *T) {
     if (isa<CallBase>(I) && !isa<DbgInfoIntrinsic>(I) && !I.isLifetimeStartOrEnd())
       return nullptr;
+    if (I.mayWriteToMemory() && !isa<CallBase>(I) && !TrackedWrites.contains(&I))
+      return nullptr;
     for (const User *U : I.users())
       if (cast<Instruction>(U)->getParent() != T)
         return nullptr;
+  }
+  // Every way back to T passes the flag's load.
+  SmallVector<const BasicBlock *, 16> Stack{J};
+  SmallPtrSet<const BasicBlock *, 32> Reached{LI.getParent()};
+  while (!Stack.empty()) {
+    const BasicBlock *B = Stack.pop_back_val();
+    if (!Reached.insert(B).second)
+      continue;
+    if (B == D || B == T)
+      return nullptr;
+    for (const BasicBlock *Succ : successors(B))
+      Stack.push_back(Succ);
   }
   for (const PHINode &Phi : J->phis())
     if (Phi.getIncomingValueForBlock(T) != Phi.getIncomingValueForBlock(D))
@@ -653,8 +674,6 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
   const RunInvariant Inv(StableLoads);
   const auto *LI = cast<LoadInst>(Read.Inst);
   const auto *St = cast<StoreInst>(Write.Inst);
-  if (selfDisabledBlock(*LI, *St, Inv))
-    return true;
   const Value *V = St->getValueOperand();
   if (!isIdempotentOf(V, LI, Inv))
     return false;
@@ -690,11 +709,12 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
 
 const BasicBlock *selfDisabledBlock(const MemAccess &Read, const MemAccess &Write,
                                     ScalarEvolution &SE,
-                                    const SmallPtrSetImpl<const Instruction *> &StableLoads) {
+                                    const SmallPtrSetImpl<const Instruction *> &StableLoads,
+                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites) {
   if (!samePlainBytes(Read, Write, SE))
     return nullptr;
   return selfDisabledBlock(*cast<LoadInst>(Read.Inst), *cast<StoreInst>(Write.Inst),
-                           RunInvariant(StableLoads));
+                           RunInvariant(StableLoads), TrackedWrites);
 }
 
 } // namespace gmem

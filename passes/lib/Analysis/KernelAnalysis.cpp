@@ -251,11 +251,18 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
   // Blocks a flag turns off once they ran (`if (m[i]) { ...; m[i] = 0; }`):
   // a thread run again skips them, so their loads read nothing again.
   SmallPtrSet<const BasicBlock *, 4> SelfDisabled;
+  std::set<std::pair<const MemAccess *, const MemAccess *>> FlagPairs;
+  SmallPtrSet<const Instruction *, 32> TrackedWrites;
+  for (auto &[Key, O] : Objects)
+    for (const MemAccess *W : O.Writes)
+      TrackedWrites.insert(W->Inst);
   for (auto &[Key, O] : Objects)
     for (const MemAccess *R : O.Reads)
       for (const MemAccess *W : O.Writes)
-        if (const BasicBlock *T = selfDisabledBlock(*R, *W, SE, StableLoads))
+        if (const BasicBlock *T = selfDisabledBlock(*R, *W, SE, StableLoads, TrackedWrites)) {
           SelfDisabled.insert(T);
+          FlagPairs.insert({R, W});
+        }
 
   // Same object read and written: prove each (read, write) pair disjoint.
   // Combines need no proof among themselves (same operation and width), but
@@ -301,7 +308,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
         // A store back of an idempotent function of the loaded value at
         // its own address (in-place ReLU, a clamp, a mask): run again, it
         // stores what it stored (IdempotentUpdates.h).
-        if (isIdempotentUpdate(*R, *W, SE, StableLoads)) {
+        if (FlagPairs.count({R, W}) || isIdempotentUpdate(*R, *W, SE, StableLoads)) {
           UpdatedInPlace.insert(P.Name);
           continue;
         }

@@ -5,7 +5,10 @@
 // flag stored that keeps the block on, a block with a barrier (it may
 // carry a loop's checkpoint), a value of the block used after it, a join
 // that tells whether the block ran, a skip path that does other work, the
-// flag's value used elsewhere.
+// flag's value used elsewhere; and, from the ninth adversarial round, a
+// block that tells through shared memory, and a flag loaded once before a
+// loop whose body holds the block (a thread stopped after one trip has
+// cleared it).
 // RUN: %gmem-analyze %s | FileCheck %s
 
 // CHECK-LABEL: kernel bfs_kernel2(bool*, bool*, bool*, bool*, int)
@@ -103,5 +106,36 @@ __global__ void one_buffer(int *buf, int n) {
   if (i < n && buf[i] == 3) {
     buf[n + i] = buf[n + i] + 1;
     buf[i] = 0;
+  }
+}
+
+// CHECK-LABEL: kernel shared_tells(int*, int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void shared_tells(int *flag, int *out, int n) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  s[t] = 0;
+  if (i < n && flag[i]) {
+    s[t] = 1;
+    flag[i] = 0;
+  }
+  __syncthreads();
+  if (i < n)
+    out[i] = s[t ^ 1];
+}
+
+// CHECK-LABEL: kernel flag_before_loop(int*, int*, int, int)
+// CHECK:         class:  non-idempotent
+__global__ void flag_before_loop(int *flag, int *cnt, int n, int iters) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int f = flag[i];
+  for (int k = 0; k < iters; k++) {
+    if (f) {
+      cnt[i] = cnt[i] + 1;
+      flag[i] = 0;
+    }
   }
 }

@@ -54,14 +54,16 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
 /// A flag that turns its own work off, `if (m[i]) { ...; m[i] = 0; }`
 /// (Rodinia BFS): where \p Read loads the flag and \p Write clears it in
 /// the one block the branch on it runs, that block, else null. The pair
-/// needs no proof (isIdempotentUpdate accepts it), and neither do the
-/// block's other loads: a thread run again skips the block, so nothing it
-/// read there is read again. The block is straight-line code entered only
-/// from that branch, without calls, whose values do not outlive it, and
-/// the skipped path goes where the block goes.
+/// needs no proof, and neither do the block's other loads: a thread run
+/// again skips the block, so nothing it read there is read again. The
+/// block is straight-line code entered only from that branch, without
+/// calls, writing only \p TrackedWrites (global stores the analysis
+/// places), whose values do not outlive it; the skipped path goes where the
+/// block goes, and no path returns to the block without loading the flag.
 const llvm::BasicBlock *
 selfDisabledBlock(const MemAccess &Read, const MemAccess &Write, llvm::ScalarEvolution &SE,
-                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads);
+                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads,
+                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &TrackedWrites);
 
 } // namespace gmem
 
