@@ -576,6 +576,73 @@ bool guardsOnly(const BranchInst &Br, const StoreInst &St) {
   return SameAtJoin(Other);
 }
 
+/// V, through sign or zero extensions, is blockIdx.x * blockDim.x +
+/// threadIdx.x: the thread's index in a one-dimensional grid.
+bool isThreadIndexX(const Value *V) {
+  auto Strip = [](const Value *X) {
+    while (isa<SExtInst>(X) || isa<ZExtInst>(X))
+      X = cast<CastInst>(X)->getOperand(0);
+    return X;
+  };
+  auto Is = [&](const Value *X, GeometryKind K) {
+    std::optional<GeometryValue> G = classifyGeometry(Strip(X));
+    return G && G->Kind == K && G->Dim == 0;
+  };
+  const auto *Add = dyn_cast<BinaryOperator>(Strip(V));
+  if (!Add || Add->getOpcode() != Instruction::Add)
+    return false;
+  for (unsigned I = 0; I < 2; ++I) {
+    const auto *Mul = dyn_cast<BinaryOperator>(Strip(Add->getOperand(1 - I)));
+    if (!Is(Add->getOperand(I), GeometryKind::ThreadIdx) || !Mul ||
+        Mul->getOpcode() != Instruction::Mul)
+      continue;
+    const Value *A = Mul->getOperand(0), *B = Mul->getOperand(1);
+    if ((Is(A, GeometryKind::BlockIdx) && Is(B, GeometryKind::BlockDim)) ||
+        (Is(A, GeometryKind::BlockDim) && Is(B, GeometryKind::BlockIdx)))
+      return true;
+  }
+  return false;
+}
+
+/// The flag is the thread's own: `m[blockIdx.x * blockDim.x + threadIdx.x]`
+/// from a pointer every thread shares, elements at least as wide as the
+/// load. Different threads of a one-dimensional launch of fewer than 2^31
+/// threads then load different words (Checks: the launch conditions).
+/// Without it a faster thread's clear decides a slower one's branch: run
+/// again after a stop, threads cut before the block skip it (the tenth
+/// adversarial round: flag[blockIdx.x] read before a barrier).
+bool ownFlag(const LoadInst &LI, std::vector<RangeCheck> &Checks) {
+  const auto *GEP = dyn_cast<GetElementPtrInst>(LI.getPointerOperand());
+  if (!GEP || GEP->getNumIndices() != 1 || !isThreadIndexX(*GEP->idx_begin()))
+    return false;
+  const Value *Base = GEP->getPointerOperand()->stripPointerCasts();
+  if (!isa<Argument>(Base) && !isa<GlobalVariable>(Base) && !matchParamField(Base))
+    return false;
+  const DataLayout &DL = LI.getDataLayout();
+  if (DL.getTypeAllocSize(GEP->getSourceElementType()).getFixedValue() <
+      DL.getTypeStoreSize(LI.getType()).getFixedValue())
+    return false;
+  auto Dim = [](Var V, int64_t Min, int64_t Max, bool Assumed) {
+    RangeCheck C;
+    C.Value = Expr::variable(V);
+    C.Min = Min;
+    C.Max = Max;
+    C.Assumed = Assumed;
+    return C;
+  };
+  for (unsigned D = 1; D < 3; ++D) {
+    Checks.push_back(Dim(Var::blockDim(D), 1, 1, false));
+    Checks.push_back(Dim(Var::gridDim(D), 1, 1, false));
+  }
+  RangeCheck Threads;
+  Threads.Value = Expr::mul(Expr::variable(Var::gridDim(0)), Expr::variable(Var::blockDim(0)));
+  Threads.Min = 1;
+  Threads.Max = INT32_MAX;
+  Threads.Assumed = true; // fewer than 2^31 threads in a dimension
+  Checks.push_back(Threads);
+  return true;
+}
+
 /// A flag that turns its own work off: `if (m[i]) { ...; m[i] = 0; }`
 /// (Rodinia BFS's `g_updating_mask`). The loaded value only decides the
 /// branch, which skips one block T or runs it and goes on where the skip
@@ -594,7 +661,8 @@ bool guardsOnly(const BranchInst &Br, const StoreInst &St) {
 /// (other writes of the flag are pairs of their own). Returns T, else null.
 const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
                                     const RunInvariant &Inv,
-                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites) {
+                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites,
+                                    std::vector<RangeCheck> &Checks) {
   auto *C = const_cast<Constant *>(dyn_cast<Constant>(St.getValueOperand()));
   const BasicBlock *T = St.getParent();
   const BasicBlock *D = T->getSinglePredecessor();
@@ -647,7 +715,7 @@ const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
   const auto *TakenBit = dyn_cast_or_null<ConstantInt>(Taken);
   if (!TakenBit || Br->getSuccessor(TakenBit->isOne() ? 0 : 1) != J)
     return nullptr;
-  return T;
+  return ownFlag(LI, Checks) ? T : nullptr;
 }
 
 /// The simple load and store of one pair at one address and width.
@@ -710,11 +778,12 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
 const BasicBlock *selfDisabledBlock(const MemAccess &Read, const MemAccess &Write,
                                     ScalarEvolution &SE,
                                     const SmallPtrSetImpl<const Instruction *> &StableLoads,
-                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites) {
+                                    const SmallPtrSetImpl<const Instruction *> &TrackedWrites,
+                                    std::vector<RangeCheck> &Checks) {
   if (!samePlainBytes(Read, Write, SE))
     return nullptr;
   return selfDisabledBlock(*cast<LoadInst>(Read.Inst), *cast<StoreInst>(Write.Inst),
-                           RunInvariant(StableLoads), TrackedWrites);
+                           RunInvariant(StableLoads), TrackedWrites, Checks);
 }
 
 } // namespace gmem

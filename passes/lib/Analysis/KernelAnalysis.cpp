@@ -258,11 +258,24 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
       TrackedWrites.insert(W->Inst);
   for (auto &[Key, O] : Objects)
     for (const MemAccess *R : O.Reads)
-      for (const MemAccess *W : O.Writes)
-        if (const BasicBlock *T = selfDisabledBlock(*R, *W, SE, StableLoads, TrackedWrites)) {
-          SelfDisabled.insert(T);
-          FlagPairs.insert({R, W});
-        }
+      for (const MemAccess *W : O.Writes) {
+        std::vector<RangeCheck> FlagChecks;
+        const BasicBlock *T = selfDisabledBlock(*R, *W, SE, StableLoads, TrackedWrites, FlagChecks);
+        if (!T)
+          continue;
+        // Used only where needed (`if (h > 255) h = 255` is an update on
+        // its own): for the pair, or for loads in the block. Then the
+        // flag's object holds its launch conditions.
+        const bool BlockLoads = llvm::any_of(Accesses.Accesses, [&](const MemAccess &A) {
+          return A.Reads && A.Inst->getParent() == T;
+        });
+        if (!BlockLoads && isIdempotentUpdate(*R, *W, SE, StableLoads))
+          continue;
+        SelfDisabled.insert(T);
+        FlagPairs.insert({R, W});
+        for (const RangeCheck &C : FlagChecks)
+          addCheckOnce(Info(Key).DisjointChecks, C);
+      }
 
   // Same object read and written: prove each (read, write) pair disjoint.
   // Combines need no proof among themselves (same operation and width), but

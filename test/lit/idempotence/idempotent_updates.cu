@@ -10,7 +10,7 @@
 
 // RELU: idempotent: yes
 // CHECK-LABEL: kernel relu_inplace(float*, int)
-// CHECK:         class:  idempotent
+// CHECK:         class:  idempotent -- every location it reads is proven apart from every location it writes, but for in-place updates of 'x' to values a run again keeps
 // CHECK:         #0 x : ptr  RW
 // CHECK-NEXT:      read:  [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)
 // CHECK-NEXT:      write: [0, 4*min(blockDim.x*gridDim.x - 1, n - 1) + 4)

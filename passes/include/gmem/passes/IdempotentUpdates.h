@@ -36,6 +36,7 @@
 #ifndef GMEM_PASSES_IDEMPOTENTUPDATES_H
 #define GMEM_PASSES_IDEMPOTENTUPDATES_H
 
+#include "gmem/compiler/KernelDescriptor.h"
 #include "gmem/passes/AccessCollector.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -60,10 +61,14 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
 /// calls, writing only \p TrackedWrites (global stores the analysis
 /// places), whose values do not outlive it; the skipped path goes where the
 /// block goes, and no path returns to the block without loading the flag.
+/// The flag is the thread's own (`m[blockIdx.x * blockDim.x +
+/// threadIdx.x]`): \p Checks receives the launch conditions that make it
+/// so (a one-dimensional launch), to hold for the flag's object.
 const llvm::BasicBlock *
 selfDisabledBlock(const MemAccess &Read, const MemAccess &Write, llvm::ScalarEvolution &SE,
                   const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads,
-                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &TrackedWrites);
+                  const llvm::SmallPtrSetImpl<const llvm::Instruction *> &TrackedWrites,
+                  std::vector<RangeCheck> &Checks);
 
 } // namespace gmem
 
