@@ -246,6 +246,8 @@ namespace {
 /// Variants of one kernel a blob may carry (a bound on the decoder's work).
 constexpr size_t MaxVariants = 64;
 constexpr size_t MaxGuardAtoms = 8;
+/// Parameter pairs that may coincide (a bound on the decoder's work).
+constexpr size_t MaxAliasPairs = 64;
 
 void writeBody(Writer &Body, const KernelDescriptor &K) {
   Body.str(K.Symbol);
@@ -347,6 +349,23 @@ std::vector<uint8_t> encodeDescriptor(const KernelDescriptor &K) {
     }
   }
 
+  auto PointerPair = [&K](uint32_t A, uint32_t B) {
+    return A < B && B < K.Params.size() && K.Params[A].IsPointer && K.Params[B].IsPointer;
+  };
+  size_t NA = 0;
+  for (const auto &[A, B] : K.AliasOk)
+    NA += PointerPair(A, B);
+  if (NA) {
+    Flags |= GMEM_DESC_FLAG_ALIAS_OK;
+    Body.uleb(std::min(NA, MaxAliasPairs));
+    size_t Written = 0;
+    for (const auto &[A, B] : K.AliasOk)
+      if (PointerPair(A, B) && Written++ < MaxAliasPairs) {
+        Body.uleb(A);
+        Body.uleb(B);
+      }
+  }
+
   Writer Out;
   Out.u32(GMEM_DESC_MAGIC);
   Out.u16(GMEM_DESC_VERSION);
@@ -367,7 +386,7 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
       throw DecodeError("descriptor version " + std::to_string(Version) +
                         ", this reader understands " + std::to_string(GMEM_DESC_VERSION));
     const uint16_t Flags = H.u16();
-    if (Flags & ~uint16_t(GMEM_DESC_FLAG_VARIANTS))
+    if (Flags & ~uint16_t(GMEM_DESC_FLAG_VARIANTS | GMEM_DESC_FLAG_ALIAS_OK))
       throw DecodeError("unknown descriptor flags");
     uint32_t N = H.u32();
     if (N > size_t(H.End - H.P))
@@ -409,6 +428,17 @@ bool decodeDescriptor(const uint8_t *Data, size_t Size, KernelDescriptor &Out,
           throw DecodeError("variant with other parameters");
         V.D = std::make_shared<const KernelDescriptor>(std::move(VD));
         K.Variants.push_back(std::move(V));
+      }
+    }
+    if (Flags & GMEM_DESC_FLAG_ALIAS_OK) {
+      size_t NA = R.count();
+      if (NA == 0 || NA > MaxAliasPairs)
+        throw DecodeError("bad alias pair count");
+      for (size_t I = 0; I < NA; ++I) {
+        uint64_t A = R.uleb(), B = R.uleb();
+        if (A >= B || B >= K.Params.size() || !K.Params[A].IsPointer || !K.Params[B].IsPointer)
+          throw DecodeError("alias pair of parameters that are not two pointers");
+        K.AliasOk.push_back({uint32_t(A), uint32_t(B)});
       }
     }
     if (R.P != R.End)

@@ -265,6 +265,7 @@ FlatKernel compileKernel(const KernelDescriptor &K) {
   F.UnknownRead = K.UnknownRead.accessed();
   F.UnknownWrite = K.UnknownWrite.accessed();
   F.NeverIdempotent = K.Class == IdempotenceClass::NonIdempotent;
+  F.AliasOk = K.AliasOk;
   F.NeedsBytes.assign(K.Params.size(), false);
   for (size_t I = 0; I < K.Params.size(); ++I)
     F.NeedsBytes[I] = K.Params[I].ByteSize > 0 || K.Params[I].Type == ScalarType::Other;
@@ -279,7 +280,7 @@ FlatKernel compileKernel(const KernelDescriptor &K) {
 
 std::string fastReason(const KernelDescriptor &K, const FastDecision &D) {
   if (D.Idempotent)
-    return "no byte read at this launch is also written";
+    return IdempotentLaunchReason;
   if (!D.HasClash)
     return K.Class == IdempotenceClass::NonIdempotent ? neverIdempotentReason(K) : "";
   if (D.ClashAnything)

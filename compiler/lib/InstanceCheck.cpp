@@ -233,11 +233,30 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
   auto HasRead = [](const ConcreteAccess &A) { return A.ReadAnything || !A.Read.empty(); };
   auto HasWrite = [](const ConcreteAccess &A) { return A.WriteAnything || !A.Write.empty(); };
 
+  // An out-of-place kernel called in place: two pointer parameters with
+  // one address whose reads and writes the analysis proved as one object's
+  // (AliasOk). Only where they are the launch's one coincidence (the proof
+  // took the other objects for apart) and their regions are exact.
+  const std::pair<int, int> Alias = launchAlias(
+      K.AliasOk, K.Params.size(), L.ArgBits.data(), L.ArgBits.size(),
+      [&](size_t I) {
+        const ParamInfo &P = K.Params[I];
+        return P.IsPointer && (P.Read.accessed() || P.Write.accessed());
+      },
+      [&](size_t I) {
+        const ConcreteAccess &A = D.Params[I];
+        return (A.Read.empty() || A.ReadExact) && (A.Write.empty() || A.WriteExact) &&
+               !A.ReadAnything && !A.WriteAnything;
+      });
+
   for (const Side &W : Sides) {
     if (!HasWrite(*W.Access))
       continue;
     for (const Side &R : Sides) {
       if (!HasRead(*R.Access))
+        continue;
+      if (Alias.first >= 0 && ((R.Owner == Alias.first && W.Owner == Alias.second) ||
+                               (R.Owner == Alias.second && W.Owner == Alias.first)))
         continue;
       if (W.Access->WriteAnything || R.Access->ReadAnything) {
         D.Clash = Conflict{R.Owner, W.Owner, {0, UINT64_MAX}};
@@ -283,7 +302,7 @@ InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
     return D;
   }
   D.Idempotent = true;
-  D.Reason = "no byte read at this launch is also written";
+  D.Reason = IdempotentLaunchReason;
   return D;
 }
 

@@ -152,6 +152,9 @@ std::string formatTable(const std::vector<KernelDescriptor> &Kernels) {
     for (const KernelVariant &V : K.Variants)
       O << "  when " << variantGuardText(K, V) << ": " << className(V.D->Class) << " -- "
         << V.D->ClassReason << "\n";
+    for (const auto &[A, B] : K.AliasOk)
+      O << "  when " << Names[A] << " == " << Names[B]
+        << " (called in place): proven as one buffer, idempotent if nothing else overlaps\n";
     auto Row = [&](const std::string &Label, const ParamInfo &P) {
       std::string Mode = std::string(P.Read.accessed() ? "R" : "") + (P.Write.accessed() ? "W" : "") +
                          (P.Atomic ? "A" : "");
@@ -208,6 +211,12 @@ std::string kernelJson(const KernelDescriptor &K, int Ind) {
         << jsonEscape(V.D->ClassReason) << "\"}";
     }
     O << "\n" << pad(Ind + 2) << "],\n";
+  }
+  if (!K.AliasOk.empty()) {
+    O << pad(Ind + 2) << "\"alias_ok\": [";
+    for (size_t I = 0; I < K.AliasOk.size(); ++I)
+      O << (I ? ", " : "") << "[" << K.AliasOk[I].first << ", " << K.AliasOk[I].second << "]";
+    O << "],\n";
   }
   O << pad(Ind + 2) << "\"args\": [";
   for (size_t I = 0; I < K.Params.size(); ++I)

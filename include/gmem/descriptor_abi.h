@@ -9,8 +9,13 @@
  *              u16 version = GMEM_DESC_VERSION
  *              u16 flags   (readers reject unknown bits):
  *                          bit0 GMEM_DESC_FLAG_VARIANTS: variants follow the body
+ *                          bit1 GMEM_DESC_FLAG_ALIAS_OK: alias pairs follow them
  *              u32 payload_size (bytes that follow the header)
- *   payload := body [variants]
+ *   payload := body [variants] [alias_ok]
+ *   alias_ok := uleb n (1..64), (uleb a, uleb b)*n: pointer parameters a < b
+ *              that may hold the same address at a launch, the other objects
+ *              apart: the kernel's reads and writes through both were proven
+ *              as one object's (an out-of-place kernel called in place)
  *   variants := uleb n (1..64), (uleb natoms (0..8), atom*natoms, body)*n
  *   atom    := uleb param, u8 bits (compared width), u8 view (gmem_guard_view),
  *              u8 pred (gmem_guard_pred), uleb constant (its bits at that width;
@@ -85,6 +90,7 @@
 #define GMEM_DESC_VERSION 2u
 #define GMEM_DESC_HEADER_SIZE 12u
 #define GMEM_DESC_FLAG_VARIANTS 1u
+#define GMEM_DESC_FLAG_ALIAS_OK 2u
 
 enum gmem_idempotence_class {
   GMEM_CLASS_IDEMPOTENT = 0,

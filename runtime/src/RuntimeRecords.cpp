@@ -17,7 +17,7 @@ namespace {
 std::string reasonText(const KernelDescriptor &K, bool Idempotent, bool HasClash, bool Anything,
                        int Read, int Write) {
   if (Idempotent)
-    return "no byte read at this launch is also written";
+    return IdempotentLaunchReason;
   if (!HasClash)
     return "";
   if (Anything)

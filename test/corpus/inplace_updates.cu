@@ -313,3 +313,33 @@ __global__ void iu_join_tells(int *flag, int *out, int n) {
     out[i] = ran;
   }
 }
+
+// Out-of-place kernels called in place (session 53: KernelDescriptor::
+// AliasOk): out == in makes relu an in-place map, idempotent; a scale is
+// not, nor is relu with out one element past in.
+// GMEM-EXPECT: iu_relu_oop conditional
+// GMEM-RUN: iu_relu_oop grid=16 block=256 args=buf:f32:4096:rand buf:f32:4096:zero i32:4096
+// GMEM-RUN: iu_relu_oop grid=16 block=256 args=buf:f32:4096:rand ptr:0+0 i32:4096
+// GMEM-RUN: iu_relu_oop grid=16 block=256 args=buf:f32:4097:rand ptr:0+4 i32:4096
+__global__ void iu_relu_oop(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = fmaxf(in[i], 0.f);
+}
+
+// GMEM-EXPECT: iu_max_oop conditional
+// GMEM-RUN: iu_max_oop grid=16 block=256 args=buf:f32:4096:rand buf:f32:4096:rand ptr:1+0 i32:4096
+// GMEM-RUN: iu_max_oop grid=16 block=256 args=buf:f32:4096:rand ptr:0+0 ptr:0+0 i32:4096
+__global__ void iu_max_oop(const float *a, const float *b, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = fmaxf(a[i], b[i]);
+}
+
+// GMEM-EXPECT: iu_scale_oop conditional
+// GMEM-RUN: iu_scale_oop grid=16 block=256 args=buf:f32:4096:rand ptr:0+0 i32:4096
+__global__ void iu_scale_oop(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = 2.f * in[i];
+}

@@ -251,6 +251,11 @@ KernelDescriptor randomDescriptor(Rng &R) {
     K.Class = IdempotenceClass::NonIdempotent;
     K.ClassReason = "prints";
   }
+  // Pointer parameters the kernel may be called with in place.
+  for (uint32_t A = 0; A < K.Params.size(); ++A)
+    for (uint32_t B = A + 1; B < K.Params.size(); ++B)
+      if (K.Params[A].IsPointer && K.Params[B].IsPointer && R.chance(40))
+        K.AliasOk.push_back({A, B});
   return K;
 }
 
@@ -302,6 +307,13 @@ RandomLaunch randomLaunch(Rng &R, const KernelDescriptor &K) {
         }
       Out.L.ArgBytes[I] = B;
     }
+  }
+  // Calls in place: one pointer passed for two parameters (one or more
+  // such coincidences).
+  for (int Copies = R.chance(40) ? 1 + R.below(2) : 0; Copies > 0; --Copies) {
+    size_t A = size_t(R.below(int(K.Params.size()))), B = size_t(R.below(int(K.Params.size())));
+    if (A != B && K.Params[A].IsPointer && K.Params[B].IsPointer)
+      Out.L.ArgBits[B] = Out.L.ArgBits[A];
   }
   if (R.chance(5))
     Out.L.ArgBits.resize(size_t(R.below(int(Out.L.ArgBits.size()) + 1)));

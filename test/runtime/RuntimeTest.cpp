@@ -91,7 +91,7 @@ TEST_F(Fixture, DisjointVecAddIsIdempotent) {
   EXPECT_EQ(I.has_conflict, 0);
   EXPECT_STREQ(I.kernel_symbol, "_Z7vec_addPKfS0_Pfi");
   EXPECT_STREQ(I.kernel_name, "vec_add");
-  EXPECT_STREQ(I.reason, "no byte read at this launch is also written");
+  EXPECT_STREQ(I.reason, IdempotentLaunchReason);
   EXPECT_EQ(I.grid[0], 4u);
   EXPECT_EQ(I.block[0], 256u);
   ASSERT_EQ(I.num_ptr_args, 3);

@@ -62,8 +62,14 @@ TEST(DescriptorCodecErrors, BadHeader) {
   }
   {
     auto B = Good;
-    B[6] = 2; // reserved flags
+    B[6] = 4; // reserved flags
     EXPECT_TRUE(Rejects(B, "flags"));
+  }
+  {
+    auto B = Good;
+    B[6] = 2; // alias pairs announced, none there
+    KernelDescriptor Out;
+    EXPECT_FALSE(decodeExact(B, Out, nullptr));
   }
   {
     auto B = Good;
@@ -83,6 +89,37 @@ TEST(DescriptorCodecErrors, BadHeader) {
   EXPECT_FALSE(Err.empty());
   // Without an error string it still just fails.
   EXPECT_FALSE(decodeDescriptor(Good.data(), 5, K));
+}
+
+TEST(DescriptorCodecErrors, AliasPairs) {
+  KernelDescriptor K;
+  K.Symbol = "_Z1kPfS_";
+  for (const char *Name : {"a", "b"}) {
+    ParamInfo P;
+    P.Name = Name;
+    P.IsPointer = true;
+    K.Params.push_back(P);
+  }
+  K.AliasOk = {{0, 1}};
+  std::vector<uint8_t> Blob = encodeDescriptor(K);
+  EXPECT_EQ(Blob[6], GMEM_DESC_FLAG_ALIAS_OK);
+  KernelDescriptor D;
+  std::string Err;
+  ASSERT_TRUE(decodeExact(Blob, D, &Err)) << Err;
+  ASSERT_EQ(D.AliasOk.size(), 1u);
+  EXPECT_EQ(D.AliasOk[0], std::make_pair(0u, 1u));
+  // The pair's last byte names parameter 1: 0 makes it (0, 0), 2 a
+  // parameter that does not exist.
+  for (uint8_t Bad : {uint8_t(0), uint8_t(2)}) {
+    std::vector<uint8_t> B = Blob;
+    B.back() = Bad;
+    EXPECT_TRUE(Rejects(B, "alias pair")) << int(Bad);
+  }
+  // A reader of the old layout rejects the flag it does not know; this
+  // reader rejects flags beyond the two it knows.
+  std::vector<uint8_t> B = Blob;
+  B[6] |= 4;
+  EXPECT_TRUE(Rejects(B, "unknown descriptor flags"));
 }
 
 TEST(DescriptorCodecErrors, TruncatedAtEveryByte) {

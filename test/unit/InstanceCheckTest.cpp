@@ -134,6 +134,30 @@ TEST(InstanceCheck, OutputAliasingInputIsNotIdempotent) {
   EXPECT_TRUE(D.Idempotent) << D.Reason;
 }
 
+// A kernel whose pair (a, c) the analysis proved as one buffer may be
+// called with c == a (an out-of-place kernel called in place), but only
+// where that is the launch's one coincidence.
+TEST(InstanceCheck, AliasOkPairAllowsOneExactCoincidence) {
+  KernelDescriptor K = vecAdd();
+  K.AliasOk = {{0, 2}};
+  InstanceDecision D =
+      checkInstance(K, launch({0x10000, 0x20000, 0x10000, 100}), ThreeBuffers.lookup());
+  EXPECT_TRUE(D.Idempotent) << D.Reason;
+  // c == b: not the listed pair.
+  D = checkInstance(K, launch({0x10000, 0x20000, 0x20000, 100}), ThreeBuffers.lookup());
+  EXPECT_FALSE(D.Idempotent);
+  // c == a + 4: overlapping, not one address.
+  D = checkInstance(K, launch({0x10000, 0x20000, 0x10004, 100}), ThreeBuffers.lookup());
+  EXPECT_FALSE(D.Idempotent);
+  // a == b == c: more than one coincidence.
+  D = checkInstance(K, launch({0x10000, 0x10000, 0x10000, 100}), ThreeBuffers.lookup());
+  EXPECT_FALSE(D.Idempotent);
+  ASSERT_TRUE(D.Clash.has_value());
+  // Null for both: no address to share.
+  D = checkInstance(K, launch({0, 0x20000, 0, 100}), ThreeBuffers.lookup());
+  EXPECT_FALSE(D.Idempotent);
+}
+
 TEST(InstanceCheck, PartialOverlapThroughOffsetPointer) {
   KernelDescriptor K = vecAdd();
   Heap One{{{0x10000, 4096}}};

@@ -718,7 +718,9 @@ const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
   return ownFlag(LI, Checks) ? T : nullptr;
 }
 
-/// The simple load and store of one pair at one address and width.
+/// The simple load and store of one pair at one address and width. The
+/// two are accesses of one object (or of two pointers the caller takes for
+/// one address): the same offset from it is the same address.
 bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE) {
   const auto *LI = dyn_cast_or_null<LoadInst>(Read.Inst);
   const auto *St = dyn_cast_or_null<StoreInst>(Write.Inst);
@@ -729,8 +731,9 @@ bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvoluti
   if (LI->getType() != St->getValueOperand()->getType() ||
       DL.getTypeStoreSize(LI->getType()) != DL.getTypeStoreSize(St->getValueOperand()->getType()))
     return false;
-  return SE.getSCEV(const_cast<Value *>(LI->getPointerOperand())) ==
-         SE.getSCEV(const_cast<Value *>(St->getPointerOperand()));
+  return (Read.Offset && Read.Offset == Write.Offset) ||
+         SE.getSCEV(const_cast<Value *>(LI->getPointerOperand())) ==
+             SE.getSCEV(const_cast<Value *>(St->getPointerOperand()));
 }
 
 } // namespace

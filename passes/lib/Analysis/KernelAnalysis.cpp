@@ -379,6 +379,55 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
     }
   }
 
+  // Out-of-place kernels called in place (`relu(x, x, n)`): two pointer
+  // parameters whose reads and writes, taken as one object's (offsets from
+  // one base), are all proven apart or idempotent in-place updates whose
+  // fixed operands come from objects the launch never writes (the pair's
+  // own loads are no longer such). No launch checks, atomics or skipped
+  // blocks; the runtime uses a pair only where it is the launch's one
+  // coincidence and both regions are exact (launchAlias, InstanceCheck.h).
+  for (auto ItA = Objects.begin(); ItA != Objects.end(); ++ItA)
+    for (auto ItB = std::next(ItA); ItB != Objects.end(); ++ItB) {
+      const int KA = ItA->first, KB = ItB->first;
+      const ObjectAccesses &OA = ItA->second, &OB = ItB->second;
+      if (KA < 0 || KB >= FieldOwnerBase || Info(KA).Atomic || Info(KB).Atomic ||
+          !OA.Combines.empty() || !OB.Combines.empty() || !Info(KA).IsPointer ||
+          !Info(KB).IsPointer)
+        continue;
+      if ((OA.Writes.empty() || OB.Reads.empty()) && (OB.Writes.empty() || OA.Reads.empty()))
+        continue; // no read of one meets a write of the other
+      std::vector<const MemAccess *> Reads(OA.Reads), Writes(OA.Writes);
+      Reads.insert(Reads.end(), OB.Reads.begin(), OB.Reads.end());
+      Writes.insert(Writes.end(), OB.Writes.begin(), OB.Writes.end());
+      SmallPtrSet<const Instruction *, 16> Stable(StableLoads.begin(), StableLoads.end());
+      for (const MemAccess *R : Reads)
+        Stable.erase(R->Inst);
+      bool Proven = true;
+      unsigned Pairs = 0;
+      for (const MemAccess *R : Reads) {
+        if (!Proven)
+          break;
+        if (loadCoveredByOwnStore(*R, Writes, SE, DT, LI))
+          continue;
+        for (const MemAccess *W : Writes) {
+          if (R == W || ++Pairs > MaxProverPairs) {
+            Proven = false;
+            break;
+          }
+          if (isIdempotentUpdate(*R, *W, SE, Stable))
+            continue;
+          std::vector<RangeCheck> PairChecks;
+          if (!Prover.proveDisjoint(*R, *W, PairChecks) ||
+              !llvm::all_of(PairChecks, [](const RangeCheck &C) { return C.Assumed; })) {
+            Proven = false;
+            break;
+          }
+        }
+      }
+      if (Proven)
+        K.AliasOk.push_back({uint32_t(KA), uint32_t(KB)});
+    }
+
   // Different objects: one read, another written. They may alias at a launch.
   for (auto &[RK, RO] : Objects) {
     if (RO.Reads.empty() && RO.Combines.empty())

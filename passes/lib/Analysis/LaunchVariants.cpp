@@ -350,6 +350,7 @@ void addLaunchVariants(
     V.PlainName = K.PlainName;
     V.Target = K.Target;
     V.Variants.clear();
+    V.AliasOk.clear(); // not encoded for variants: a launch that picks one gets none
     KernelVariant KV;
     KV.When.assign(When.begin(), When.end());
     KV.D = std::make_shared<const KernelDescriptor>(std::move(V));

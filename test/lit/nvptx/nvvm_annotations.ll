@@ -7,6 +7,7 @@
 ; CHECK:      kernel copy_annot  [nvptx]
 ; CHECK-NEXT:   symbol: copy_annot
 ; CHECK-NEXT:   class:  conditional -- reads 'x' and writes 'y': idempotent when they do not overlap at a launch
+; CHECK-NEXT:   when x == y (called in place): proven as one buffer, idempotent if nothing else overlaps
 ; CHECK-NEXT:   #0 x : ptr  R
 ; CHECK-NEXT:       read:  [0, 8*min(blockDim.x - 1, 63) + 8)
 ; CHECK-NEXT:   #1 y : ptr  W

@@ -114,6 +114,8 @@ struct FlatKernel {
   bool UnknownRead = false, UnknownWrite = false;
   /// The kernel's class is non-idempotent (checkInstance's rule below).
   bool NeverIdempotent = false;
+  /// KernelDescriptor::AliasOk (launchAlias decides per launch).
+  std::vector<std::pair<uint32_t, uint32_t>> AliasOk;
 };
 
 FlatKernel compileKernel(const KernelDescriptor &K);
@@ -416,12 +418,24 @@ void fastCheck(const FlatKernel &K, const FastLaunch &L, LookupFn &&Lookup, Fast
     Add(D.Globals[G], &K.Globals[G], -int(G) - 1, NP + NF + G, D.Globals[G].HasAlloc);
   Add(Unknown, nullptr, detail::UnknownOwner, NS - 1, true);
 
+  const std::pair<int, int> Alias = launchAlias(
+      K.AliasOk, NP, L.ArgBits, L.NumArgs,
+      [&](size_t I) { return K.Params[I].IsPointer && K.Params[I].Accessed; },
+      [&](size_t I) {
+        const FastAccess &A = D.Params[I];
+        return (A.ReadEnd == A.ReadBegin || A.ReadExact) &&
+               (A.WriteEnd == A.WriteBegin || A.WriteExact) && !A.ReadAnything && !A.WriteAnything;
+      });
+
   for (size_t WI0 = 0; WI0 < NW; ++WI0) {
     const Side &WSide = Ws[WI0];
     const FastAccess &W = *WSide.A;
     for (size_t RI0 = 0; RI0 < NR; ++RI0) {
       const Side &RSide = Rs[RI0];
       const FastAccess &R = *RSide.A;
+      if (Alias.first >= 0 && ((RSide.Owner == Alias.first && WSide.Owner == Alias.second) ||
+                               (RSide.Owner == Alias.second && WSide.Owner == Alias.first)))
+        continue;
       if (W.WriteAnything || R.ReadAnything) {
         D.HasClash = true;
         D.ClashAnything = true;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gmem {
@@ -73,12 +74,54 @@ struct InstanceDecision {
   std::optional<Conflict> Clash;
 };
 
+/// Why a launch is idempotent (checkInstance, the launch path and
+/// libgmemrt's records say the same): reads and writes at this launch are
+/// apart, but for bytes the kernel rewrites in place to values a run again
+/// keeps (in-place maps, a pair of parameters called in place).
+inline constexpr const char *IdempotentLaunchReason =
+    "no byte read at this launch is also written (other than in place, to a value a run again "
+    "keeps)";
+
 /// Signed value of a parameter's bits at its width (what Var::arg means).
 int64_t argValue(ScalarType T, uint64_t Bits);
 
 InstanceDecision checkInstance(const KernelDescriptor &K, const LaunchConfig &L,
                                const AllocationLookup &FindAlloc,
                                const GlobalLookup &FindGlobal = nullptr);
+
+/// The pair of pointer parameters a launch may pass one address for
+/// (KernelDescriptor::AliasOk): (a, b) when they are the launch's only two
+/// accessed pointer parameters with one nonzero address, the pair is
+/// listed, and Exact holds for both (their regions were not widened at
+/// this launch); else (-1, -1). Accessed(i): parameter i is an accessed
+/// pointer. checkInstance and the launch path (FlatEval.h) share it.
+template <typename AccessedFn, typename ExactFn>
+std::pair<int, int> launchAlias(const std::vector<std::pair<uint32_t, uint32_t>> &AliasOk,
+                                size_t NumParams, const uint64_t *ArgBits, size_t NumArgs,
+                                AccessedFn &&Accessed, ExactFn &&Exact) {
+  const std::pair<int, int> None{-1, -1};
+  if (AliasOk.empty())
+    return None;
+  const size_t N = NumParams < NumArgs ? NumParams : NumArgs;
+  std::pair<int, int> Found = None;
+  for (size_t I = 0; I < N; ++I) {
+    if (!Accessed(I) || ArgBits[I] == 0)
+      continue;
+    for (size_t J = I + 1; J < N; ++J) {
+      if (!Accessed(J) || ArgBits[J] != ArgBits[I])
+        continue;
+      if (Found.first >= 0)
+        return None; // a second coincidence: the proof took it for apart
+      Found = {int(I), int(J)};
+    }
+  }
+  if (Found.first < 0 || !Exact(size_t(Found.first)) || !Exact(size_t(Found.second)))
+    return None;
+  for (const auto &[A, B] : AliasOk)
+    if (int(A) == Found.first && int(B) == Found.second)
+      return Found;
+  return None;
+}
 
 /// Why a launch of a kernel whose class is non-idempotent is not idempotent
 /// (checkInstance says no for every such launch).

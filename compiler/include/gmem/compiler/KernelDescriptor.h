@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gmem {
@@ -136,6 +137,12 @@ struct KernelDescriptor {
   /// Better descriptions for launches whose scalar arguments meet a guard,
   /// best class first (selectVariant picks per launch).
   std::vector<KernelVariant> Variants;
+  /// Pointer parameters (a < b) that may hold the same address at a launch:
+  /// every read and write through them was proven as if they were one
+  /// object (`relu(x, x, n)`: an out-of-place kernel called in place). A
+  /// launch uses a pair only where it is the one coincidence among the
+  /// parameters (InstanceCheck.cpp).
+  std::vector<std::pair<uint32_t, uint32_t>> AliasOk;
 
   std::vector<std::string> paramNames() const;
 };

@@ -45,7 +45,9 @@
 namespace gmem {
 
 /// Whether \p Write stores, at the address \p Read loads, an idempotent
-/// function of the loaded value, which goes nowhere else (see above).
+/// function of the loaded value, which goes nowhere else (see above). Both
+/// are accesses of one object, or of two pointers the caller takes for one
+/// address (KernelDescriptor::AliasOk): the same offset is the same bytes.
 /// \p StableLoads: loads of objects the launch never writes (their values
 /// are the same in a run again, given the same address).
 bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
