@@ -65,16 +65,29 @@ TEST(DescriptorCodecErrors, BadHeader) {
     B[6] = 4; // reserved flags
     EXPECT_TRUE(Rejects(B, "flags"));
   }
+  KernelDescriptor Bare = richDescriptor();
+  Bare.AliasOk.clear();
+  const std::vector<uint8_t> Plain = encodeDescriptor(Bare);
+  EXPECT_EQ(Plain[6], 0);
   {
-    auto B = Good;
+    auto B = Plain;
     B[6] = 2; // alias pairs announced, none there
     KernelDescriptor Out;
     EXPECT_FALSE(decodeExact(B, Out, nullptr));
   }
   {
-    auto B = Good;
+    auto B = Plain;
     B[6] = 1; // variants announced, none there
     EXPECT_TRUE(Rejects(B, "truncated"));
+  }
+  {
+    auto B = Good;
+    ASSERT_EQ(B[6], GMEM_DESC_FLAG_ALIAS_OK);
+    B[6] = 0; // alias pairs there, not announced: bytes left over
+    KernelDescriptor Out;
+    std::string Err;
+    EXPECT_FALSE(decodeExact(B, Out, &Err));
+    EXPECT_FALSE(Err.empty());
   }
   {
     auto B = Good;

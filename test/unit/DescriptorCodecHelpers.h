@@ -103,6 +103,8 @@ inline KernelDescriptor richDescriptor() {
       {{Expr::raw(ExprOp::Add, 0, {C(3), A(0), C(-3)}),
         Expr::raw(ExprOp::SMax, 0, {A(1), Expr::raw(ExprOp::Mul, 0, {C(1), A(1)})})}},
       {{Expr::raw(ExprOp::UDiv, 0, {C(-1), C(0)}), I64Min, -1}});
+  // Pairs of pointer parameters proven as one buffer (header flag bit 1).
+  K.AliasOk = {{0, 1}, {1, 3}};
   return K;
 }
 
@@ -158,6 +160,7 @@ inline void expectSameDescriptor(const KernelDescriptor &X, const KernelDescript
     expectSameParam(X.Globals[I], Y.Globals[I], "global " + std::to_string(I));
   expectSameRegion(X.UnknownRead, Y.UnknownRead, "unknown read");
   expectSameRegion(X.UnknownWrite, Y.UnknownWrite, "unknown write");
+  EXPECT_EQ(X.AliasOk, Y.AliasOk);
 }
 
 /// Decodes from a heap buffer of exactly Size bytes (so that a sanitizer

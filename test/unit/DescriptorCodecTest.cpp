@@ -92,7 +92,8 @@ TEST(DescriptorCodec, HeaderLayout) {
   EXPECT_EQ(Blob[2], 'D');
   EXPECT_EQ(Blob[3], '1');
   EXPECT_EQ(Blob[4] | Blob[5] << 8, int(GMEM_DESC_VERSION));
-  EXPECT_EQ(Blob[6] | Blob[7] << 8, 0);
+  // richDescriptor lists alias pairs (flag bit 1) and no variants (bit 0).
+  EXPECT_EQ(Blob[6] | Blob[7] << 8, int(GMEM_DESC_FLAG_ALIAS_OK));
   uint32_t Payload = uint32_t(Blob[8]) | uint32_t(Blob[9]) << 8 | uint32_t(Blob[10]) << 16 |
                      uint32_t(Blob[11]) << 24;
   EXPECT_EQ(Payload, Blob.size() - GMEM_DESC_HEADER_SIZE);
