@@ -3,9 +3,12 @@
 #include "gmem/passes/IdempotentUpdates.h"
 #include "gmem/passes/GpuTarget.h"
 
+#include "FixpointCases.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
@@ -79,18 +82,27 @@ bool isPure(const Instruction &I) {
 }
 
 /// What the map may take besides the loaded value: values that are the
-/// same for the thread in every run of the launch (a run again is the same
-/// thread of the same grid, where its update is checked against its own
-/// result). Constants, scalar arguments and fields of by-value aggregate
-/// ones, the thread's geometry (a per-thread floor `max(x, threadIdx.x)`
-/// is still idempotent for that thread), and simple loads the caller
-/// vouches for (of objects the launch never writes: masked_fill_'s mask,
-/// a clamp's tensor bounds), at addresses computed from such values; and
-/// pure math over them. Never the loaded value itself (`table[x]`), shared
-/// memory or anything another thread wrote.
+/// same in every run of the launch. Constants, scalar arguments and fields
+/// of by-value aggregate ones, and simple loads the caller vouches for (of
+/// objects the launch never writes: masked_fill_'s mask, a clamp's tensor
+/// bounds) at addresses computed from such values; and pure math over
+/// them. Never the loaded value itself (`table[x]`), shared memory or
+/// anything another thread wrote.
+///
+/// Several threads may update one element, each with its map, one after
+/// the other: maps that differ by thread need not compose into an
+/// idempotent one (`if (x == key) x = key + 1` with key = 0 in one thread
+/// and 1 in the next: 0 -> 1 -> 2, the eleventh adversarial round). So the
+/// map must be the same for every thread that can store to the element:
+/// no geometry, and loads at thread-invariant addresses, or at the index
+/// the store itself uses (OwnIndex: `m[i] ? v : x[i]`, where every thread
+/// writing x[i] reads the same m[i]). PerThread lifts that for callers that
+/// have shown the element is the thread's own (the self-disabling flag).
 class RunInvariant {
 public:
-  explicit RunInvariant(const SmallPtrSetImpl<const Instruction *> &Stable) : Stable(Stable) {}
+  RunInvariant(const SmallPtrSetImpl<const Instruction *> &Stable, bool PerThread,
+               const Value *OwnIndex = nullptr)
+      : Stable(Stable), PerThread(PerThread), OwnIndex(OwnIndex) {}
 
   bool operator()(const Value *V, unsigned Depth = 0) const {
     if (isa<Constant>(V))
@@ -98,14 +110,15 @@ public:
     if (const auto *A = dyn_cast<Argument>(V))
       return isKernel(*A->getParent()) && !isAggregateParam(*A) && !A->getType()->isPointerTy();
     if (classifyGeometry(V))
-      return true;
+      return PerThread;
     if (loadsAggregateParam(V))
       return !V->getType()->isPointerTy();
     const auto *I = dyn_cast<Instruction>(V);
     if (!I || Depth > MaxDepth)
       return false;
     if (const auto *L = dyn_cast<LoadInst>(I))
-      return L->isSimple() && Stable.contains(L) && address(L->getPointerOperand(), Depth + 1);
+      return L->isSimple() && Stable.contains(L) &&
+             (address(L->getPointerOperand(), Depth + 1) || atOwnIndex(L->getPointerOperand()));
     if (!isPure(*I))
       return false;
     for (const Value *Op : I->operands())
@@ -116,6 +129,15 @@ public:
 
 private:
   const SmallPtrSetImpl<const Instruction *> &Stable;
+  const bool PerThread;
+  const Value *OwnIndex;
+
+  /// `base[OwnIndex]`, base an address no thread computes differently.
+  bool atOwnIndex(const Value *P) const {
+    const auto *GEP = dyn_cast<GetElementPtrInst>(P->stripPointerCasts());
+    return OwnIndex && GEP && GEP->getNumIndices() == 1 && GEP->getOperand(1) == OwnIndex &&
+           address(GEP->getPointerOperand(), 1);
+  }
 
   /// An address the thread computes the same in every run: a pointer
   /// argument (or a field of an aggregate one) offset by such values.
@@ -216,255 +238,6 @@ bool isRemChain(const Value *V, const Value *X, unsigned Opcode, unsigned Depth 
   return isRemChain(BO->getOperand(0), X, Opcode, Depth + 1);
 }
 
-/// Maps with few outcomes: sign (`(0 < x) - (x < 0)`), a binarisation or
-/// step (`x > 0.5f ? 1.f : 0.f`), a flag normalised (`f = f != 0`), a
-/// sentinel replaced by a literal. V is built from X and literals by exact
-/// operations only (integer arithmetic, casts, comparisons, selects, sign
-/// bit operations), and X reaches it only through comparisons or
-/// unchanged. Every way those comparisons can come out (infeasible ones
-/// too: a spurious failure only loses the proof) must leave V equal to X,
-/// or to a literal c that the same function maps to itself, which is
-/// checked by evaluating it on c with LLVM's constant folder. Floating-point
-/// arithmetic is left out: the backend may contract it, and the folder
-/// does not know the target's rounding of fused operations; so are fast-math
-/// flags but contraction (the backend may assume their facts) and
-/// subnormal literals (a flush-to-zero comparison treats them as 0).
-class FixpointCases {
-public:
-  FixpointCases(const Value *X, const DataLayout &DL) : X(X), DL(DL) {}
-
-  bool holds(const Value *V) {
-    if (!collect(V) || Cases.size() > MaxCases)
-      return false;
-    SmallVector<Constant *, 8> Outcomes;
-    for (unsigned Bits = 0; Bits < (1u << Cases.size()); ++Bits) {
-      Memo.clear();
-      XValue = nullptr;
-      CaseBits = Bits;
-      const Result R = eval(V);
-      if (R.K == Result::Fail)
-        return false;
-      if (R.K == Result::Const && !is_contained(Outcomes, R.C))
-        Outcomes.push_back(R.C);
-    }
-    for (Constant *C : Outcomes) {
-      if (!plainLiteral(C))
-        return false;
-      Memo.clear();
-      XValue = C;
-      const Result R = eval(V);
-      if (R.K != Result::Const || R.C != C) // uniqued: the same bits
-        return false;
-    }
-    return true;
-  }
-
-  /// V's value when X is the literal C, by the same exact operations; null
-  /// where V is not built that way or does not fold.
-  Constant *evaluateAt(const Value *V, Constant *C) {
-    if (!plainLiteral(C) || !collect(V))
-      return nullptr;
-    Memo.clear();
-    XValue = C;
-    const Result R = eval(V);
-    return R.K == Result::Const ? R.C : nullptr;
-  }
-
-private:
-  static constexpr unsigned MaxCases = 4, MaxNodes = 48;
-  struct Result {
-    enum Kind { Fail, IsX, Const } K = Fail;
-    Constant *C = nullptr;
-  };
-
-  const Value *X;
-  const DataLayout &DL;
-  SmallVector<const Instruction *, MaxCases + 1> Cases; ///< comparisons of X
-  SmallPtrSet<const Value *, 32> Visited;
-  DenseMap<const Value *, bool> OnX; ///< depends on X
-  DenseMap<const Value *, Result> Memo;
-  Constant *XValue = nullptr; ///< X's value in the check of an outcome
-  unsigned CaseBits = 0;
-
-  static bool plainLiteral(const Constant *C) {
-    if (isa<ConstantInt>(C))
-      return true;
-    const auto *F = dyn_cast<ConstantFP>(C);
-    return F && !F->getValueAPF().isDenormal() && !F->isNaN();
-  }
-
-  /// Half and bfloat16 are left out: their conversions are lowered per
-  /// target (sm_80 turns int -> bf16 into two roundings, the folder one).
-  static bool plainType(const Type *T) {
-    return T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy();
-  }
-
-  static bool exactOp(const Instruction &I) {
-    // Contraction only fuses arithmetic, which is left out anyway; the
-    // other flags let the backend assume facts about the values.
-    if (const auto *FP = dyn_cast<FPMathOperator>(&I)) {
-      FastMathFlags FMF = FP->getFastMathFlags();
-      FMF.setAllowContract(false);
-      if (FMF.any())
-        return false;
-    }
-    if (!plainType(I.getType()))
-      return false;
-    for (const Value *Op : I.operands())
-      if (!isa<BasicBlock>(Op) && !isa<Function>(Op) && !plainType(Op->getType()))
-        return false;
-    switch (I.getOpcode()) {
-    case Instruction::Add:
-    case Instruction::Sub:
-    case Instruction::Mul:
-    case Instruction::And:
-    case Instruction::Or:
-    case Instruction::Xor:
-    case Instruction::Shl:
-    case Instruction::LShr:
-    case Instruction::AShr:
-    case Instruction::ZExt:
-    case Instruction::SExt:
-    case Instruction::Trunc:
-    case Instruction::SIToFP:
-    case Instruction::UIToFP:
-    case Instruction::FPExt:
-    case Instruction::BitCast:
-    case Instruction::FNeg:
-    case Instruction::ICmp:
-    case Instruction::FCmp:
-    case Instruction::Select:
-    case Instruction::Freeze:
-      return true;
-    case Instruction::Call:
-      if (const auto *II = dyn_cast<IntrinsicInst>(&I))
-        switch (II->getIntrinsicID()) {
-        case Intrinsic::fabs:
-        case Intrinsic::copysign:
-        case Intrinsic::abs:
-        case Intrinsic::smin:
-        case Intrinsic::smax:
-        case Intrinsic::umin:
-        case Intrinsic::umax:
-          return true;
-        default:
-          break;
-        }
-      return false;
-    default:
-      return false;
-    }
-  }
-
-  /// Checks the shape, numbers the comparisons of X. False: not a map
-  /// this class decides.
-  bool collect(const Value *V) {
-    if (!Visited.insert(V).second)
-      return true;
-    if (Visited.size() > MaxNodes)
-      return false;
-    if (V == X) {
-      OnX[V] = true;
-      return true;
-    }
-    if (const auto *C = dyn_cast<Constant>(V)) {
-      OnX[V] = false;
-      return plainLiteral(C);
-    }
-    const auto *I = dyn_cast<Instruction>(V);
-    if (!I || !exactOp(*I))
-      return false;
-    bool Dep = false;
-    const unsigned NumOps = isa<CallBase>(I) ? cast<CallBase>(I)->arg_size() : I->getNumOperands();
-    for (unsigned Op = 0; Op < NumOps; ++Op) {
-      if (!collect(I->getOperand(Op)))
-        return false;
-      Dep |= OnX.lookup(I->getOperand(Op));
-    }
-    OnX[V] = Dep;
-    if (Dep && isa<CmpInst>(I))
-      Cases.push_back(I);
-    return true;
-  }
-
-  Result eval(const Value *V) {
-    if (auto It = Memo.find(V); It != Memo.end())
-      return It->second;
-    Result R = evalUncached(V);
-    Memo[V] = R;
-    return R;
-  }
-
-  Result evalUncached(const Value *V) {
-    Result R;
-    if (V == X) {
-      if (XValue) {
-        R.K = Result::Const;
-        R.C = XValue;
-      } else {
-        R.K = Result::IsX;
-      }
-      return R;
-    }
-    if (const auto *C = dyn_cast<Constant>(V)) {
-      R.K = Result::Const;
-      R.C = const_cast<Constant *>(C);
-      return R;
-    }
-    auto *I = const_cast<Instruction *>(cast<Instruction>(V));
-    if (!XValue && OnX.lookup(V) && isa<CmpInst>(I)) {
-      const unsigned Idx = find(Cases, I) - Cases.begin();
-      R.K = Result::Const;
-      R.C = ConstantInt::getBool(I->getType(), (CaseBits >> Idx) & 1);
-      return R;
-    }
-    if (auto *Sel = dyn_cast<SelectInst>(I)) {
-      const Result Cond = eval(Sel->getCondition());
-      if (Cond.K != Result::Const || !isa<ConstantInt>(Cond.C))
-        return R;
-      return eval(cast<ConstantInt>(Cond.C)->isOne() ? Sel->getTrueValue() : Sel->getFalseValue());
-    }
-    if (isa<FreezeInst>(I))
-      return eval(I->getOperand(0));
-    SmallVector<Constant *, 3> Ops;
-    const unsigned NumOps = isa<CallBase>(I) ? cast<CallBase>(I)->arg_size() : I->getNumOperands();
-    for (unsigned Op = 0; Op < NumOps; ++Op) {
-      const Result O = eval(I->getOperand(Op));
-      if (O.K != Result::Const)
-        return R; // X itself under anything but a select: not decided here
-      Ops.push_back(O.C);
-    }
-    Constant *Folded = nullptr;
-    if (auto *Cmp = dyn_cast<CmpInst>(I))
-      Folded = ConstantFoldCompareInstOperands(Cmp->getPredicate(), Ops[0], Ops[1], DL, nullptr, I);
-    else if (auto *Call = dyn_cast<CallBase>(I))
-      Folded = ConstantFoldCall(Call, Call->getCalledFunction(), Ops, nullptr,
-                                /*AllowNonDeterministic=*/false);
-    else
-      Folded = ConstantFoldInstOperands(I, Ops, DL, nullptr, /*AllowNonDeterministic=*/false);
-    if (!Folded || !(isa<ConstantInt>(Folded) || isa<ConstantFP>(Folded)))
-      return R; // poison (an over-wide shift), undef, a constant expression
-    // A NaN's payload after any operation but a bitwise one is not fixed
-    // (LangRef): the folder keeps it through fpext, the GPU's cvt gives
-    // its canonical NaN (a map moved 1.0000001f to a NaN, then to 0, in
-    // the eighth adversarial round). So no NaN at all, not even as an
-    // operand of a comparison.
-    if (const auto *F = dyn_cast<ConstantFP>(Folded); F && F->isNaN())
-      return R;
-    // An integer converted to floating point must be exact: no rounding,
-    // whatever steps the backend takes.
-    if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I)) {
-      Constant *Back = ConstantFoldCastOperand(
-          isa<SIToFPInst>(I) ? Instruction::FPToSI : Instruction::FPToUI, Folded,
-          I->getOperand(0)->getType(), DL);
-      if (Back != Ops[0])
-        return R;
-    }
-    R.K = Result::Const;
-    R.C = Folded;
-    return R;
-  }
-};
 
 /// Whether a block between a branch and its join writes or calls nothing.
 bool onlyComputes(const BasicBlock &B) {
@@ -478,8 +251,10 @@ bool onlyComputes(const BasicBlock &B) {
 /// the loaded value and a run-invariant one, joined right after one
 /// conditional branch (a triangle, or a diamond whose arms neither write
 /// nor call): select(P, x, c) again, P the branch's condition. Where P
-/// depends on x, no other phi at the join may tell the paths apart.
-bool isSelectLikePhi(const PHINode &Phi, const Value *X, const RunInvariant &Inv) {
+/// depends on x (never with \p InvariantCondOnly), no other phi at the
+/// join may tell the paths apart.
+bool isSelectLikePhi(const PHINode &Phi, const Value *X, const RunInvariant &Inv,
+                     bool InvariantCondOnly = false) {
   if (Phi.getNumIncomingValues() != 2)
     return false;
   const unsigned XI = Phi.getIncomingValue(0) == X ? 0 : 1;
@@ -506,12 +281,32 @@ bool isSelectLikePhi(const PHINode &Phi, const Value *X, const RunInvariant &Inv
   const Value *Cond = Br->getCondition();
   if (Inv(Cond))
     return true;
-  if (!dependsOnlyOn(Cond, X, Inv))
+  if (InvariantCondOnly || !dependsOnlyOn(Cond, X, Inv))
     return false;
   for (const PHINode &Other : J->phis())
     if (&Other != &Phi && Other.getIncomingValue(0) != Other.getIncomingValue(1))
       return false;
   return true;
+}
+
+/// Whether V, as a function of X, is a map from a family closed under
+/// composition whose every member is idempotent, so that the maps of
+/// several threads storing to one element, applied in any fixed order, are
+/// again idempotent: a chain of min/max of one order (clamps compose into a
+/// clamp or a constant), of and/or (per bit: keep, clear or set), or a
+/// select between X and a value on a condition not reading X (keep or
+/// replace). Their operands may then differ by thread (Inv with PerThread):
+/// `x[j] = max(x[j], threadIdx.x)` where threads share x[j]. Conditional
+/// maps do not compose (`x == key ? key + 1 : x`, the eleventh round).
+bool isLatticeMap(const Value *V, const Value *X, const RunInvariant &Inv) {
+  if (const auto *S = dyn_cast<SelectInst>(V)) {
+    const Value *T = S->getTrueValue(), *E = S->getFalseValue();
+    return ((T == X && Inv(E)) || (E == X && Inv(T))) && Inv(S->getCondition());
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return isSelectLikePhi(*Phi, X, Inv, /*InvariantCondOnly=*/true);
+  const Family F = familyOf(V);
+  return F != Family::None && isChainOf(V, X, F, Inv);
 }
 
 /// Whether V, as a function of X, is one of the idempotent forms.
@@ -718,10 +513,28 @@ const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
   return ownFlag(LI, Checks) ? T : nullptr;
 }
 
-/// The simple load and store of one pair at one address and width. The
-/// two are accesses of one object (or of two pointers the caller takes for
-/// one address): the same offset from it is the same address.
-bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE) {
+/// The index a store's single-index GEP takes, where elements of its type
+/// are as wide as the store (so another index is another element), else
+/// null.
+const Value *storeIndex(const StoreInst &St) {
+  const auto *GEP = dyn_cast<GetElementPtrInst>(St.getPointerOperand()->stripPointerCasts());
+  if (!GEP || GEP->getNumIndices() != 1)
+    return nullptr;
+  const DataLayout &DL = St.getDataLayout();
+  const TypeSize Elem = DL.getTypeStoreSize(GEP->getSourceElementType());
+  const TypeSize Width = DL.getTypeStoreSize(St.getValueOperand()->getType());
+  return !Elem.isScalable() && Elem == Width ? GEP->getOperand(1) : nullptr;
+}
+
+/// The simple load and store of one pair at one address and width: their
+/// pointers are one value. Taking two parameters for one buffer
+/// (MergedPair, KernelDescriptor::AliasOk), equal offsets from them will do
+/// where each pointer is its parameter plus the offset; never for pointers
+/// chosen by a select or phi, which are recorded as an access of each
+/// choice at one offset (`p = c ? y : x` read, `q = c ? x : y` written
+/// swaps two buffers: the eleventh adversarial round).
+bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE,
+                    bool MergedPair) {
   const auto *LI = dyn_cast_or_null<LoadInst>(Read.Inst);
   const auto *St = dyn_cast_or_null<StoreInst>(Write.Inst);
   if (!LI || !St || !LI->isSimple() || !St->isSimple() || Read.Atomic || Write.Atomic ||
@@ -731,23 +544,38 @@ bool samePlainBytes(const MemAccess &Read, const MemAccess &Write, ScalarEvoluti
   if (LI->getType() != St->getValueOperand()->getType() ||
       DL.getTypeStoreSize(LI->getType()) != DL.getTypeStoreSize(St->getValueOperand()->getType()))
     return false;
-  return (Read.Offset && Read.Offset == Write.Offset) ||
-         SE.getSCEV(const_cast<Value *>(LI->getPointerOperand())) ==
-             SE.getSCEV(const_cast<Value *>(St->getPointerOperand()));
+  const SCEV *LP = SE.getSCEV(const_cast<Value *>(LI->getPointerOperand()));
+  const SCEV *SP = SE.getSCEV(const_cast<Value *>(St->getPointerOperand()));
+  if (LP == SP)
+    return true;
+  auto OwnParam = [&](const SCEV *P) {
+    const auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(P));
+    const auto *A = Base ? dyn_cast<Argument>(Base->getValue()) : nullptr;
+    return A && A->getType()->isPointerTy() && !isAggregateParam(*A);
+  };
+  return MergedPair && Read.Offset && Read.Offset == Write.Offset && OwnParam(LP) &&
+         OwnParam(SP);
 }
 
 } // namespace
 
 bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvolution &SE,
-                        const SmallPtrSetImpl<const Instruction *> &StableLoads) {
-  if (!samePlainBytes(Read, Write, SE))
+                        const SmallPtrSetImpl<const Instruction *> &StableLoads, bool MergedPair) {
+  if (!samePlainBytes(Read, Write, SE, MergedPair))
     return false;
-  const RunInvariant Inv(StableLoads);
   const auto *LI = cast<LoadInst>(Read.Inst);
   const auto *St = cast<StoreInst>(Write.Inst);
+  const RunInvariant Inv(StableLoads, /*PerThread=*/false, storeIndex(*St));
   const Value *V = St->getValueOperand();
-  if (!isIdempotentOf(V, LI, Inv))
-    return false;
+  auto GuardedMap = [&] {
+    SmallPtrSet<const BasicBlock *, 8> Region;
+    const BasicBlock *Join = nullptr;
+    return guardedRegion(*LI, *St, Region, Join, isPure) &&
+           FixpointCases(LI, LI->getDataLayout()).holdsOnPaths(*LI, *St, Region, Join);
+  };
+  if (!isIdempotentOf(V, LI, Inv) &&
+      !isLatticeMap(V, LI, RunInvariant(StableLoads, /*PerThread=*/true)))
+    return GuardedMap();
   // Where the loaded value goes: pure math that ends in the stored value,
   // or in branches that only guard the store on a function of it and
   // run-invariant values. Anything else (another store, an address, a
@@ -764,13 +592,13 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
       }
       if (const auto *Br = dyn_cast<BranchInst>(U)) {
         if (!guardsOnly(*Br, *St) || !dependsOnlyOn(Br->getCondition(), LI, Inv))
-          return false;
+          return GuardedMap();
         continue;
       }
       const auto *I = dyn_cast<Instruction>(U);
       // The stored value itself may be a phi (isSelectLikePhi above).
       if (!I || !(isPure(*I) || (I == V && isa<PHINode>(I))))
-        return false;
+        return GuardedMap();
       if (Seen.insert(I).second)
         Work.push_back(I);
     }
@@ -783,10 +611,11 @@ const BasicBlock *selfDisabledBlock(const MemAccess &Read, const MemAccess &Writ
                                     const SmallPtrSetImpl<const Instruction *> &StableLoads,
                                     const SmallPtrSetImpl<const Instruction *> &TrackedWrites,
                                     std::vector<RangeCheck> &Checks) {
-  if (!samePlainBytes(Read, Write, SE))
+  if (!samePlainBytes(Read, Write, SE, /*MergedPair=*/false))
     return nullptr;
+  // The flag is the thread's own (ownFlag): its map may differ by thread.
   return selfDisabledBlock(*cast<LoadInst>(Read.Inst), *cast<StoreInst>(Write.Inst),
-                           RunInvariant(StableLoads), TrackedWrites, Checks);
+                           RunInvariant(StableLoads, /*PerThread=*/true), TrackedWrites, Checks);
 }
 
 } // namespace gmem

@@ -414,7 +414,7 @@ KernelDescriptor analyzeKernel(Function &F, FunctionAnalysisManager &FAM) {
             Proven = false;
             break;
           }
-          if (isIdempotentUpdate(*R, *W, SE, Stable))
+          if (isIdempotentUpdate(*R, *W, SE, Stable, /*MergedPair=*/true))
             continue;
           std::vector<RangeCheck> PairChecks;
           if (!Prover.proveDisjoint(*R, *W, PairChecks) ||

@@ -45,14 +45,17 @@
 namespace gmem {
 
 /// Whether \p Write stores, at the address \p Read loads, an idempotent
-/// function of the loaded value, which goes nowhere else (see above). Both
-/// are accesses of one object, or of two pointers the caller takes for one
-/// address (KernelDescriptor::AliasOk): the same offset is the same bytes.
-/// \p StableLoads: loads of objects the launch never writes (their values
-/// are the same in a run again, given the same address).
+/// function of the loaded value, which goes nowhere else (see above), the
+/// same function for every thread that may store there. Both are accesses
+/// of one object at one pointer, or (\p MergedPair) of two pointer
+/// parameters the caller takes for one address (KernelDescriptor::AliasOk):
+/// then the same offset from each is the same bytes. \p StableLoads: loads
+/// of objects the launch never writes (their values are the same in a run
+/// again, given the same address).
 bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write,
                         llvm::ScalarEvolution &SE,
-                        const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads);
+                        const llvm::SmallPtrSetImpl<const llvm::Instruction *> &StableLoads,
+                        bool MergedPair = false);
 
 /// A flag that turns its own work off, `if (m[i]) { ...; m[i] = 0; }`
 /// (Rodinia BFS): where \p Read loads the flag and \p Write clears it in
