@@ -248,11 +248,15 @@ Constant *FixpointCases::evaluateAt(const Value *V, Constant *C) {
 }
 
 /// Follows the one path the current cases (or X's value) pick from the
-/// load: what the store writes, or X where the path passes it by.
+/// load: what the store writes, or X where the path passes it by. A path
+/// enters each block once: values are evaluated once (Memo), so a second
+/// trip round a loop would see the first trip's (a loop toggling the value
+/// twice looked like one toggle: the twelfth adversarial round).
 FixpointCases::Result FixpointCases::walk(const LoadInst &Load, const StoreInst &St,
                                           const SmallPtrSetImpl<const BasicBlock *> &Region,
                                           const BasicBlock *Join) {
   const BasicBlock *B = Load.getParent();
+  SmallPtrSet<const BasicBlock *, 8> Entered{B};
   for (unsigned Step = 0; Step < MaxSteps; ++Step) {
     const auto *Br = dyn_cast<BranchInst>(B->getTerminator());
     if (!Br)
@@ -270,7 +274,7 @@ FixpointCases::Result FixpointCases::walk(const LoadInst &Load, const StoreInst 
       Kept.C = XValue;
       return Kept;
     }
-    if (Next != St.getParent() && !Region.contains(Next))
+    if ((Next != St.getParent() && !Region.contains(Next)) || !Entered.insert(Next).second)
       return {};
     // Entering Next from B: its phis take B's values, all at once.
     SmallVector<std::pair<const PHINode *, Result>, 4> Set;

@@ -573,8 +573,11 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
     return guardedRegion(*LI, *St, Region, Join, isPure) &&
            FixpointCases(LI, LI->getDataLayout()).holdsOnPaths(*LI, *St, Region, Join);
   };
-  if (!isIdempotentOf(V, LI, Inv) &&
-      !isLatticeMap(V, LI, RunInvariant(StableLoads, /*PerThread=*/true)))
+  // A map whose operands differ by thread composes only unguarded: a
+  // branch on the value (`if (x > 0) x = (x & a_t) | b_t`) lets one
+  // thread's map move the value into another's guard (the twelfth round).
+  const bool SameForAllThreads = isIdempotentOf(V, LI, Inv);
+  if (!SameForAllThreads && !isLatticeMap(V, LI, RunInvariant(StableLoads, /*PerThread=*/true)))
     return GuardedMap();
   // Where the loaded value goes: pure math that ends in the stored value,
   // or in branches that only guard the store on a function of it and
@@ -591,7 +594,8 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
         continue;
       }
       if (const auto *Br = dyn_cast<BranchInst>(U)) {
-        if (!guardsOnly(*Br, *St) || !dependsOnlyOn(Br->getCondition(), LI, Inv))
+        if (!SameForAllThreads || !guardsOnly(*Br, *St) ||
+            !dependsOnlyOn(Br->getCondition(), LI, Inv))
           return GuardedMap();
         continue;
       }

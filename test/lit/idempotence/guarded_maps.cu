@@ -212,3 +212,22 @@ __global__ void negate_arm(int *v, int n) {
       v[i] = -x;
   }
 }
+
+// A loop inside the guarded region toggles twice (0 -> 1, 1 -> 0): the path
+// walk enters each block once, so it does not take one trip for two (the
+// twelfth adversarial round).
+// CHECK-LABEL: kernel counted_toggle(int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void counted_toggle(int *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int x = v[i];
+    if (x < 2) {
+      int y = (x == 1) ? 0 : 1;
+#pragma unroll 1
+      for (int k = 0; k < 2; ++k)
+        y = 5 - y;
+      v[i] = y;
+    }
+  }
+}

@@ -95,3 +95,20 @@ __global__ void swap_relu(float *x, float *y) {
   __syncthreads();
   q[j] = fmaxf(v, 0.f);
 }
+
+// A composing map under a branch on the value no longer composes: thread 0
+// keeps bit 0, thread 1 sets 2 (run 1: 1 -> 1 -> 2); run again, thread 0
+// maps 2 -> 0, which thread 1's guard then skips (the twelfth round).
+// CHECK-LABEL: kernel guarded_bits(int*, int)
+// CHECK:         class:  non-idempotent
+__global__ void guarded_bits(int *p, int rounds) {
+  int t = threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    if (t == r) {
+      int x = p[0];
+      if (x > 0)
+        p[0] = (x & (t ^ 1)) | (t << 1);
+    }
+    __syncthreads();
+  }
+}
