@@ -29,7 +29,7 @@ __global__ void gl_clamp_ne(int *p, int rounds) {
 
 // The same with the bounds from tables the launch never writes.
 // GMEM-EXPECT: gl_clamp_ne_table non-idempotent
-// GMEM-RUN: gl_clamp_ne_table grid=1 block=32 args=buf:i32:1:zero buf:i32:2:lo buf:i32:2:hi i32:2
+// GMEM-RUN: gl_clamp_ne_table grid=1 block=32 args=buf:i32:1:zero buf:i32:2:randint:0:3 buf:i32:2:randint:0:3 i32:2
 __global__ void gl_clamp_ne_table(int *p, const int *lo, const int *hi, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -45,7 +45,7 @@ __global__ void gl_clamp_ne_table(int *p, const int *lo, const int *hi, int roun
 // Bits: guard x > 0, map (x & a_t) | b_t; thread 0 keeps bit 0, thread 1
 // sets 2. From 1: run 1: 1 -> 1 -> 2; run 2: 2 -> 0, then x == 0 skips.
 // GMEM-EXPECT: gl_andor_pos non-idempotent
-// GMEM-RUN: gl_andor_pos grid=1 block=32 args=buf:i32:1:one i32:2
+// GMEM-RUN: gl_andor_pos grid=1 block=32 args=buf:i32:1:const:1 i32:2
 __global__ void gl_andor_pos(int *p, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -171,7 +171,7 @@ __global__ void gl_clamp_ne_same(int *p, int rounds, int lo, int hi) {
 // (A = {1, 0}, B = {0, 2}): from 1, run 1: 1 -> 1 -> 2; run 2: 2 -> 0, and
 // thread 1 skips (x == 0).
 // GMEM-EXPECT: gl_andor_table conditional
-// GMEM-RUN: gl_andor_table grid=1 block=32 args=buf:i32:1:one buf:i32:2:a10 buf:i32:2:b02 i32:2
+// GMEM-RUN: gl_andor_table grid=1 block=32 args=buf:i32:1:const:1 buf:i32:2:randint:0:3 buf:i32:2:randint:0:3 i32:2
 __global__ void gl_andor_table(int *p, const int *A, const int *B, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -187,7 +187,7 @@ __global__ void gl_andor_table(int *p, const int *A, const int *B, int rounds) {
 // Warp 0 acts in phase 0, warp 1 in phase 1 on p[j], j = lane: guard
 // x > 0, map (x & (w ^ 1)) | (w << 1). One word per lane, 32 words differ.
 // GMEM-EXPECT: gl_andor_warps non-idempotent
-// GMEM-RUN: gl_andor_warps grid=1 block=64 args=buf:i32:32:one i32:2
+// GMEM-RUN: gl_andor_warps grid=1 block=64 args=buf:i32:32:const:1 i32:2
 __global__ void gl_andor_warps(int *p, int rounds) {
   int t = threadIdx.x, w = t >> 5;
   for (int r = 0; r < rounds; ++r) {
@@ -205,7 +205,7 @@ __global__ void gl_andor_warps(int *p, int rounds) {
 // values finds no guard-bit and/or pair that fails to compose (the maps
 // never move x into the region: thread 1 keeps bit 2, thread 0 clears it).
 // GMEM-EXPECT: gl_andor_bit idempotent
-// GMEM-RUN: gl_andor_bit grid=1 block=32 args=buf:i32:1:five i32:2
+// GMEM-RUN: gl_andor_bit grid=1 block=32 args=buf:i32:1:const:5 i32:2
 __global__ void gl_andor_bit(int *p, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -223,7 +223,7 @@ __global__ void gl_andor_bit(int *p, int rounds) {
 // a run again repeats it; one lane after the other (fwd) differs. Racy
 // out of place (the two lanes store different values).
 // GMEM-EXPECT: gl_andor_lanes non-idempotent
-// GMEM-RUN: gl_andor_lanes grid=1 block=2 args=buf:i32:1:one buf:i32:2:a10 buf:i32:2:b02
+// GMEM-RUN: gl_andor_lanes grid=1 block=2 args=buf:i32:1:const:1 buf:i32:2:randint:0:3 buf:i32:2:randint:0:3
 __global__ void gl_andor_lanes(int *p, const int *A, const int *B) {
   int t = threadIdx.x;
   int a = A[t], b = B[t];
@@ -235,7 +235,7 @@ __global__ void gl_andor_lanes(int *p, const int *A, const int *B) {
 // Control: the unguarded and/or chain with the same per-thread operands
 // (per bit keep / clear / set compose).
 // GMEM-EXPECT: gl_andor_ctrl idempotent
-// GMEM-RUN: gl_andor_ctrl grid=1 block=32 args=buf:i32:1:one i32:2
+// GMEM-RUN: gl_andor_ctrl grid=1 block=32 args=buf:i32:1:const:1 i32:2
 __global__ void gl_andor_ctrl(int *p, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -249,7 +249,7 @@ __global__ void gl_andor_ctrl(int *p, int rounds) {
 
 // Control: guarded and/or with thread-invariant operands (the old rule).
 // GMEM-EXPECT: gl_andor_same idempotent
-// GMEM-RUN: gl_andor_same grid=1 block=32 args=buf:i32:1:one i32:2 i32:1 i32:2
+// GMEM-RUN: gl_andor_same grid=1 block=32 args=buf:i32:1:const:1 i32:2 i32:1 i32:2
 __global__ void gl_andor_same(int *p, int rounds, int a, int b) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {

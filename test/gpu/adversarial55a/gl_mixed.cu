@@ -98,8 +98,8 @@ __global__ void mx_max_ctrl(int *x) {
 // (x[0] & a_t) | b_t when x[0] > 0, thread r in round r. Out of place: x
 // never changes, both threads store in order (1 then 2): no race.
 // GMEM-EXPECT: ao_andor_pos conditional
-// GMEM-RUN: ao_andor_pos grid=1 block=32 args=buf:i32:1:one buf:i32:1:zero i32:2
-// GMEM-RUN: ao_andor_pos grid=1 block=32 args=buf:i32:1:one ptr:0+0 i32:2
+// GMEM-RUN: ao_andor_pos grid=1 block=32 args=buf:i32:1:const:1 buf:i32:1:zero i32:2
+// GMEM-RUN: ao_andor_pos grid=1 block=32 args=buf:i32:1:const:1 ptr:0+0 i32:2
 __global__ void ao_andor_pos(const int *x, int *out, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -114,7 +114,7 @@ __global__ void ao_andor_pos(const int *x, int *out, int rounds) {
 
 // 2-D: threadIdx.y picks the map, rows act in rounds; p[threadIdx.x].
 // GMEM-EXPECT: gl_andor_2d non-idempotent
-// GMEM-RUN: gl_andor_2d grid=1 block=32,2 args=buf:i32:32:one i32:2
+// GMEM-RUN: gl_andor_2d grid=1 block=32,2 args=buf:i32:32:const:1 i32:2
 __global__ void gl_andor_2d(int *p, int rounds) {
   int y = threadIdx.y;
   for (int r = 0; r < rounds; ++r) {
@@ -129,7 +129,7 @@ __global__ void gl_andor_2d(int *p, int rounds) {
 
 // Guard as if-then-else whose other arm writes nothing but computes.
 // GMEM-EXPECT: gl_andor_ifelse non-idempotent
-// GMEM-RUN: gl_andor_ifelse grid=1 block=32 args=buf:i32:1:one i32:2 buf:i32:32:zero
+// GMEM-RUN: gl_andor_ifelse grid=1 block=32 args=buf:i32:1:const:1 i32:2 buf:i32:32:zero
 __global__ void gl_andor_ifelse(int *p, int rounds, int *dbg) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
@@ -147,7 +147,7 @@ __global__ void gl_andor_ifelse(int *p, int rounds, int *dbg) {
 // set bit 1 (t1), clear bit 1 (t2): from 1: 1 -> 1 -> 3 -> 1; run 2 the
 // same (control: x never leaves the region here).
 // GMEM-EXPECT: gl_andor_ne0 idempotent
-// GMEM-RUN: gl_andor_ne0 grid=1 block=32 args=buf:i32:1:one i32:3
+// GMEM-RUN: gl_andor_ne0 grid=1 block=32 args=buf:i32:1:const:1 i32:3
 __global__ void gl_andor_ne0(int *p, int rounds) {
   int t = threadIdx.x;
   for (int r = 0; r < rounds; ++r) {
