@@ -127,21 +127,9 @@ public:
     return true;
   }
 
-private:
-  const SmallPtrSetImpl<const Instruction *> &Stable;
-  const bool PerThread;
-  const Value *OwnIndex;
-
-  /// `base[OwnIndex]`, base an address no thread computes differently.
-  bool atOwnIndex(const Value *P) const {
-    const auto *GEP = dyn_cast<GetElementPtrInst>(P->stripPointerCasts());
-    return OwnIndex && GEP && GEP->getNumIndices() == 1 && GEP->getOperand(1) == OwnIndex &&
-           address(GEP->getPointerOperand(), 1);
-  }
-
   /// An address the thread computes the same in every run: a pointer
   /// argument (or a field of an aggregate one) offset by such values.
-  bool address(const Value *P, unsigned Depth) const {
+  bool address(const Value *P, unsigned Depth = 0) const {
     if (Depth > MaxDepth)
       return false;
     if (const auto *A = dyn_cast<Argument>(P))
@@ -159,6 +147,18 @@ private:
       return address(GEP->getPointerOperand(), Depth + 1);
     }
     return false;
+  }
+
+private:
+  const SmallPtrSetImpl<const Instruction *> &Stable;
+  const bool PerThread;
+  const Value *OwnIndex;
+
+  /// `base[OwnIndex]`, base an address no thread computes differently.
+  bool atOwnIndex(const Value *P) const {
+    const auto *GEP = dyn_cast<GetElementPtrInst>(P->stripPointerCasts());
+    return OwnIndex && GEP && GEP->getNumIndices() == 1 && GEP->getOperand(1) == OwnIndex &&
+           address(GEP->getPointerOperand(), 1);
   }
 };
 
@@ -514,11 +514,14 @@ const BasicBlock *selfDisabledBlock(const LoadInst &LI, const StoreInst &St,
 }
 
 /// The index a store's single-index GEP takes, where elements of its type
-/// are as wide as the store (so another index is another element), else
-/// null.
-const Value *storeIndex(const StoreInst &St) {
+/// are as wide as the store and its base is an address every thread
+/// computes the same (\p Strict: so another index is another element, and
+/// one element one index), else null. A base that differs by thread (`q = p
+/// + threadIdx.y; q[threadIdx.x]`) lets threads with different indices
+/// store to one element: the thirteenth adversarial round.
+const Value *storeIndex(const StoreInst &St, const RunInvariant &Strict) {
   const auto *GEP = dyn_cast<GetElementPtrInst>(St.getPointerOperand()->stripPointerCasts());
-  if (!GEP || GEP->getNumIndices() != 1)
+  if (!GEP || GEP->getNumIndices() != 1 || !Strict.address(GEP->getPointerOperand()))
     return nullptr;
   const DataLayout &DL = St.getDataLayout();
   const TypeSize Elem = DL.getTypeStoreSize(GEP->getSourceElementType());
@@ -565,7 +568,8 @@ bool isIdempotentUpdate(const MemAccess &Read, const MemAccess &Write, ScalarEvo
     return false;
   const auto *LI = cast<LoadInst>(Read.Inst);
   const auto *St = cast<StoreInst>(Write.Inst);
-  const RunInvariant Inv(StableLoads, /*PerThread=*/false, storeIndex(*St));
+  const RunInvariant Inv(StableLoads, /*PerThread=*/false,
+                         storeIndex(*St, RunInvariant(StableLoads, /*PerThread=*/false)));
   const Value *V = St->getValueOperand();
   auto GuardedMap = [&] {
     SmallPtrSet<const BasicBlock *, 8> Region;

@@ -112,3 +112,21 @@ __global__ void guarded_bits(int *p, int rounds) {
     __syncthreads();
   }
 }
+
+// The store's own index names one element only from a base every thread
+// computes the same: here rows of threadIdx.y overlap, so threads with
+// different threadIdx.x store to p[1] with different keys (0 -> 1 in the
+// first round, 1 -> 2 in a run again: the thirteenth round).
+// CHECK-LABEL: kernel row_keys(int*, int const*, int)
+// CHECK:         class:  non-idempotent
+__global__ void row_keys(int *p, const int *m, int rounds) {
+  int *q = p + threadIdx.y;
+  int i = threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    if (threadIdx.y == r) {
+      int x = q[i];
+      q[i] = x == m[i] ? m[i] + 1 : x;
+    }
+    __syncthreads();
+  }
+}
